@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tally",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "TallyCore", targets: ["TallyCore"]),
+        .library(name: "TallySandbox", targets: ["TallySandbox"]),
+        .library(name: "TallyVerify", targets: ["TallyVerify"]),
+        .executable(name: "tally", targets: ["tally"]),
+        .executable(name: "tally-bench", targets: ["tally-bench"]),
+    ],
+    targets: [
+        /// OpenSSL (libssl-dev / Homebrew openssl@3) for every cryptographic operation.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        /// The model and the rules: pure values, no I/O.
+        .target(name: "TallyCore"),
+        /// A simulated App Store driven by .storekit files.
+        .target(name: "TallySandbox", dependencies: ["TallyCore"]),
+        /// Verification of App Store signed data and receipts.
+        .target(name: "TallyVerify", dependencies: ["TallyCore", "COpenSSL"]),
+        .executableTarget(name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
+        .executableTarget(name: "tally-bench", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
+        .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
+        .testTarget(name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"]),
+        .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,16 @@
+/// A subscription group: products of different levels of which a customer holds one at a time.
+public struct SubscriptionGroup: Sendable, Hashable, Codable, Identifiable {
+    /// The group id (`subscriptionGroupIdentifier` on transactions).
+    public var id: String
+    /// The reference name.
+    public var name: String
+    /// The ids of the group's products, in file order.
+    public var productIds: [String]
+
+    /// Creates a group.
+    public init(id: String, name: String, productIds: [String]) {
+        self.id = id
+        self.name = name
+        self.productIds = productIds
+    }
+}

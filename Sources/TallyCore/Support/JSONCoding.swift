@@ -1,0 +1,52 @@
+import Foundation
+
+
+/// Apple's payloads write dates as integer milliseconds since 1970.
+extension Date {
+    /// Creates a date from Apple's milliseconds since 1970.
+    public init(millisecondsSince1970 ms: Int64) {
+        self.init(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    /// The date as Apple's milliseconds since 1970, rounded to the nearest millisecond.
+    public var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded())
+    }
+}
+
+extension KeyedDecodingContainer where Key == AnyCodingKey {
+    func optional<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T? {
+        try decodeIfPresent(T.self, forKey: AnyCodingKey(key))
+    }
+
+    func required<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T {
+        try decode(T.self, forKey: AnyCodingKey(key))
+    }
+
+    func millis(_ key: String) throws -> Date? {
+        try decodeIfPresent(Int64.self, forKey: AnyCodingKey(key)).map(Date.init(millisecondsSince1970:))
+    }
+
+    /// Every key not in `known`, kept as raw JSON.
+    func unknown(excluding known: Set<String>) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for key in allKeys where !known.contains(key.stringValue) {
+            result[key.stringValue] = try decode(JSONValue.self, forKey: key)
+        }
+        return result
+    }
+}
+
+extension KeyedEncodingContainer where Key == AnyCodingKey {
+    mutating func put<T: Encodable>(_ value: T?, _ key: String) throws {
+        try encodeIfPresent(value, forKey: AnyCodingKey(key))
+    }
+
+    mutating func putMillis(_ value: Date?, _ key: String) throws {
+        try encodeIfPresent(value?.millisecondsSince1970, forKey: AnyCodingKey(key))
+    }
+
+    mutating func putUnknown(_ fields: [String: JSONValue]) throws {
+        for (key, value) in fields { try encode(value, forKey: AnyCodingKey(key)) }
+    }
+}
