@@ -1,1 +1,15 @@
-print("tally")
+import Foundation
+
+/// `tally` — the command line over Tally. Each subcommand lives in its own `*Command.swift` file
+/// and returns an exit code: 0 ok, 1 refused or failed, 2 usage error or bad input.
+let words = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+switch words.first {
+case nil, "help", "--help", "-h":
+    print(TallyHelp.text)
+    status = ExitCode.ok
+default:
+    Output.error("tally: unknown command '\(words[0])'. Run 'tally help'.")
+    status = ExitCode.usage
+}
+exit(status)

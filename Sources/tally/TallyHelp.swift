@@ -1,0 +1,13 @@
+/// The text of `tally help`.
+enum TallyHelp {
+    static let text = """
+    tally — in-app purchases from the device to the server
+
+    USAGE
+      tally sandbox <command> [options]   a simulated App Store driven by a .storekit file
+      tally verify [options] [FILE|-]     verify App Store signed data and receipts
+      tally help                          this text; add --help to any command for its own
+
+    Exit codes: 0 ok, 1 refused or failed, 2 usage error or bad input.
+    """
+}
