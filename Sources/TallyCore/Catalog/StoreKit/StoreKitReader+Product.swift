@@ -34,7 +34,9 @@ extension StoreKitReader {
         let cursor = try entry.required("type")
         let text = try cursor.string()
         guard let kind = Self.productKinds[text] else {
-            throw cursor.failure("'\(text)' is not one of \(Self.productKindList)")
+            let squashed = text.filter { !$0.isWhitespace }.lowercased()
+            let hint = Self.productKinds.keys.first { $0.lowercased() == squashed }.map { "; did you mean '\($0)'?" }
+            throw cursor.failure("'\(text)' is not one of \(Self.productKindList)\(hint ?? "")")
         }
         return (kind, cursor)
     }

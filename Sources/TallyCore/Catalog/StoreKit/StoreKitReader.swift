@@ -53,8 +53,8 @@ struct StoreKitReader {
     /// `version` is `{"major": 4, "minor": 0}`; a bare integer (`"version": 1`) from hand edits is accepted.
     private func version(of root: JSONCursor) throws(TallyError) -> Catalog.Version {
         guard let version = try root.optional("version") else {
-            throw root.failure("has no top-level \"version\" object, so it is not an Xcode StoreKit configuration "
-                               + "file; create it with File > New > File > StoreKit Configuration File in Xcode")
+            throw TallyError(.invalidConfiguration, "\(file): version is missing, so this is not an Xcode StoreKit "
+                             + "configuration file; create one in Xcode with File > New > File > StoreKit Configuration File")
         }
         if case .number = version.tree {
             return Catalog.Version(major: try version.int(), minor: 0)
@@ -65,16 +65,17 @@ struct StoreKitReader {
         return Catalog.Version(major: major, minor: minor)
     }
 
-    /// Keeps the first product of each id and warns about the others.
+    /// Keeps the first product of each id and warns once per repeated id.
     private mutating func removingDuplicates(_ products: [Product]) -> [Product] {
-        var seen: Set<String> = []
+        var counts: [String: Int] = [:]
         var result: [Product] = []
         for product in products {
-            if seen.insert(product.id).inserted {
-                result.append(product)
-            } else {
-                warnings.append("\(file): product id '\(product.id)' appears more than once; the first one is used")
-            }
+            counts[product.id, default: 0] += 1
+            if counts[product.id] == 1 { result.append(product) }
+        }
+        for product in result where counts[product.id, default: 0] > 1 {
+            warnings.append("\(file): product id '\(product.id)' appears \(counts[product.id, default: 0]) times; "
+                            + "the first one is used")
         }
         return result
     }
