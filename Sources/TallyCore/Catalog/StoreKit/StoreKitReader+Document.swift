@@ -12,18 +12,8 @@ extension StoreKitReader {
         guard String(bytes: bytes, encoding: .utf8) != nil else {
             throw TallyError(.invalidConfiguration, "\(file) is not a JSON StoreKit configuration file (it is not UTF-8 text)")
         }
-        let tree: JSONTree
-        do {
-            tree = try JSONTreeParser.parse(bytes)
-        } catch {
-            throw TallyError(.invalidConfiguration,
-                             "\(file) is not valid JSON: \(error.message) at line \(error.line), column \(error.column)")
-        }
-        guard case .object = tree else {
-            throw TallyError(.invalidConfiguration, "\(file): the top level is \(tree.typeName); a StoreKit "
-                             + "configuration file is an object with version, products, subscriptionGroups and settings")
-        }
-        return JSONCursor(tree: tree, path: "", file: file)
+        return try JSONCursor.document(from: Data(bytes), fileName: file, expected: "an object with version, "
+                                       + "products, subscriptionGroups and settings (a StoreKit configuration file)")
     }
 
     /// Names the kind of a file that is certainly not JSON, from its first bytes.
