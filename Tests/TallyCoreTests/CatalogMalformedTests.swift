@@ -138,4 +138,28 @@ struct CatalogMalformedTests {
         #expect(localization.displayName == "Café 😀")
         #expect(localization.description == "a\"b\\c\n")
     }
+
+    @Test("damaged bytes anywhere in a real file give a TallyError or a catalog, never a crash")
+    func mutations() throws {
+        let (name, data) = try CatalogVectors.data("34")
+        let replacements = Array("\"{}[],:0-.\\ an".utf8) + [0xFF, 0x00]
+        var failures = 0
+        for (step, position) in stride(from: 0, to: data.count, by: 11).enumerated() {
+            var damaged = data
+            damaged[damaged.startIndex + position] = replacements[step % replacements.count]
+            do {
+                _ = try Catalog(storeKitData: damaged, fileName: name)
+            } catch {
+                failures += 1
+                #expect(error.message.hasPrefix(name), "\(error.message)")
+            }
+        }
+        #expect(failures > 0)
+    }
+
+    @Test("absurd nesting is refused instead of exhausting the stack")
+    func deepNesting() throws {
+        let deep = Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
+        #expect(try rejection(deep).contains("nesting deeper than"))
+    }
 }
