@@ -21,7 +21,7 @@ let package = Package(
         /// The model and the rules: pure values, no I/O.
         .target(name: "TallyCore"),
         /// A simulated App Store driven by .storekit files.
-        .target(name: "TallySandbox", dependencies: ["TallyCore"]),
+        .target(name: "TallySandbox", dependencies: ["TallyCore", "COpenSSL"]),
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "COpenSSL"]),
         .executableTarget(name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
