@@ -28,7 +28,7 @@ enum AtomicFile {
             unlink(temporary)
             throw renameError
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let dirFD = open(folder, O_RDONLY)
         if dirFD >= 0 {
             _ = fsync(dirFD)
@@ -41,7 +41,7 @@ enum AtomicFile {
         data.withUnsafeBytes { raw -> SigningError? in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
-                let n = Foundation.write(fd, base + offset, raw.count - offset)
+                let n = systemWrite(fd, base + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return failure("write", path)
@@ -50,6 +50,14 @@ enum AtomicFile {
             }
             return fsync(fd) == 0 ? nil : failure("fsync", path)
         }
+    }
+
+    private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, bytes, count)
+        #else
+        Darwin.write(fd, bytes, count)
+        #endif
     }
 
     private static func failure(_ action: String, _ path: String) -> SigningError {

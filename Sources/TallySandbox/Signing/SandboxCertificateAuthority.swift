@@ -31,7 +31,7 @@ public struct SandboxCertificateAuthority: Sendable, Hashable {
     /// `signedDate` comes from a simulated clock in the past or the future still verify at that date.
     public static func generate(now: Date, validity years: Int = 20) throws(SigningError) -> SandboxCertificateAuthority {
         guard years > 0, years <= 100 else {
-            throw SigningError(.encoding, "certificate validity must be 1...100 years, got \(years)")
+            throw SigningError(.invalidArgument, "certificate validity must be 1...100 years, got \(years)")
         }
         let span = TimeInterval(years) * 365.25 * 86_400
         let notBefore = now.addingTimeInterval(-span), notAfter = now.addingTimeInterval(span)

@@ -26,10 +26,10 @@ public final class SandboxSigner: Sendable {
     }
 
     /// `payload` encoded with its own `Encodable` conformance (Tally's models write Apple's field
-    /// names and millisecond dates), signed.
+    /// names and millisecond dates), keys sorted so equal payloads give equal segments, signed.
     public func sign<T: Encodable>(_ payload: T) throws(SigningError) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json: Data
         do {
             json = try encoder.encode(payload)

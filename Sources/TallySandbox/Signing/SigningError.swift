@@ -12,6 +12,8 @@ public struct SigningError: Error, Sendable, Hashable, CustomStringConvertible {
         case openSSL
         /// The payload could not be encoded as JSON.
         case encoding
+        /// A parameter is out of range (for example the certificate validity).
+        case invalidArgument
     }
 
     /// The kind of failure.
