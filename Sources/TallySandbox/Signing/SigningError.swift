@@ -30,5 +30,6 @@ public struct SigningError: Error, Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
+    /// The human message.
     public var description: String { message }
 }
