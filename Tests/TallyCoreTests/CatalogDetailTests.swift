@@ -147,4 +147,18 @@ struct CatalogDetailTests {
         #expect(product.currency == "JPY")
         #expect(product.displayPrice(locale: "ja_JP").hasPrefix("¥") || product.displayPrice(locale: "ja_JP").hasPrefix("￥"))
     }
+
+    @Test("24: paid win-back offers over 12 periods; 20: intro offers without numberOfPeriods count 1")
+    func winBackAndIntro() throws {
+        let leftPocket = try CatalogVectors.catalog("24")
+        let winBack = try #require(leftPocket.product("lp_699_1m")?.subscription?.winBackOffers.first)
+        #expect(winBack.id == "winbackoffer_399_1m" && winBack.kind == .winBack)
+        #expect(winBack.paymentMode == .payAsYouGo && winBack.periodCount == 12 && winBack.price == Decimal(string: "3.99"))
+        #expect(winBack.referenceName == "Win Back Offer - Monthly $3.99")
+        #expect(leftPocket.product("lp_299_1w")?.subscription?.introductoryOffer?.period == SubscriptionPeriod(value: 3, unit: .day))
+        let recorder = try CatalogVectors.catalog("20")
+        let yearly = try #require(recorder.product("com.callrecorder.pro.yearly")?.subscription?.introductoryOffer)
+        #expect(yearly.paymentMode == .payUpFront && yearly.periodCount == 1 && yearly.price == Decimal(string: "49.99"))
+        #expect(recorder.settings.locale == "en_US" && recorder.settings.storefront == "USA")  // neither key is in the file
+    }
 }
