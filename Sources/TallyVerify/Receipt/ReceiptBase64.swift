@@ -5,7 +5,14 @@ import Foundation
 enum ReceiptBase64 {
     /// The bytes `text` encodes.
     static func decode(_ text: String) throws(VerificationFailure) -> [UInt8] {
-        let compact = text.utf8.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        if !text.isEmpty, let data = Data(base64Encoded: text) { return [UInt8](data) }
+        var text = text
+        let compact: [UInt8] = text.withUTF8 { utf8 in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(utf8.count)
+            for byte in utf8 where byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { bytes.append(byte) }
+            return bytes
+        }
         guard !compact.isEmpty else {
             throw VerificationFailure(.verificationFailure, "the receipt is empty; send the base64 of the app's receipt file")
         }
