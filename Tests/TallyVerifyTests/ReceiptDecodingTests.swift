@@ -145,6 +145,7 @@ struct ReceiptDecodingTests {
     static func date(_ value: Any) throws -> Date? {
         let text = try #require(value as? String)
         if text.isEmpty { return nil }
-        return try #require(ISO8601DateFormatter().date(from: text), "unparsable test date \(text)")
+        let parsed: Date? = ISO8601DateFormatter().date(from: text)
+        return try #require(parsed, "unparsable test date \(text)")
     }
 }
