@@ -14,7 +14,7 @@ struct ReceiptAdversarialTests {
     /// Both entry points must fail with VERIFICATION_FAILURE and a detail.
     func expectRejected(_ base64: String, mentioning words: [String] = [], _ comment: Comment? = nil) {
         for result in [AppReceipt.parse(base64: base64), verifier.verify(base64: base64)] {
-            guard let failure = result.failure else {
+            guard let failure = result.receiptFailure else {
                 Issue.record("accepted: \(comment ?? "")")
                 continue
             }
@@ -51,7 +51,7 @@ struct ReceiptAdversarialTests {
         for offset in stride(from: 0, to: payload.count, by: 7) {
             var tampered = der
             tampered[start + offset] ^= 0x5A
-            let failure = verifier.verify(der: Data(tampered)).failure
+            let failure = verifier.verify(der: Data(tampered)).receiptFailure
             #expect(failure?.reason == .verificationFailure, "flip at payload offset \(offset)")
         }
     }
@@ -64,7 +64,7 @@ struct ReceiptAdversarialTests {
         for offset in stride(from: 0, to: der.count, by: 13) {
             var tampered = der
             tampered[offset] ^= 0xFF
-            if let failure = verifier.verify(der: Data(tampered)).failure {
+            if let failure = verifier.verify(der: Data(tampered)).receiptFailure {
                 failures += 1
                 #expect(!failure.detail.isEmpty)
             }
@@ -77,7 +77,7 @@ struct ReceiptAdversarialTests {
         let receipt = try AppReceipt.parse(base64: ReceiptForge.container(ReceiptForge.minimalPayload())).get()
         #expect(receipt.bundleId == "com.example.forged")
         let storeKit = try ReceiptVerifier(storeKitTestCertificate: ReceiptVectors.storeKitTestCertificate())
-        let failure = try #require(storeKit.verify(base64: try ReceiptForge.container(ReceiptForge.minimalPayload())).failure)
+        let failure = try #require(storeKit.verify(base64: try ReceiptForge.container(ReceiptForge.minimalPayload())).receiptFailure)
         #expect(failure.detail.contains("signature does not match the content"))
     }
 

@@ -28,7 +28,7 @@ struct ReceiptVerifierTests {
     @Test("a receipt with one payload byte changed is rejected: signature does not match the content")
     func tamperedReceiptIsRejected() throws {
         let result = appleVerifier.verify(base64: try ReceiptVectors.text(ReceiptVectors.tamperedReceipt))
-        let failure = try #require(result.failure)
+        let failure = try #require(result.receiptFailure)
         #expect(failure.reason == .verificationFailure)
         #expect(failure.detail.contains("signature does not match the content"))
         // The payload itself still parses: only the signature catches the change.
@@ -41,7 +41,7 @@ struct ReceiptVerifierTests {
         let result = appleVerifier.verify(
             base64: try ReceiptVectors.realReceipt(ReceiptVectors.omnichess2015Leaf),
             at: .date(Date(timeIntervalSince1970: 1_767_225_600)))  // 2026-01-01
-        let failure = try #require(result.failure)
+        let failure = try #require(result.receiptFailure)
         #expect(failure.reason == .invalidCertificate)
         #expect(failure.detail.contains("2023-02-07T21:48:47Z"))
         #expect(failure.detail.contains("2026-01-01T00:00:00Z"))
@@ -51,7 +51,7 @@ struct ReceiptVerifierTests {
     @Test("a receipt is rejected when only Apple Root CA - G3 (the JWS root) is trusted")
     func wrongRootIsRejected() throws {
         let verifier = try ReceiptVerifier(trustedRoots: [Data(contentsOf: ReceiptVectors.appleRootG3File)])
-        let failure = try #require(verifier.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).failure)
+        let failure = try #require(verifier.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).receiptFailure)
         #expect(failure.reason == .verificationFailure)
         #expect(failure.detail.contains("chain does not lead to a trusted root"))
     }
@@ -59,7 +59,7 @@ struct ReceiptVerifierTests {
     @Test("a bundle id other than the expected one is INVALID_APP_IDENTIFIER")
     func bundleIdMismatch() throws {
         let verifier = try ReceiptVerifier(expectedBundleId: "com.example.other")
-        let failure = try #require(verifier.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).failure)
+        let failure = try #require(verifier.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).receiptFailure)
         #expect(failure.reason == .invalidAppIdentifier)
         #expect(failure.detail.contains("org.getpure.pure-iphone"))
         #expect(failure.detail.contains("com.example.other"))
@@ -67,7 +67,7 @@ struct ReceiptVerifierTests {
 
     @Test("Xcode receipts are rejected against Apple's root", arguments: ["xcode-app-receipt-empty", "xcode-app-receipt-with-transaction"])
     func xcodeReceiptRejectedByAppleRoot(name: String) throws {
-        let failure = try #require(appleVerifier.verify(base64: try ReceiptVectors.xcodeReceipt(name)).failure)
+        let failure = try #require(appleVerifier.verify(base64: try ReceiptVectors.xcodeReceipt(name)).receiptFailure)
         #expect(failure.reason == .verificationFailure)
         #expect(failure.detail.contains("chain does not lead to a trusted root"))
         #expect(failure.detail.contains("StoreKit"))
@@ -82,14 +82,14 @@ struct ReceiptVerifierTests {
         #expect(receipt.isXcodeReceipt)
         // The StoreKit certificate does not make App Store receipts verify by itself.
         let onlyTest = try ReceiptVerifier(trustedRoots: [], storeKitTestCertificate: ReceiptVectors.storeKitTestCertificate())
-        #expect(onlyTest.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).failure?.reason == .verificationFailure)
+        #expect(onlyTest.verify(base64: try ReceiptVectors.realReceipt(ReceiptVectors.getpure)).receiptFailure?.reason == .verificationFailure)
     }
 
     @Test("the StoreKit certificate trusted as an ordinary root fails Apple's receipt-signing OID check")
     func storeKitCertificateAsRootLacksAppleOID() throws {
         let verifier = try ReceiptVerifier(trustedRoots: [ReceiptVectors.storeKitTestCertificate()])
         let result = verifier.verify(base64: try ReceiptVectors.xcodeReceipt("xcode-app-receipt-with-transaction"))
-        let failure = try #require(result.failure)
+        let failure = try #require(result.receiptFailure)
         #expect(failure.reason == .verificationFailure)
         #expect(failure.detail.contains("1.2.840.113635.100.6.11.1"))
     }
@@ -109,7 +109,7 @@ struct ReceiptVerifierTests {
 
 extension Result {
     /// The failure, nil on success.
-    var failure: Failure? {
+    var receiptFailure: Failure? {
         if case .failure(let failure) = self { return failure }
         return nil
     }

@@ -24,8 +24,9 @@ struct ReceiptSignatureCheck {
         }
         var storeKit: ReceiptCertificate?
         if let der = verifier.storeKitTestCertificate {
-            storeKit = try ReceiptCertificate(der: der, role: "StoreKit test certificate")
-            anchors += storeKit.map { [$0] } ?? []
+            let certificate = try ReceiptCertificate(der: der, role: "StoreKit test certificate")
+            storeKit = certificate
+            anchors.append(certificate)
         }
         let store = try makeStore(trusting: anchors)
         defer { X509_STORE_free(store) }
@@ -115,7 +116,7 @@ struct ReceiptSignatureCheck {
                 .verificationFailure,
                 "the signing certificate lacks Apple's receipt-signing extension \(Self.receiptSigningOID)")
         }
-        guard chain.count >= 3, chain[1].hasExtension(Self.intermediateOID) else {
+        guard chain.count >= 2, chain[1].hasExtension(Self.intermediateOID) else {
             throw VerificationFailure(
                 .verificationFailure,
                 "the intermediate certificate lacks Apple's WWDR extension \(Self.intermediateOID) (chain of \(chain.count))")

@@ -12,7 +12,7 @@ public struct ReceiptVerifier: Sendable {
     /// DER certificates trusted as roots; Apple Inc. Root CA unless configured otherwise.
     public let trustedRoots: [Data]
     /// The self-signed StoreKit Testing certificate (Xcode: Editor › Save Public Certificate), when
-    /// Xcode receipts should verify; nil in production.
+    /// Xcode receipts should verify. Anyone with Xcode can sign such receipts: nil in production.
     public let storeKitTestCertificate: Data?
     /// The bundle id receipts must carry (type 2); nil accepts any.
     public let expectedBundleId: String?

@@ -8,6 +8,7 @@ public enum TransactionIdUnavailable: Error, Sendable, Hashable, CustomStringCon
     /// The receipt could not be read; the detail says where.
     case malformed(String)
 
+    /// A sentence saying why there is no id.
     public var description: String {
         switch self {
         case .noPurchases:
