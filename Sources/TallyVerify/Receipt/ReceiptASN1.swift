@@ -13,8 +13,8 @@ struct ReceiptASN1Element: Sendable {
 /// Reads receipt payload structures with OpenSSL's ASN.1 decoder (`d2i_ASN1_SET_ANY`,
 /// `d2i_ASN1_SEQUENCE_ANY`, `d2i_ASN1_TYPE`); no hand-written DER parsing.
 enum ReceiptASN1 {
-    /// The two collection shapes a receipt uses.
-    enum Collection: String {
+    /// The two constructed shapes a receipt uses.
+    enum Shape: String {
         case set = "SET"
         case sequence = "SEQUENCE"
     }
@@ -25,14 +25,14 @@ enum ReceiptASN1 {
     }
 
     /// Decodes `bytes` as a SET OF / SEQUENCE OF any values; the bytes must hold exactly one collection.
-    static func elements(of bytes: [UInt8], as collection: Collection) throws(DecodingError) -> [ReceiptASN1Element] {
+    static func elements(of bytes: [UInt8], as shape: Shape) throws(DecodingError) -> [ReceiptASN1Element] {
         ERR_clear_error()
         defer { ERR_clear_error() }
         var consumed = 0
         let stack: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return nil }
             var cursor: UnsafePointer<UInt8>? = base
-            let result = switch collection {
+            let result = switch shape {
             case .set: d2i_ASN1_SET_ANY(nil, &cursor, buffer.count)
             case .sequence: d2i_ASN1_SEQUENCE_ANY(nil, &cursor, buffer.count)
             }
@@ -40,18 +40,18 @@ enum ReceiptASN1 {
             return result
         }
         guard let stack else {
-            throw DecodingError(detail: "not a DER \(collection.rawValue) (\(bytes.count) bytes)")
+            throw DecodingError(detail: "not a DER \(shape.rawValue) (\(bytes.count) bytes)")
         }
         defer { OPENSSL_sk_pop_free(stack, { ASN1_TYPE_free($0?.assumingMemoryBound(to: ASN1_TYPE.self)) }) }
         guard consumed == bytes.count else {
-            throw DecodingError(detail: "\(bytes.count - consumed) trailing bytes after the \(collection.rawValue)")
+            throw DecodingError(detail: "\(bytes.count - consumed) trailing bytes after the \(shape.rawValue)")
         }
         let count = Int(OPENSSL_sk_num(stack))
         var result: [ReceiptASN1Element] = []
         result.reserveCapacity(max(count, 0))
         for index in 0..<max(count, 0) {
             guard let raw = OPENSSL_sk_value(stack, Int32(index)) else {
-                throw DecodingError(detail: "element \(index) of the \(collection.rawValue) is missing")
+                throw DecodingError(detail: "element \(index) of the \(shape.rawValue) is missing")
             }
             result.append(element(raw.assumingMemoryBound(to: ASN1_TYPE.self)))
         }
