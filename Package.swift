@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TallyCore", targets: ["TallyCore"]),
         .library(name: "TallySandbox", targets: ["TallySandbox"]),
         .library(name: "TallyVerify", targets: ["TallyVerify"]),
+        .library(name: "Tally", targets: ["Tally"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -24,9 +25,12 @@ let package = Package(
         .target(name: "TallySandbox", dependencies: ["TallyCore", "COpenSSL"]),
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "COpenSSL"]),
+        /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
+        .target(name: "Tally", dependencies: ["TallyCore"]),
         .executableTarget(name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
         .executableTarget(name: "tally-bench", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),

@@ -1,0 +1,32 @@
+import Foundation
+import TallyCore
+
+
+/// The store the engine talks to: TallySandbox in tools and tests, later the App Store on Apple platforms and
+/// the Tally server. The engine never imports an implementation; an adapter conforms to this protocol.
+///
+/// Throw ``StoreError`` for the failures an app must tell apart (purchase not allowed, product unavailable,
+/// network, verification); the engine reports any other error as ``StoreError/Code/backend``.
+public protocol StoreBackend: Sendable {
+    /// The products the store sells among `ids`, and the ids it does not know.
+    func products(for ids: [String]) async throws -> BackendProducts
+
+    /// Starts a purchase and returns how it ended. A purchased transaction is not finished yet: the engine
+    /// finishes it after writing its effect.
+    func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult
+
+    /// Restores purchases (StoreKit's `AppStore.sync()`): owned non-consumables, the latest transaction of
+    /// each subscription, non-renewing purchases — never consumables. Nothing to restore is `[]`.
+    func restore() async throws -> [TransactionUpdate]
+
+    /// Transactions delivered to this device and not finished yet, oldest first (StoreKit's
+    /// `Transaction.unfinished`). The engine asks once at launch, before listening to updates.
+    func unfinished() async throws -> [TransactionUpdate]
+
+    /// Marks a transaction delivered: the store stops delivering it to this device.
+    func finish(transactionId: String) async throws
+
+    /// Transactions that happen outside a purchase call (StoreKit's `Transaction.updates`): Ask to Buy
+    /// approvals, renewals, refunds, purchases on other devices. The engine calls this once, at creation.
+    func transactionUpdates() -> AsyncStream<TransactionUpdate>
+}

@@ -1,0 +1,21 @@
+import Foundation
+import TallyCore
+
+
+/// A transaction as a backend delivers it, with what the engine needs beside it.
+public struct TransactionUpdate: Sendable, Hashable {
+    /// The transaction, in its latest form (a refund's updated record replaces the purchase).
+    public var transaction: Transaction
+    /// The subscription chain's renewal information, when the backend has it.
+    public var renewalInfo: RenewalInfo?
+    /// The backend's id of the pending purchase (Ask to Buy, interrupted) this transaction completes, if known.
+    /// When nil, the engine matches a pending purchase by product id and app account token.
+    public var purchaseId: String?
+
+    /// Creates an update.
+    public init(transaction: Transaction, renewalInfo: RenewalInfo? = nil, purchaseId: String? = nil) {
+        self.transaction = transaction
+        self.renewalInfo = renewalInfo
+        self.purchaseId = purchaseId
+    }
+}

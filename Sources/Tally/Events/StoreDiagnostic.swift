@@ -1,0 +1,37 @@
+import Foundation
+
+
+/// Something the store noticed and worked around, reported instead of silently ignored.
+public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem.
+    public enum Kind: String, Sendable, Hashable {
+        /// `customer.json` did not decode; it was moved aside and the state rebuilt from a restore.
+        case corruptCustomerFile
+        /// A journal line other than the last failed its checksum; the journal was copied aside.
+        case corruptJournalLine
+        /// The journal's last line was incomplete (a write cut short by a crash); it was ignored.
+        case tornJournalTail
+        /// Rebuilding from the store failed; it is retried at the next launch.
+        case restoreFailed
+        /// The backend refused to finish a transaction; it is delivered again (and credited once) later.
+        case finishFailed
+        /// Transaction updates could not be read or written.
+        case deliveryFailed
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// What happened, naming the file or transaction.
+    public var message: String
+    /// Where a damaged file was moved, if it was.
+    public var movedTo: URL?
+
+    /// Creates a diagnostic.
+    public init(_ kind: Kind, _ message: String, movedTo: URL? = nil) {
+        self.kind = kind
+        self.message = message
+        self.movedTo = movedTo
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TallyCore
+
+
+/// Why a store operation failed: a code to switch over and a sentence a person can act on.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// The account may not buy (parental controls, Screen Time): `Product.PurchaseError.purchaseNotAllowed`.
+        case purchaseNotAllowed
+        /// The product is not sold (unknown id, not in this storefront): `productUnavailable`.
+        case productUnavailable
+        /// The store could not be reached; try again later.
+        case networkError
+        /// A transaction or the store's answer failed verification; its content was not delivered.
+        case verificationFailed
+        /// A quantity below 1, or above 1 for a product that is not a consumable.
+        case invalidQuantity
+        /// A spend asked for more than the balance holds.
+        case insufficientBalance
+        /// A spend id was reused for a different currency or amount.
+        case conflictingId
+        /// A value passed in is not usable (empty spend id, unknown currency, amount not above zero).
+        case invalidValue
+        /// The customer file could not be read or written.
+        case storage
+        /// Any other failure of the backend.
+        case backend
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong and what to do, naming the product, id or file involved.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// A backend's error as a store error: a `StoreError` as is, anything else as `.backend`.
+    static func from(_ error: any Error, doing action: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? TallyError { return StoreError(tally: error) }
+        return StoreError(.backend, "\(action) failed: \(error)")
+    }
+
+    /// A rules error as a store error.
+    init(tally error: TallyError) {
+        switch error.code {
+        case .insufficientBalance: self.init(.insufficientBalance, error.message)
+        case .conflictingId: self.init(.conflictingId, error.message)
+        case .unknownProduct: self.init(.productUnavailable, error.message)
+        case .invalidPayload: self.init(.verificationFailed, error.message)
+        case .invalidValue, .invalidConfiguration: self.init(.invalidValue, error.message)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+
+extension CustomerFile {
+    /// What replaying the journal found.
+    struct Replay {
+        var hadLines = false
+        var needsRestore = false
+        var diagnostics: [StoreDiagnostic] = []
+    }
+
+    /// The snapshot's record; a snapshot that does not decode is moved aside and reported, and the record
+    /// starts empty, marked for a rebuild from the store.
+    func readSnapshot(now: Date) throws(StoreError) -> (CustomerRecord, [StoreDiagnostic]) {
+        guard let data = FileManager.default.contents(atPath: snapshotPath) else { return (CustomerRecord(), []) }
+        let record: CustomerRecord
+        do {
+            record = try JSONDecoder().decode(CustomerRecord.self, from: data)
+        } catch {
+            let moved = try moveAside(snapshotPath, now: now)
+            var fresh = CustomerRecord()
+            fresh.needsRestore = true
+            return (fresh, [StoreDiagnostic(.corruptCustomerFile, "\(snapshotPath) is damaged (\(error)); moved to "
+                + "\(moved.lastPathComponent) and rebuilt from the journal and a restore", movedTo: moved)])
+        }
+        guard record.formatVersion == 1 else {
+            throw StoreError(.storage, "\(snapshotPath) has format version \(record.formatVersion), written by a "
+                + "newer Tally; update the app instead of downgrading it")
+        }
+        return (record, [])
+    }
+
+    /// Applies every intact journal line to `record`. A damaged last line is a write cut short by a crash:
+    /// ignored and reported. A damaged line before it means the file is corrupt: the journal is copied
+    /// aside, the line skipped and a restore requested.
+    func replayJournal(into record: inout CustomerRecord, now: Date) throws(StoreError) -> Replay {
+        var replay = Replay()
+        guard let data = FileManager.default.contents(atPath: journalPath), !data.isEmpty else { return replay }
+        replay.hadLines = true
+        let decoder = JSONDecoder()
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let lastContent = lines.lastIndex { !$0.isEmpty } ?? 0
+        var damaged: [Int] = []
+        for (number, line) in lines.enumerated() where !line.isEmpty {
+            let complete = number < lines.count - 1
+            if complete, let entry = JournalLine.decode(line, with: decoder) {
+                record.apply(entry)
+            } else if number == lastContent {
+                replay.diagnostics.append(StoreDiagnostic(.tornJournalTail, "\(journalPath): the last line "
+                    + "(\(line.count) bytes) is incomplete, from a write cut short; ignored"))
+            } else {
+                damaged.append(number + 1)
+            }
+        }
+        if !damaged.isEmpty {
+            let copy = try moveAside(journalPath, now: now, copy: true)
+            replay.needsRestore = true
+            replay.diagnostics.append(StoreDiagnostic(.corruptJournalLine, "\(journalPath): lines "
+                + "\(damaged.map(String.init).joined(separator: ", ")) fail their checksum; skipped, the journal "
+                + "was copied to \(copy.lastPathComponent) and the state is rebuilt with a restore", movedTo: copy))
+        }
+        return replay
+    }
+
+    /// Renames (or copies) `path` to `<path>.corrupt-<UTC timestamp>`, never over an existing file.
+    func moveAside(_ path: String, now: Date, copy: Bool = false) throws(StoreError) -> URL {
+        let stamp = now.formatted(.iso8601.year().month().day().dateSeparator(.omitted).time(includingFractionalSeconds: false)
+            .timeSeparator(.omitted).timeZone(separator: .omitted))
+        var target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)")
+        var attempt = 2
+        while FileManager.default.fileExists(atPath: target.path) {
+            target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)-\(attempt)")
+            attempt += 1
+        }
+        do {
+            if copy {
+                try FileManager.default.copyItem(atPath: path, toPath: target.path)
+            } else {
+                try FileManager.default.moveItem(atPath: path, toPath: target.path)
+            }
+        } catch {
+            throw StoreError(.storage, "cannot move the damaged \(path) aside to \(target.path): \(error)")
+        }
+        return target
+    }
+}

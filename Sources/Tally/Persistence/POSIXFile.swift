@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+
+/// The few POSIX calls durable persistence needs: open, write everything, flush to disk, rename, close.
+enum POSIXFile {
+    /// Opens `path` with `flags` (mode 0644 when created).
+    static func open(_ path: String, _ flags: Int32) throws(StoreError) -> Int32 {
+        #if canImport(Glibc)
+        let fd = Glibc.open(path, flags, 0o644)
+        #else
+        let fd = Darwin.open(path, flags, 0o644)
+        #endif
+        guard fd >= 0 else { throw failure("open", path) }
+        return fd
+    }
+
+    /// Writes all of `data` to `fd`, retrying short writes and interrupts.
+    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(StoreError) {
+        let error: StoreError? = data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                #if canImport(Glibc)
+                let written = Glibc.write(fd, base + offset, raw.count - offset)
+                #else
+                let written = Darwin.write(fd, base + offset, raw.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return failure("write", path)
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let error { throw error }
+    }
+
+    /// Flushes `fd`'s data to the disk (`fdatasync` on Linux, `fsync` elsewhere).
+    static func sync(_ fd: Int32, path: String) throws(StoreError) {
+        #if canImport(Glibc)
+        let result = fdatasync(fd)
+        #else
+        let result = fsync(fd)
+        #endif
+        guard result == 0 else { throw failure("fsync", path) }
+    }
+
+    /// Closes `fd`.
+    static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    /// Writes `data` so readers see the old or the new contents, never a mix: a temporary file beside `path`,
+    /// fsync, rename over `path`, fsync the directory.
+    static func writeAtomically(_ data: Data, to path: String) throws(StoreError) {
+        let temporary = path + ".tmp-\(UUID().uuidString)"
+        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+        do throws(StoreError) {
+            try writeAll(fd, data, path: temporary)
+            guard fsync(fd) == 0 else { throw failure("fsync", temporary) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename over \(path)", temporary)
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(of: path)
+    }
+
+    /// Flushes the directory holding `path`, so a rename or a new file survives a power cut.
+    static func syncDirectory(of path: String) throws(StoreError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = try open(directory, O_RDONLY)
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw failure("fsync directory", directory) }
+    }
+
+    private static func failure(_ action: String, _ path: String) -> StoreError {
+        StoreError(.storage, "cannot \(action) \(path): \(String(cString: strerror(errno))); "
+            + "check the data directory exists, is writable and the disk is not full")
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Delivers one transaction in four steps: (1) received, (2) its effect written durably to the customer
+    /// file, (3) finished with the backend, (4) events emitted. A copy already written changes nothing, so a
+    /// transaction delivered again (after a crash, or twice) credits once.
+    ///
+    /// - Parameters:
+    ///   - context: the purchase call's context; nil for updates, which take a matching pending purchase's.
+    ///   - matchPending: whether the transaction may complete a pending purchase (updates, unfinished).
+    /// - Returns: the stored copy.
+    @discardableResult
+    func deliver(_ update: TransactionUpdate, context: PurchaseContext?,
+                 matchPending: Bool) async throws(StoreError) -> Transaction {
+        let incoming = update.transaction
+        let id = incoming.transactionId
+        if inFlight[id] == incoming { return incoming }
+        inFlight[id] = incoming
+        defer { inFlight[id] = nil }
+
+        await pause(at: .received, id)
+        let known = record.transactions[id]
+        let wasFinished = record.finished.contains(id)
+        let stored = TransactionMerge.pick(existing: known, incoming: incoming)
+        var entries: [JournalEntry] = stored == known ? [] : [.transaction(stored)]
+        if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
+            entries.append(.renewalInfo(info))
+        }
+        var context = context
+        if matchPending, let pending = pendingPurchase(completedBy: update) {
+            entries.append(.resolved(pending.id))
+            context = context ?? pending.context
+        }
+        prepareForChange()
+        try write(entries)
+        await pause(at: .written, id)
+
+        do {
+            try await backend.finish(transactionId: id)
+            if !wasFinished { try? write([.finished(id)], durable: false) }
+            await pause(at: .finished, id)
+        } catch {
+            report(StoreDiagnostic(.finishFailed, "finishing transaction \(id) failed (\(error)); its effect is "
+                + "written, the store delivers it again and it is credited once"))
+        }
+
+        if !entries.isEmpty || !wasFinished {
+            var events = Self.deliveryEvents(known: known, stored: stored, context: context)
+            events += stateChangeEvents()
+            hub.emit(events)
+        }
+        await pause(at: .emitted, id)
+        return stored
+    }
+
+    /// What one delivered transaction means: purchased, renewed or revoked.
+    static func deliveryEvents(known: Transaction?, stored: Transaction, context: PurchaseContext?) -> [StoreEvent] {
+        if stored.isRevoked {
+            return known?.isRevoked == true ? [] : [.revoked(stored)]
+        }
+        if stored.transactionReason == .renewal { return [.renewed(stored)] }
+        return [.purchased(stored, context: context)]
+    }
+
+    /// The pending purchase an update completes: by the backend's purchase id, else the oldest pending
+    /// purchase of the same product and app account token. Renewals and refunds complete none.
+    func pendingPurchase(completedBy update: TransactionUpdate) -> PendingPurchase? {
+        if let purchaseId = update.purchaseId { return record.pending[purchaseId] }
+        let transaction = update.transaction
+        guard record.transactions[transaction.transactionId] == nil, !transaction.isRevoked,
+              transaction.transactionReason != .renewal else { return nil }
+        return pendingPurchases.first { pending in
+            pending.productId == transaction.productId
+                && pending.appAccountToken?.uuidString.lowercased() == transaction.appAccountToken?.lowercased()
+        }
+    }
+
+    /// Delivers what an earlier run left unfinished (StoreKit's `Transaction.unfinished`).
+    func deliverUnfinished() async {
+        let updates: [TransactionUpdate]
+        do {
+            updates = try await backend.unfinished()
+        } catch {
+            let failure = StoreError.from(error, doing: "reading unfinished transactions")
+            report(StoreDiagnostic(.deliveryFailed, failure.message))
+            hub.emit([.failed(productId: nil, reason: failure)])
+            return
+        }
+        for update in updates { await deliverReporting(update) }
+    }
+
+    /// Delivers an update from the listener, reporting a failure instead of throwing.
+    func deliverReporting(_ update: TransactionUpdate) async {
+        do {
+            try await deliver(update, context: nil, matchPending: true)
+        } catch {
+            report(StoreDiagnostic(.deliveryFailed, "transaction \(update.transaction.transactionId) could not "
+                + "be written (\(error.message)); it stays unfinished and is delivered again"))
+            hub.emit([.failed(productId: update.transaction.productId, reason: error)])
+        }
+    }
+
+    /// Listens to the backend's transaction updates until the store closes or goes away.
+    func startListening() {
+        let updates = backend.transactionUpdates()
+        listener = Task.detached { [weak self] in
+            for await update in updates {
+                guard let self else { return }
+                await self.deliverReporting(update)
+            }
+        }
+    }
+
+    /// Calls the delivery observer, if any.
+    func pause(at step: DeliveryStep, _ transactionId: String) async {
+        if let deliveryObserver { await deliveryObserver(step, transactionId) }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// The products among `ids`, localized for ``locale``, and the ids the store does not sell. Answers are
+    /// cached: only ids never asked about reach the backend.
+    /// - Throws: ``StoreError`` (`networkError`, `backend`) when the backend cannot answer.
+    public func products(_ ids: [String]) async throws(StoreError) -> ProductsResult {
+        var seen = Set<String>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        let missing = unique.filter { productCache[$0] == nil && !invalidProductIds.contains($0) }
+        if !missing.isEmpty {
+            let answer: BackendProducts
+            do {
+                answer = try await backend.products(for: missing)
+            } catch {
+                throw StoreError.from(error, doing: "loading products \(missing.joined(separator: ", "))")
+            }
+            for product in answer.products { productCache[product.id] = StoreProduct(product, locale: locale) }
+            // An id the backend neither returned nor called invalid is not sold either.
+            for id in missing where productCache[id] == nil { invalidProductIds.insert(id) }
+        }
+        return ProductsResult(products: unique.compactMap { productCache[$0] },
+                              invalidProductIds: unique.filter { invalidProductIds.contains($0) })
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Buys a product. A bought product is delivered (written, finished, events emitted) before this returns.
+    ///
+    /// - Parameters:
+    ///   - productId: the product to buy.
+    ///   - quantity: how many (consumables); at least 1.
+    ///   - appAccountToken: the UUID linking the purchase to the app's account.
+    ///   - context: what the app wants back with the purchase (screen, offer); kept with a pending purchase,
+    ///     even across restarts, and returned in ``StoreEvent/purchased(_:context:)`` when it is approved.
+    /// - Returns: `.purchased`, `.pending` (Ask to Buy) or `.cancelled` (not an error).
+    /// - Throws: ``StoreError`` — `purchaseNotAllowed`, `productUnavailable`, `networkError`,
+    ///   `verificationFailed`, `invalidQuantity`, `storage`, `backend`.
+    public func purchase(_ productId: String, quantity: Int = 1, appAccountToken: UUID? = nil,
+                         context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
+        hub.emit([.purchasing(productId: productId, context: context)])
+        guard quantity >= 1 else {
+            throw failed(productId, StoreError(.invalidQuantity, "purchase of \(productId): quantity must be at "
+                + "least 1, got \(quantity)"))
+        }
+        let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: appAccountToken)
+        let result: BackendPurchaseResult
+        do {
+            result = try await backend.purchase(request)
+        } catch {
+            throw failed(productId, StoreError.from(error, doing: "purchase of \(productId)"))
+        }
+        switch result {
+        case .purchased(let update):
+            do {
+                return .purchased(try await deliver(update, context: context, matchPending: false))
+            } catch {
+                throw failed(productId, error)
+            }
+        case .pending(let purchaseId):
+            let pending = PendingPurchase(id: purchaseId, productId: productId, quantity: quantity,
+                                          appAccountToken: appAccountToken, context: context, date: clock())
+            do { try write([.pending(pending)]) } catch { throw failed(productId, error) }
+            hub.emit([.pending(pending)])
+            return .pending(pending)
+        case .cancelled:
+            hub.emit([.cancelled(productId: productId)])
+            return .cancelled
+        }
+    }
+
+    /// Buys a product shown from ``products(_:)``; see ``purchase(_:quantity:appAccountToken:context:)``.
+    public func purchase(_ product: StoreProduct, quantity: Int = 1, appAccountToken: UUID? = nil,
+                         context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
+        try await purchase(product.id, quantity: quantity, appAccountToken: appAccountToken, context: context)
+    }
+
+    /// Emits `failed` and returns the error to throw.
+    func failed(_ productId: String?, _ error: StoreError) -> StoreError {
+        hub.emit([.failed(productId: productId, reason: error)])
+        return error
+    }
+}

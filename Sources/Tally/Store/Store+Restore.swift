@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Restores purchases from the store (StoreKit's `AppStore.sync()`) and writes them to the customer file:
+    /// non-consumables and subscriptions come back, consumables do not. Nothing to restore returns `[]`.
+    /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`).
+    @discardableResult
+    public func restore() async throws(StoreError) -> [Transaction] {
+        let updates: [TransactionUpdate]
+        do {
+            updates = try await backend.restore()
+        } catch {
+            throw failed(nil, StoreError.from(error, doing: "restore"))
+        }
+        var entries: [JournalEntry] = []
+        var events: [StoreEvent] = []
+        var merged = record.transactions
+        for update in updates {
+            let transaction = update.transaction
+            let known = merged[transaction.transactionId]
+            let stored = TransactionMerge.pick(existing: known, incoming: transaction)
+            if stored != known {
+                entries.append(.transaction(stored))
+                merged[stored.transactionId] = stored
+                if stored.isRevoked, known?.isRevoked != true, known != nil { events.append(.revoked(stored)) }
+            }
+            if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
+                entries.append(.renewalInfo(info))
+            }
+        }
+        if record.needsRestore { entries.append(.restored(needsRestore: false)) }
+        prepareForChange()
+        do { try write(entries) } catch { throw failed(nil, error) }
+        events.append(.restored(count: updates.count))
+        hub.emit(events + stateChangeEvents())
+        return updates.map(\.transaction)
+    }
+
+    /// After a damaged customer file was moved aside: rebuilds from a restore, or reports and retries at the
+    /// next launch.
+    func rebuildFromStore() async {
+        do {
+            try await restore()
+        } catch {
+            report(StoreDiagnostic(.restoreFailed, "rebuilding the customer file from the store failed "
+                + "(\(error.message)); retried at the next launch"))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TallyCore
+
+
+/// The one object an app talks to for in-app purchases (what the tutorials' `IAPManager` did): products,
+/// purchases, restore, what the customer owns, virtual currency, and events.
+///
+/// Create it once at launch. Creation reads the customer file in `directory` (repairing it if damaged),
+/// delivers the transactions an earlier run left unfinished, then listens to the backend's transaction
+/// updates for as long as the store lives (or until ``close()``).
+///
+/// Delivery is crash-safe: a transaction is finished with the backend only after its effect is durably
+/// written (see ``DeliveryStep``), and a transaction arriving again credits once.
+public actor Store {
+    /// The products' details the ownership rules read (product types, subscription groups).
+    public nonisolated let catalog: Catalog
+    /// The app configuration (`tally.json`): entitlements, currencies, non-renewing durations.
+    public nonisolated let configuration: AppConfiguration
+    /// The data directory holding the customer file.
+    public nonisolated let directory: URL
+    /// The locale products are localized for (`en_US`).
+    public nonisolated let locale: String
+    /// Problems found and worked around since creation (a damaged file, a failed finish), oldest first.
+    public private(set) var diagnostics: [StoreDiagnostic]
+
+    let backend: any StoreBackend
+    let clock: @Sendable () -> Date
+    let deliveryObserver: DeliveryObserver?
+    let file: CustomerFile
+    var record: CustomerRecord
+    var productCache: [String: StoreProduct] = [:]
+    var invalidProductIds: Set<String> = []
+    /// The state events were last computed from; nil when unknown.
+    var lastState: CustomerState?
+    /// Transaction ids being delivered now, with the copy, so a simultaneous identical arrival is skipped.
+    var inFlight: [String: Transaction] = [:]
+    var listener: Task<Void, Never>?
+    nonisolated let hub = EventHub()
+
+    /// Opens the store: reads (or repairs) the customer file, delivers what an earlier run left unfinished,
+    /// then starts listening to transaction updates.
+    ///
+    /// - Parameters:
+    ///   - backend: the store to talk to.
+    ///   - catalog: the products (from the app's `.storekit` file or the backend).
+    ///   - configuration: the app's `tally.json`.
+    ///   - directory: where the customer file lives (created if missing).
+    ///   - locale: the locale for display names and prices.
+    ///   - clock: "now", injectable so tests and the sandbox control time.
+    ///   - deliveryObserver: called at each ``DeliveryStep``; for crash-test harnesses.
+    /// - Throws: ``StoreError/Code/storage`` when the directory cannot be created, read or written.
+    public init(backend: some StoreBackend, catalog: Catalog, configuration: AppConfiguration, directory: URL,
+                locale: String = Locale.current.identifier, clock: @escaping @Sendable () -> Date = { Date() },
+                deliveryObserver: DeliveryObserver? = nil) async throws(StoreError) {
+        let file = CustomerFile(directory: directory)
+        let (record, diagnostics) = try file.open(now: clock())
+        self.backend = backend
+        self.catalog = catalog
+        self.configuration = configuration
+        self.directory = directory
+        self.locale = locale
+        self.clock = clock
+        self.deliveryObserver = deliveryObserver
+        self.file = file
+        self.record = record
+        self.diagnostics = diagnostics
+        if record.needsRestore { await rebuildFromStore() }
+        await deliverUnfinished()
+        startListening()
+    }
+
+    deinit {
+        listener?.cancel()
+        hub.finishAll()
+    }
+
+    /// Stops listening to transaction updates and ends every event stream. The customer file stays.
+    public func close() {
+        listener?.cancel()
+        listener = nil
+        hub.finishAll()
+    }
+
+    /// A new stream of every event from now on; any number of subscribers may listen. The first subscriber
+    /// also gets the events of the launch delivery.
+    public nonisolated func events() -> AsyncStream<StoreEvent> {
+        hub.subscribe()
+    }
+
+    /// Purchases waiting for Ask to Buy approval, oldest first.
+    public var pendingPurchases: [PendingPurchase] {
+        record.pending.values.sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+    }
+
+    /// The purchase history in the customer file.
+    public var history: PurchaseHistory { record.history }
+
+    /// Records a problem for ``diagnostics``.
+    func report(_ diagnostic: StoreDiagnostic) {
+        diagnostics.append(diagnostic)
+    }
+}
