@@ -1,9 +1,10 @@
 import Foundation
 
 
-/// Broadcasts events to any number of subscribers, each with its own `AsyncStream`. Events emitted before the
-/// first subscriber (the launch delivery of unfinished transactions) are kept and given to the first
-/// subscriber; buffering stops at ``launchBufferLimit`` events, so a store nobody listens to keeps nothing.
+/// Broadcasts events to any number of subscribers, each with its own `AsyncStream`. Events of the launch
+/// (the delivery of unfinished transactions while the store is created, before anyone could subscribe) are
+/// kept, up to ``launchBufferLimit``, and given to the first subscriber. Later events reach only the
+/// subscribers of the moment.
 ///
 /// `@unchecked Sendable`: every stored property is read and written only while holding `lock`.
 final class EventHub: @unchecked Sendable {
@@ -46,6 +47,11 @@ final class EventHub: @unchecked Sendable {
                 for event in events { continuation.yield(event) }
             }
         }
+    }
+
+    /// The launch is over: stop keeping events for the first subscriber.
+    func endLaunch() {
+        lock.withLock { buffering = false }
     }
 
     /// Ends every stream.

@@ -66,6 +66,7 @@ public actor Store {
         self.diagnostics = diagnostics
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
+        hub.endLaunch()
         startListening()
     }
 

@@ -1,0 +1,205 @@
+import Foundation
+import Tally
+import TallyCore
+
+/// A simple in-memory store for the engine tests: it sells the catalog's products, keeps transactions,
+/// delivers them unfinished until finished, restores non-consumables and subscriptions (never consumables),
+/// supports Ask to Buy, refunds and renewals, and can be told to fail.
+actor MemoryBackend: StoreBackend {
+    /// What the next purchase does instead of buying.
+    enum NextPurchase { case buy, askToBuy, cancel, fail(StoreError) }
+
+    let catalog: Catalog
+    let clock: TestClock
+    var next: NextPurchase = .buy
+    /// How many of the coming `finish` calls fail.
+    var finishFailures = 0
+    /// How many of the coming `restore` calls fail.
+    var restoreFailures = 0
+    private(set) var transactions: [Transaction] = []
+    private(set) var unfinishedIds: [String] = []
+    private(set) var finishCount = 0
+    /// How many product requests reached this store.
+    private(set) var productRequests = 0
+    private var pending: [String: PurchaseRequest] = [:]
+    private var nextNumber = 1000
+    private let listeners = Listeners()
+
+    init(catalog: Catalog = Shop.catalog, clock: TestClock) {
+        self.catalog = catalog
+        self.clock = clock
+    }
+
+    func setNext(_ next: NextPurchase) { self.next = next }
+    func failFinish(times: Int) { finishFailures = times }
+    func failRestore(times: Int) { restoreFailures = times }
+
+    // MARK: StoreBackend
+
+    func products(for ids: [String]) async throws -> BackendProducts {
+        productRequests += 1
+        return BackendProducts(products: ids.compactMap { catalog.product($0) },
+                        invalidProductIds: ids.filter { catalog.product($0) == nil })
+    }
+
+    func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
+        guard catalog.product(request.productId) != nil else {
+            throw StoreError(.productUnavailable, "\(request.productId) is not sold")
+        }
+        let next = self.next
+        self.next = .buy
+        switch next {
+        case .cancel: return .cancelled
+        case .fail(let error): throw error
+        case .askToBuy:
+            nextNumber += 1
+            let purchaseId = "purchase-\(nextNumber)"
+            pending[purchaseId] = request
+            return .pending(purchaseId: purchaseId)
+        case .buy:
+            return .purchased(TransactionUpdate(transaction: record(request, reason: .purchase)))
+        }
+    }
+
+    func restore() async throws -> [TransactionUpdate] {
+        if restoreFailures > 0 {
+            restoreFailures -= 1
+            throw StoreError(.networkError, "restore: the network is down")
+        }
+        var latestByChain: [String: Transaction] = [:]
+        for transaction in transactions where transaction.type == .autoRenewable {
+            latestByChain[transaction.originalTransactionId] = transaction
+        }
+        let latest = Set(latestByChain.values.map(\.transactionId))
+        return transactions.filter { transaction in
+            transaction.type == .nonConsumable && !transaction.isRevoked || latest.contains(transaction.transactionId)
+        }.map { TransactionUpdate(transaction: $0) }
+    }
+
+    func unfinished() async throws -> [TransactionUpdate] {
+        unfinishedIds.compactMap { id in transactions.first { $0.transactionId == id } }
+            .map { TransactionUpdate(transaction: $0) }
+    }
+
+    func finish(transactionId: String) async throws {
+        finishCount += 1
+        if finishFailures > 0 {
+            finishFailures -= 1
+            throw StoreError(.networkError, "finish \(transactionId): the network is down")
+        }
+        unfinishedIds.removeAll { $0 == transactionId }
+    }
+
+    nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
+        listeners.add()
+    }
+
+    // MARK: Driving the store
+
+    /// A parent approves an Ask to Buy purchase: the transaction waits unfinished and goes to listeners.
+    @discardableResult
+    func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> Transaction? {
+        guard let request = pending.removeValue(forKey: purchaseId) else { return nil }
+        let transaction = record(request, reason: .purchase)
+        broadcast(TransactionUpdate(transaction: transaction, purchaseId: announcingPurchaseId ? purchaseId : nil))
+        return transaction
+    }
+
+    /// Refunds a transaction: its record gets a revocation date and goes out again.
+    @discardableResult
+    func refund(_ transactionId: String) -> Transaction? {
+        guard let index = transactions.firstIndex(where: { $0.transactionId == transactionId }) else { return nil }
+        transactions[index].revocationDate = clock.now
+        transactions[index].revocationReason = .other
+        transactions[index].signedDate = clock.now
+        unfinishedIds.append(transactionId)
+        broadcast(TransactionUpdate(transaction: transactions[index]))
+        return transactions[index]
+    }
+
+    /// Renews the subscription chain of `originalTransactionId` for another month.
+    @discardableResult
+    func renew(_ originalTransactionId: String) -> Transaction? {
+        guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
+            return nil
+        }
+        var request = PurchaseRequest(productId: last.productId)
+        request.appAccountToken = last.appAccountToken.flatMap(UUID.init(uuidString:))
+        let renewal = record(request, reason: .renewal, original: last)
+        broadcast(TransactionUpdate(transaction: renewal))
+        return renewal
+    }
+
+    /// Delivers a transaction again, as a store does when it lost track of a finish.
+    func redeliver(_ transactionId: String) {
+        guard let transaction = transactions.first(where: { $0.transactionId == transactionId }) else { return }
+        unfinishedIds.append(transactionId)
+        broadcast(TransactionUpdate(transaction: transaction))
+    }
+
+    /// Sends a copy of a transaction as it is (an old copy, arriving late).
+    func send(_ transaction: Transaction) {
+        broadcast(TransactionUpdate(transaction: transaction))
+    }
+
+    /// A purchase made on another device of the account: it reaches every listening store.
+    @discardableResult
+    func buyElsewhere(_ productId: String) -> Transaction {
+        let transaction = record(PurchaseRequest(productId: productId), reason: .purchase)
+        broadcast(TransactionUpdate(transaction: transaction))
+        return transaction
+    }
+
+    /// Listeners currently attached (one per running store).
+    nonisolated var listenerCount: Int { listeners.count }
+
+    // MARK: Internals
+
+    private func record(_ request: PurchaseRequest, reason: TransactionReason, original: Transaction? = nil)
+        -> Transaction {
+        nextNumber += 1
+        let product = catalog.product(request.productId)
+        let now = clock.now
+        let start = original?.expiresDate ?? now
+        let transaction = Transaction(
+            transactionId: String(nextNumber), originalTransactionId: original?.originalTransactionId,
+            bundleId: Shop.configuration.bundleId, productId: request.productId,
+            subscriptionGroupIdentifier: product?.subscription?.groupId, purchaseDate: original == nil ? now : start,
+            originalPurchaseDate: original?.originalPurchaseDate ?? now,
+            expiresDate: product?.subscription.map { $0.period.advance(start) },
+            quantity: request.quantity, type: product?.kind.transactionType ?? .consumable,
+            appAccountToken: request.appAccountToken?.uuidString.lowercased(), signedDate: now,
+            transactionReason: reason)
+        transactions.append(transaction)
+        unfinishedIds.append(transaction.transactionId)
+        return transaction
+    }
+
+    private func broadcast(_ update: TransactionUpdate) {
+        listeners.yield(update)
+    }
+}
+
+/// The streams of the stores listening. `@unchecked Sendable`: `continuations` is used only under `lock`.
+private final class Listeners: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuations: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
+
+    var count: Int { lock.withLock { continuations.count } }
+
+    func add() -> AsyncStream<TransactionUpdate> {
+        let (stream, continuation) = AsyncStream<TransactionUpdate>.makeStream()
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        lock.withLock { continuations[id] = continuation }
+        return stream
+    }
+
+    func yield(_ update: TransactionUpdate) {
+        lock.withLock { for continuation in continuations.values { continuation.yield(update) } }
+    }
+
+    private func remove(_ id: UUID) {
+        lock.withLock { _ = continuations.removeValue(forKey: id) }
+    }
+}

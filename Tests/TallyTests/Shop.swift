@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+
+/// A small shop for the engine tests: coins (consumable), premium (non-consumable), pro (monthly subscription).
+enum Shop {
+    static let coins = "shop.coins.10"
+    static let premium = "shop.premium"
+    static let proMonthly = "shop.pro.monthly"
+    static let unknown = "shop.does.not.exist"
+
+    /// 2026-01-15 00:00:00 UTC.
+    static let start = Date(timeIntervalSince1970: 1_768_435_200)
+
+    static let catalog = Catalog(
+        products: [
+            Product(id: coins, kind: .consumable, price: Decimal(string: "0.99") ?? 0, currency: "USD",
+                    localizations: [.init(locale: "en_US", displayName: "10 Coins", description: "A bag of coins")]),
+            Product(id: premium, kind: .nonConsumable, price: Decimal(string: "9.99") ?? 0, currency: "USD",
+                    localizations: [.init(locale: "en_US", displayName: "Premium", description: "Everything")]),
+            Product(id: proMonthly, kind: .autoRenewable, price: Decimal(string: "4.99") ?? 0, currency: "USD",
+                    subscription: .init(groupId: "pro", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
+        ],
+        subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: [proMonthly])])
+
+    static let configuration = AppConfiguration(
+        bundleId: "com.example.shop",
+        entitlements: ["premium": [premium], "pro": [proMonthly]],
+        currencies: ["coins": [coins: 10]])
+
+    /// A fresh, empty data directory.
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tally-engine-\(UUID().uuidString)")
+    }
+}
+
+/// A clock the test moves. `@unchecked Sendable`: `date` is read and written only while holding `lock`.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date
+
+    init(_ date: Date = Shop.start) { self.date = date }
+
+    var now: Date { lock.withLock { date } }
+
+    func advance(days: Int) {
+        lock.withLock { date = date.addingTimeInterval(Double(days) * 86_400) }
+    }
+
+    /// The clock as the store takes it.
+    var function: @Sendable () -> Date { { [self] in now } }
+}
