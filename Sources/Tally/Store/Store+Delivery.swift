@@ -16,10 +16,7 @@ extension Store {
                  matchPending: Bool) async throws(StoreError) -> Transaction {
         let incoming = update.transaction
         let id = incoming.transactionId
-        if inFlight[id] == incoming { return incoming }
-        inFlight[id] = incoming
-        defer { inFlight[id] = nil }
-
+        if let refusal = verificationFailure(incoming) { throw refusal }
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
@@ -39,7 +36,7 @@ extension Store {
 
         do {
             try await backend.finish(transactionId: id)
-            if !wasFinished { try? write([.finished(id)], durable: false) }
+            if !wasFinished { remember(.finished(id)) }
             await pause(at: .finished, id)
         } catch {
             report(StoreDiagnostic(.finishFailed, "finishing transaction \(id) failed (\(error)); its effect is "
@@ -53,6 +50,13 @@ extension Store {
         }
         await pause(at: .emitted, id)
         return stored
+    }
+
+    /// Why a transaction must not be delivered: one signed for another app.
+    func verificationFailure(_ transaction: Transaction) -> StoreError? {
+        guard let bundleId = transaction.bundleId, bundleId != configuration.bundleId else { return nil }
+        return StoreError(.verificationFailed, "transaction \(transaction.transactionId) is for app '\(bundleId)', "
+            + "not '\(configuration.bundleId)' (tally.json bundleId); it was not delivered")
     }
 
     /// What one delivered transaction means: purchased, renewed or revoked.
@@ -96,8 +100,8 @@ extension Store {
         do {
             try await deliver(update, context: nil, matchPending: true)
         } catch {
-            report(StoreDiagnostic(.deliveryFailed, "transaction \(update.transaction.transactionId) could not "
-                + "be written (\(error.message)); it stays unfinished and is delivered again"))
+            report(StoreDiagnostic(.deliveryFailed, "transaction \(update.transaction.transactionId) was not "
+                + "delivered: \(error.message); it stays unfinished with the store"))
             hub.emit([.failed(productId: update.transaction.productId, reason: error)])
         }
     }

@@ -32,8 +32,8 @@ public actor Store {
     var invalidProductIds: Set<String> = []
     /// The state events were last computed from; nil when unknown.
     var lastState: CustomerState?
-    /// Transaction ids being delivered now, with the copy, so a simultaneous identical arrival is skipped.
-    var inFlight: [String: Transaction] = [:]
+    /// Entries applied but not yet on disk; written with the next durable write (see ``remember(_:)``).
+    var unsynced: [JournalEntry] = []
     var listener: Task<Void, Never>?
     nonisolated let hub = EventHub()
 
@@ -77,6 +77,7 @@ public actor Store {
 
     /// Stops listening to transaction updates and ends every event stream. The customer file stays.
     public func close() {
+        if !unsynced.isEmpty, (try? file.append(unsynced, durable: false)) != nil { unsynced = [] }
         listener?.cancel()
         listener = nil
         hub.finishAll()
