@@ -59,3 +59,19 @@ struct StoreRestartTests {
         #expect(await harness.backend.unfinishedIds.isEmpty)
     }
 }
+
+@Suite("Store directory lock")
+struct StoreDirectoryLockTests {
+    @Test("one store per data directory: a second is refused until the first closes")
+    func oneStorePerDirectory() async throws {
+        let harness = Harness()
+        let first = try await harness.launch()
+        let refused = await #expect(throws: StoreError.self) { try await harness.launch() }
+        #expect(refused?.code == .storage)
+        await first.close()
+        let closedWrite = await #expect(throws: StoreError.self) { try await first.purchase(Shop.premium) }
+        #expect(closedWrite?.code == .storage)
+        let second = try await harness.launch()
+        #expect(await second.diagnostics.isEmpty)
+    }
+}

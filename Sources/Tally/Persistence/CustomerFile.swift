@@ -17,6 +17,8 @@ final class CustomerFile {
     static let snapshotName = "customer.json"
     /// The journal's file name.
     static let journalName = "customer.journal"
+    /// The lock file's name: one store at a time per directory.
+    static let lockName = "customer.lock"
 
     /// The data directory.
     let directory: URL
@@ -25,6 +27,8 @@ final class CustomerFile {
     /// Lines appended since the last compaction.
     private(set) var journalLines = 0
     private var journalFD: Int32 = -1
+    private var lockFD: Int32 = -1
+    private var closed = false
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
@@ -38,7 +42,16 @@ final class CustomerFile {
     }
 
     deinit {
+        close()
+    }
+
+    /// Closes the journal and releases the directory; later writes fail.
+    func close() {
+        closed = true
         if journalFD >= 0 { POSIXFile.close(journalFD) }
+        if lockFD >= 0 { POSIXFile.close(lockFD) }
+        journalFD = -1
+        lockFD = -1
     }
 
     /// Reads the record (snapshot, then journal), moving damaged files aside, then compacts and opens the
@@ -49,6 +62,7 @@ final class CustomerFile {
         } catch {
             throw StoreError(.storage, "cannot create the data directory \(directory.path): \(error)")
         }
+        try lock()
         var (record, diagnostics) = try readSnapshot(now: now)
         let replay = try replayJournal(into: &record, now: now)
         diagnostics += replay.diagnostics
@@ -91,7 +105,22 @@ final class CustomerFile {
         try openJournal()
     }
 
+    /// Takes the directory's lock, so a second store (or process) cannot write the same file at once.
+    private func lock() throws(StoreError) {
+        let path = directory.appendingPathComponent(Self.lockName).path
+        lockFD = try POSIXFile.open(path, O_RDWR | O_CREAT)
+        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+            POSIXFile.close(lockFD)
+            lockFD = -1
+            throw StoreError(.storage, "\(directory.path) is in use by another Store (this process or another); "
+                + "create one Store per data directory, or close the first one")
+        }
+    }
+
     private func openJournal() throws(StoreError) {
+        guard !closed else {
+            throw StoreError(.storage, "the store over \(directory.path) was closed; create a new Store")
+        }
         journalFD = try POSIXFile.open(journalPath, O_WRONLY | O_APPEND | O_CREAT)
     }
 }

@@ -75,9 +75,11 @@ public actor Store {
         hub.finishAll()
     }
 
-    /// Stops listening to transaction updates and ends every event stream. The customer file stays.
+    /// Stops listening to transaction updates, ends every event stream and releases the data directory for
+    /// another store. The customer file stays; later purchases and spends on this store fail.
     public func close() {
         if !unsynced.isEmpty, (try? file.append(unsynced, durable: false)) != nil { unsynced = [] }
+        file.close()
         listener?.cancel()
         listener = nil
         hub.finishAll()
