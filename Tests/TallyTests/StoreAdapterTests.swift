@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 import Testing
 import Tally
 import TallyCore
@@ -63,13 +62,13 @@ struct StoreAdapterTests {
         #expect(model.pendingPurchases.first?.context.screen == "model")
     }
 
-    /// Waits on the main actor until `condition` holds, re-checking whenever an observed property changes.
+    /// Lets the main actor run until `condition` holds; records an issue after about 10 seconds instead of
+    /// hanging (a safety net only: no assertion depends on timing).
     @MainActor
-    func waitFor(_ condition: @escaping @MainActor () -> Bool) async {
-        while !condition() {
-            await withCheckedContinuation { continuation in
-                withObservationTracking { _ = condition() } onChange: { continuation.resume() }
-            }
+    func waitFor(_ condition: @MainActor () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<1000 where !condition() {
+            try? await Task.sleep(for: .milliseconds(10))
         }
+        if !condition() { Issue.record("the model never reached the expected state", sourceLocation: sourceLocation) }
     }
 }
