@@ -1,0 +1,57 @@
+import Foundation
+
+/// Chains already verified, keyed by the exact `x5c` text of leaf and intermediate, so a JWS from a
+/// known leaf costs one validity-window comparison instead of an X.509 chain verification.
+///
+/// `@unchecked Sendable`: all mutable state is read and written only while holding `lock`.
+final class ChainCache: @unchecked Sendable {
+    /// What a verified chain leaves behind.
+    struct Entry: Sendable {
+        /// The leaf's key, parsed once.
+        var leafKey: PublicKey
+        /// The span in which leaf, intermediate and root are all valid; validity at another
+        /// effective date is re-checked against it.
+        var validity: ClosedRange<Date>
+        /// Leaf, intermediate and trusted root, for later revocation checks.
+        var chain: [Certificate]
+        /// Until when an online revocation check of this chain stays fresh.
+        var revocationCheckedUntil: Date?
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var headers: [Substring: String] = [:]
+    private let capacity: Int
+
+    /// A cache holding at most `capacity` chains.
+    init(capacity: Int = 64) { self.capacity = capacity }
+
+    /// The cache key for a leaf and intermediate.
+    static func key(leaf: String, intermediate: String) -> String { leaf + "|" + intermediate }
+
+    /// The chain key remembered for an exact header segment (already checked: ES256, three certificates).
+    func chainKey(forHeader header: Substring) -> String? {
+        lock.withLock { headers[header] }
+    }
+
+    /// The entry for `key`, if cached.
+    func entry(_ key: String) -> Entry? {
+        lock.withLock { entries[key] }
+    }
+
+    /// Stores an entry and remembers `header` as leading to it.
+    func store(_ entry: Entry, key: String, header: Substring?) {
+        lock.withLock {
+            if entries.count >= capacity, entries[key] == nil {
+                entries.removeAll(keepingCapacity: true)
+                headers.removeAll(keepingCapacity: true)
+            }
+            entries[key] = entry
+            // A fresh copy, so the cache never keeps a whole caller's JWS alive.
+            if let header, headers.count < capacity * 4 { headers[Substring(String(header))] = key }
+        }
+    }
+
+    /// Number of cached chains.
+    var count: Int { lock.withLock { entries.count } }
+}
