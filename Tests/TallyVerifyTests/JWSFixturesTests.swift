@@ -7,7 +7,16 @@ import Testing
 enum JWSTestPaths {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-    static let vectors = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+    /// `<package root>/../shared/vectors`; from a git worktree nested deeper, the nearest ancestor's `shared/vectors`.
+    static let vectors: URL = {
+        var directory = packageRoot.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("shared/vectors")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+    }()
     static let appleLibrary = vectors.appendingPathComponent("apple-server-library/python/tests/resources")
     static let appleReal = vectors.appendingPathComponent("apple-real")
     static let inlineConstants = vectors.appendingPathComponent("apple-server-library/inline-constants")
