@@ -23,7 +23,7 @@ extension SignedDataVerifier {
         {
         case .success(let value): chain = value
         case .failure(let error):
-            return .failure(VerificationFailure(.verificationFailure, Self.describe(error, leaf, intermediate, effective)))
+            return .failure(VerificationFailure(.verificationFailure, describe(error, leaf, intermediate, effective)))
         }
         guard chain.certificates.count == 3, chain.certificates[1].der == intermediate.der else {
             return .failure(VerificationFailure(
@@ -52,19 +52,22 @@ extension SignedDataVerifier {
     }
 
     /// A failure detail for an OpenSSL chain error, with dates for validity errors.
-    static func describe(_ error: ChainError, _ leaf: Certificate, _ intermediate: Certificate, _ effective: EffectiveDate)
+    func describe(_ error: ChainError, _ leaf: Certificate, _ intermediate: Certificate, _ effective: EffectiveDate)
         -> String
     {
         let names = ["leaf", "intermediate", "root"]
         let role = names.indices.contains(Int(error.depth)) ? names[Int(error.depth)] : "depth \(error.depth)"
-        let certificate: Certificate? = error.depth == 0 ? leaf : error.depth == 1 ? intermediate : nil
-        if error.isExpired {
-            let end = certificate.map { " " + EffectiveDate.day($0.notAfter) } ?? ""
-            return "\(role) certificate expired\(end), \(effective.label)"
-        }
-        if error.isNotYetValid {
-            let start = certificate.map { " until " + EffectiveDate.day($0.notBefore) } ?? ""
-            return "\(role) certificate not valid\(start), \(effective.label)"
+        if error.isExpired || error.isNotYetValid {
+            // OpenSSL reports the first failure from the root down; name the lowest invalid certificate.
+            let roots = trustStore.roots.filter { $0.subject == intermediate.issuer }.map { ("root", $0) }
+            let candidates = [("leaf", leaf), ("intermediate", intermediate)] + roots
+            if let (name, certificate) = candidates.first(where: { !$0.1.isValid(at: effective.date) }) {
+                if effective.date > certificate.notAfter {
+                    return "\(name) certificate expired \(EffectiveDate.day(certificate.notAfter)), \(effective.label)"
+                }
+                return "\(name) certificate not valid until \(EffectiveDate.day(certificate.notBefore)), \(effective.label)"
+            }
+            return "\(role) certificate \(error.isExpired ? "expired" : "not yet valid"), \(effective.label)"
         }
         switch error.code {
         case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
