@@ -9,7 +9,7 @@ extension SignedDataVerifier {
             return .failure(VerificationFailure(
                 .invalidChainLength, "x5c holds \(x5c.count) certificates; exactly 3 (leaf, intermediate, root) are required"))
         }
-        let effective = EffectiveDate(date: date, label: "given date \(EffectiveDate.day(date))")
+        let effective = EffectiveDate(date: date, source: "given date")
         return verifyChain(x5c, at: effective).flatMap(refreshedRevocation).map(\.leafKey)
     }
 

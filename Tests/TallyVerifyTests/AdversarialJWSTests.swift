@@ -117,6 +117,22 @@ import Testing
                         detail: "certificate not valid until 2026-11-30, signedDate 2024-01-01")
     }
 
+    @Test(arguments: ["1e300", "-1e300", "-5", "9223372036854775807", "\"2024\"", "null", "1.5e15"])
+    func absurdSignedDatesAreRejectedWithoutCrashing(_ signedDate: String) throws {
+        let json = #"{"transactionId":"1","productId":"p","purchaseDate":1,"type":"Consumable","bundleId":"com.tally.test","environment":"Sandbox","signedDate":"# + signedDate + "}"
+        let jws = try #require(try JWSTestPKI.signer().sign(json: json))
+        let result = try JWSTestPKI.verifier().verifyTransaction(jws)
+        // A non-number signedDate reads as absent (the current time is used, and the fixture chain is valid
+        // now); any other absurd date falls outside the chain's validity.
+        if signedDate == "null" {
+            #expect(result.value != nil, "\(String(describing: result))")
+        } else if signedDate == "\"2024\"" {
+            #expect(result.failure?.detail.contains("does not decode") == true, "\(String(describing: result))")
+        } else {
+            #expect(result.failure?.reason == .verificationFailure, "\(String(describing: result))")
+        }
+    }
+
     @Test func cachedChainIsRecheckedAtEachEffectiveDate() throws {
         let verifier = try JWSTestPKI.verifier()
         #expect(verifier.verifyTransaction(try Self.validJWS()).value != nil)

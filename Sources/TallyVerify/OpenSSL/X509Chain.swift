@@ -44,7 +44,10 @@ public final class TrustStore: @unchecked Sendable {
             return .failure(ChainError(code: -1, depth: 0, message: OpenSSLError.drain()))
         }
         let parameters = X509_STORE_CTX_get0_param(context)
-        X509_VERIFY_PARAM_set_time(parameters, time_t(date.timeIntervalSince1970.rounded(.down)))
+        // Clamped to years 0001…9999 so a hostile signedDate can never overflow time_t.
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isFinite ? Swift.min(Swift.max(seconds, -62_135_596_800), 253_402_300_799) : 0
+        X509_VERIFY_PARAM_set_time(parameters, time_t(clamped.rounded(.down)))
         if strict { X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_X509_STRICT)) }
 
         let ok = X509_verify_cert(context) == 1
