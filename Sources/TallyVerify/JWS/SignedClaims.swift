@@ -14,6 +14,7 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
         /// `externalPurchaseId` (external purchase tokens only).
         public var externalPurchaseId: String?
 
+        /// Reads the identity fields leniently.
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: AnyCodingKey.self)
             bundleId = c.lenient("bundleId")
@@ -50,6 +51,7 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
     /// A notification's `appData`.
     public var appData: AppIdentity?
 
+    /// Reads the claims leniently; fails only when the payload is not a JSON object.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
         signedDate = c.lenient("signedDate")
