@@ -20,7 +20,8 @@ final class ChainCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
-    private var headers: [Substring: String] = [:]
+    /// Exact header segments already seen, with their chain key and entry: one hash per lookup.
+    private var headers: [Substring: (key: String, entry: Entry)] = [:]
     private let capacity: Int
 
     /// A cache holding at most `capacity` chains.
@@ -29,8 +30,8 @@ final class ChainCache: @unchecked Sendable {
     /// The cache key for a leaf and intermediate.
     static func key(leaf: String, intermediate: String) -> String { leaf + "|" + intermediate }
 
-    /// The chain key remembered for an exact header segment (already checked: ES256, three certificates).
-    func chainKey(forHeader header: Substring) -> String? {
+    /// The chain key and entry remembered for an exact header segment (already checked: ES256, three certificates).
+    func lookup(header: Substring) -> (key: String, entry: Entry)? {
         lock.withLock { headers[header] }
     }
 
@@ -46,9 +47,13 @@ final class ChainCache: @unchecked Sendable {
                 entries.removeAll(keepingCapacity: true)
                 headers.removeAll(keepingCapacity: true)
             }
-            entries[key] = entry
+            let previous = entries.updateValue(entry, forKey: key)
+            if previous != nil {
+                // Keep remembered headers of this chain in step (revocation freshness changed).
+                for (segment, value) in headers where value.key == key { headers[segment] = (key, entry) }
+            }
             // A fresh copy, so the cache never keeps a whole caller's JWS alive.
-            if let header, headers.count < capacity * 4 { headers[Substring(String(header))] = key }
+            if let header, headers.count < capacity * 4 { headers[Substring(String(header))] = (key, entry) }
         }
     }
 

@@ -29,11 +29,11 @@ extension SignedDataVerifier {
     /// The leaf key of the header's chain, from the cache when the chain was verified before and is
     /// valid at `effective`, else after a full verification.
     func leafKey(header: Substring, at effective: EffectiveDate) -> Result<PublicKey, VerificationFailure> {
-        let remembered = cache.chainKey(forHeader: header)
+        let remembered = cache.lookup(header: header)
         var x5c: [String]?
         let chainKey: String
         if let remembered {
-            chainKey = remembered
+            chainKey = remembered.key
         } else {
             switch Self.checkedChain(header) {
             case .success(let chain):
@@ -43,7 +43,7 @@ extension SignedDataVerifier {
                 return .failure(failure)
             }
         }
-        if let entry = cache.entry(chainKey), entry.validity.contains(effective.date) {
+        if let entry = remembered?.entry ?? cache.entry(chainKey), entry.validity.contains(effective.date) {
             switch refreshedRevocation(entry) {
             case .success(let updated):
                 if remembered == nil || updated.revocationCheckedUntil != entry.revocationCheckedUntil {
