@@ -8,19 +8,20 @@ extension CustomerState {
     /// copies of a transaction count once (a revoked copy wins, then the later `signedDate`, then the later one).
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory, at now: Date) {
         let transactions = history.transactions
-        let index = HistoryIndex(transactions, through: now)
         let products = ProductLookup(catalog)
-        let ownership = Ownership(transactions: transactions, winners: index.winners, products: products, at: now)
-        let resolver = SubscriptionResolver(transactions: transactions, products: products,
+        let classified = ClassifiedHistory(transactions, through: now, products: products,
+                                           rates: CurrencyRates(configuration))
+        let ownership = Ownership(history: classified, at: now)
+        let resolver = SubscriptionResolver(transactions: transactions, history: classified,
                                             renewals: RenewalLookup(history.renewalInfos), now: now)
         let subscriptions = ownership.groups.keys.sorted().compactMap { groupId in
-            resolver.resolve(groupId: groupId, indices: ownership.groups[groupId] ?? [])
+            resolver.resolve(groupId: groupId, positions: ownership.groups[groupId] ?? [])
         }
-        let nonRenewing = NonRenewingResolver(transactions: transactions,
+        let nonRenewing = NonRenewingResolver(history: classified,
                                               durations: configuration.nonRenewingDurations, now: now)
             .resolve(ownership.nonRenewing)
         let nonConsumables = ownership.nonConsumables.sorted()
-        let ledger = Ledger(history: history, index: index, configuration: configuration, through: now)
+        let ledger = Ledger(history: history, classified: classified, through: now)
         var balances: [String: Decimal] = [:]
         var debts: [String: Decimal] = [:]
         for currency in ledger.currencies {

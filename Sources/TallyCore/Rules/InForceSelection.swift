@@ -5,68 +5,64 @@ import Foundation
 /// superseded by an immediate change (an upgrade or same-length crossgrade bought during their period),
 /// the one with the latest `expiresDate`; ties go to the higher level (smaller level number).
 struct InForceSelection {
-    let transactions: [Transaction]
-    let products: ProductLookup
+    let history: ClassifiedHistory
     let now: Date
+    /// Positions of the group's transactions.
     let group: [Int]
 
-    /// The transaction in force, or nil when none qualifies. Whether it is still running is the caller's question.
+    /// The position in force, or nil when none qualifies. Whether it is still running is the caller's question.
     func pick() -> Int? {
         let candidates = group.filter(isCandidate)
         guard let best = candidates.max(by: { ranksAbove($1, $0) }) else { return nil }
-        if !isSuperseded(best, among: group) { return best }
+        if !group.contains(where: { replaces($0, best) }) { return best }
         // Rare: an unflagged upgrade or crossgrade replaced the latest-expiring one; sort once and walk.
         let ranked = candidates.sorted(by: ranksAbove)
-        let byPurchase = group.filter { !transactions[$0].isRevoked(at: now) }
-            .sorted { transactions[$0].purchaseDate < transactions[$1].purchaseDate }
+        let byPurchase = group.filter { !history.isRevoked($0, at: now) }
+            .sorted { history.purchaseDates[$0] < history.purchaseDates[$1] }
         return ranked.first { !isSuperseded($0, sortedByPurchase: byPurchase) }
     }
 
-    private func isCandidate(_ index: Int) -> Bool {
-        transactions[index].expiresDate != nil && transactions[index].isUpgraded != true
-            && !transactions[index].isRevoked(at: now)
+    private func isCandidate(_ position: Int) -> Bool {
+        history.expiresDates[position] != nil && !history.isUpgraded[position] && !history.isRevoked(position, at: now)
     }
 
     /// Later expiry first; then the higher level; then the later purchase; then the later position.
     private func ranksAbove(_ lhs: Int, _ rhs: Int) -> Bool {
-        let leftExpires = transactions[lhs].expiresDate ?? .distantPast
-        let rightExpires = transactions[rhs].expiresDate ?? .distantPast
+        let leftExpires = history.expiresDates[lhs] ?? .distantPast
+        let rightExpires = history.expiresDates[rhs] ?? .distantPast
         if leftExpires != rightExpires { return leftExpires > rightExpires }
-        let leftLevel = products[transactions[lhs].productId]?.level ?? Int.max
-        let rightLevel = products[transactions[rhs].productId]?.level ?? Int.max
+        let leftLevel = history.table.level(history.slots[lhs]) ?? Int.max
+        let rightLevel = history.table.level(history.slots[rhs]) ?? Int.max
         if leftLevel != rightLevel { return leftLevel < rightLevel }
-        let leftBought = transactions[lhs].purchaseDate, rightBought = transactions[rhs].purchaseDate
+        let leftBought = history.purchaseDates[lhs], rightBought = history.purchaseDates[rhs]
         if leftBought != rightBought { return leftBought > rightBought }
         return lhs > rhs
     }
 
-    /// Whether some transaction bought during `index`'s period replaced it at once.
-    private func isSuperseded(_ index: Int, among others: [Int]) -> Bool {
-        others.contains { replaces($0, index) }
-    }
-
-    private func isSuperseded(_ index: Int, sortedByPurchase: [Int]) -> Bool {
-        let start = transactions[index].purchaseDate
+    /// Whether some transaction bought during `position`'s period replaced it at once (binary search over
+    /// the group sorted by purchase date, then a walk through that period).
+    private func isSuperseded(_ position: Int, sortedByPurchase: [Int]) -> Bool {
+        let start = history.purchaseDates[position]
         var low = 0, high = sortedByPurchase.count
         while low < high {
             let middle = (low + high) / 2
-            if transactions[sortedByPurchase[middle]].purchaseDate <= start { low = middle + 1 } else { high = middle }
+            if history.purchaseDates[sortedByPurchase[middle]] <= start { low = middle + 1 } else { high = middle }
         }
-        let end = transactions[index].expiresDate ?? start
+        let end = history.expiresDates[position] ?? start
         for other in sortedByPurchase[low...] {
-            if transactions[other].purchaseDate >= end { break }
-            if replaces(other, index) { return true }
+            if history.purchaseDates[other] >= end { break }
+            if replaces(other, position) { return true }
         }
         return false
     }
 
     /// Whether `newer`, bought strictly inside `older`'s period, took its place at once.
     private func replaces(_ newer: Int, _ older: Int) -> Bool {
-        let bought = transactions[newer].purchaseDate
-        guard newer != older, !transactions[newer].isRevoked(at: now),
-              bought > transactions[older].purchaseDate, bought < (transactions[older].expiresDate ?? bought)
+        let bought = history.purchaseDates[newer]
+        guard newer != older, bought > history.purchaseDates[older],
+              bought < (history.expiresDates[older] ?? bought), !history.isRevoked(newer, at: now)
         else { return false }
-        return products.change(from: transactions[older].productId, to: transactions[newer].productId)?
+        return history.table.change(from: history.slots[older], to: history.slots[newer])?
             .takesEffectImmediately == true
     }
 }

@@ -15,13 +15,15 @@ public struct Ledger: Sendable, Hashable {
     /// Builds the ledger of `history`; with `now`, only transactions, spends and claw-backs dated at or
     /// before `now` count.
     public init(history: PurchaseHistory, configuration: AppConfiguration, through now: Date? = nil) {
-        self.init(history: history, index: HistoryIndex(history.transactions, through: now),
-                  configuration: configuration, through: now)
+        let rates = CurrencyRates(configuration)
+        let classified = ClassifiedHistory(history.transactions, through: now,
+                                           products: ProductLookup(Catalog(products: [])), rates: rates)
+        self.init(history: history, classified: classified, through: now)
     }
 
-    init(history: PurchaseHistory, index: HistoryIndex, configuration: AppConfiguration, through now: Date?) {
-        var builder = LedgerBuilder(configuration: configuration, through: now)
-        builder.addCredits(of: history.transactions, winners: index.winners)
+    init(history: PurchaseHistory, classified: ClassifiedHistory, through now: Date?) {
+        var builder = LedgerBuilder(rates: classified.table.rates, through: now)
+        builder.addCredits(of: classified)
         builder.addSpends(history.spends)
         entries = builder.sortedEntries()
         warnings = builder.warnings

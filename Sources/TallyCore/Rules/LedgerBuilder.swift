@@ -2,70 +2,60 @@ import Foundation
 
 
 /// Collects ledger entries from transactions and spends; used only by ``Ledger``.
+///
+/// Credits are summed as whole units per product and currency and multiplied once at the end, so the cost
+/// of Decimal arithmetic does not grow with the number of purchases.
 struct LedgerBuilder {
-    /// One currency a product credits.
-    struct Rate {
-        var currency: Int
-        var perUnit: Decimal
-    }
-
     let now: Date?
-    /// Currency names, sorted; rates refer to them by position.
-    let currencyNames: [String]
-    /// Product id → the currencies it credits.
-    let rates: [String: [Rate]]
+    let rates: CurrencyRates
     private(set) var entries: [LedgerEntry] = []
-    private(set) var warnings: [String] = []
-    private var sums: [Decimal]
-    private var extraSums: [String: Decimal] = [:]
+    private(set) var warnings: [String]
+    /// Slot → rate position → units credited and not clawed back.
+    private var units: [[Int]] = []
+    private var slotRates: [[CurrencyRates.Rate]] = []
+    private var spent: [String: Decimal] = [:]
 
-    init(configuration: AppConfiguration, through now: Date?) {
+    init(rates: CurrencyRates, through now: Date?) {
         self.now = now
-        currencyNames = configuration.currencies.keys.sorted()
-        var rates: [String: [Rate]] = [:]
-        var warnings: [String] = []
-        for (position, currency) in currencyNames.enumerated() {
-            for (productId, perUnit) in configuration.currencies[currency] ?? [:] {
-                guard perUnit > 0 else {
-                    warnings.append("currency '\(currency)': product '\(productId)' credits \(perUnit); "
-                        + "amounts must be positive, so its purchases credit nothing")
-                    continue
-                }
-                rates[productId, default: []].append(Rate(currency: position, perUnit: perUnit))
-            }
-        }
         self.rates = rates
-        self.warnings = warnings
-        sums = Array(repeating: 0, count: currencyNames.count)
+        warnings = rates.warnings
     }
 
-    /// Adds a credit (and a claw-back when refunded) for every consumable purchase of a currency product.
-    mutating func addCredits(of transactions: [Transaction], winners: [Int]) {
-        guard !rates.isEmpty else { return }
-        for index in winners {
-            guard let productRates = rates[transactions[index].productId],
-                  ProductKind.of(transactions[index].type, catalogKind: .consumable) == .consumable
-            else { continue }
-            addCredit(transactions[index], productRates)
+    /// Adds a credit (and a claw-back when refunded by `now`) for every consumable purchase of a currency product.
+    mutating func addCredits(of history: ClassifiedHistory) {
+        slotRates = history.table.entries.map(\.rates)
+        units = slotRates.map { Array(repeating: 0, count: $0.count) }
+        var expected = 0
+        for position in history.positions where !slotRates[history.slots[position]].isEmpty { expected += 1 }
+        entries.reserveCapacity(entries.count + expected + expected / 8)
+        for position in history.positions {
+            let slot = history.slots[position]
+            guard !slotRates[slot].isEmpty else { continue }
+            let kind = history.kinds[position]
+            guard kind == .consumable || kind == nil else { continue }
+            addCredit(position, slot: slot, history: history)
         }
     }
 
-    private mutating func addCredit(_ transaction: Transaction, _ productRates: [Rate]) {
-        let id = transaction.transactionId
-        guard transaction.quantity > 0 else {
-            warnings.append("transaction \(id) of '\(transaction.productId)' has quantity \(transaction.quantity); "
-                + "it credits nothing")
+    private mutating func addCredit(_ position: Int, slot: Int, history: ClassifiedHistory) {
+        let id = history.transactionId(position)
+        let quantity = history.quantities[position]
+        guard quantity > 0 else {
+            warnings.append("transaction \(id) of '\(history.table.entries[slot].productId)' has quantity "
+                + "\(quantity); it credits nothing")
             return
         }
-        let revoked = transaction.revocationDate.flatMap { date in (now.map { date <= $0 } ?? true) ? date : nil }
-        for rate in productRates {
-            let amount = transaction.quantity == 1 ? rate.perUnit : rate.perUnit * Decimal(transaction.quantity)
-            let currency = currencyNames[rate.currency]
+        var revoked = history.revocationDates[position]
+        if let date = revoked, let now, date > now { revoked = nil }
+        let productRates = slotRates[slot]
+        for (ratePosition, rate) in productRates.enumerated() {
+            let amount = rate.amount(quantity: quantity)
+            let currency = rates.names[rate.currency]
             let suffix = productRates.count == 1 ? id : "\(id):\(currency)"
             entries.append(LedgerEntry(id: "credit:" + suffix, kind: .credit, currency: currency, amount: amount,
-                                       date: transaction.purchaseDate, transactionId: id))
+                                       date: history.purchaseDates[position], transactionId: id))
             guard let revoked else {
-                sums[rate.currency] += amount
+                units[slot][ratePosition] += quantity
                 continue
             }
             entries.append(LedgerEntry(id: "clawback:" + suffix, kind: .clawback, currency: currency,
@@ -75,37 +65,62 @@ struct LedgerBuilder {
 
     /// Adds every spend once by id, dated at or before `now`.
     mutating func addSpends(_ spends: [Spend]) {
-        var seen: [String: Spend] = [:]
-        for spend in spends {
+        var seen: [String: Int] = [:]
+        for (position, spend) in spends.enumerated() {
             if let now, spend.date > now { continue }
-            if let first = seen[spend.id] {
+            if let first = seen[spend.id].map({ spends[$0] }) {
                 if first.currency != spend.currency || first.amount != spend.amount {
                     warnings.append("spend '\(spend.id)' appears twice with different amounts "
                         + "(\(first.amount) \(first.currency), \(spend.amount) \(spend.currency)); the first counts")
                 }
                 continue
             }
-            seen[spend.id] = spend
-            if let position = currencyNames.firstIndex(of: spend.currency) {
-                sums[position] -= spend.amount
-            } else {
+            seen[spend.id] = position
+            if !rates.names.contains(spend.currency) {
                 warnings.append("spend '\(spend.id)' uses currency '\(spend.currency)', which tally.json does not define")
-                extraSums[spend.currency, default: 0] -= spend.amount
             }
+            spent[spend.currency, default: 0] += spend.amount
             entries.append(LedgerEntry(id: "spend:" + spend.id, kind: .spend, currency: spend.currency,
                                        amount: -spend.amount, date: spend.date))
         }
     }
 
-    /// The entries sorted by date, then id.
+    /// The entries sorted by date, then id (already-sorted input is only checked).
     func sortedEntries() -> [LedgerEntry] {
-        entries.sorted { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
+        var sorted = true
+        for position in entries.indices.dropFirst() where !Self.isOrdered(entries, position - 1, position) {
+            sorted = false
+            break
+        }
+        if sorted { return entries }
+        let order = entries.indices.sorted { Self.precedes(entries, $0, $1) }
+        return order.map { entries[$0] }
+    }
+
+    /// Whether the entry at `first` may stay before the one at `second`: an earlier date, or the same date
+    /// and an id not greater.
+    private static func isOrdered(_ entries: [LedgerEntry], _ first: Int, _ second: Int) -> Bool {
+        !precedes(entries, second, first)
+    }
+
+    /// Strict order: date, then id, then position.
+    private static func precedes(_ entries: [LedgerEntry], _ first: Int, _ second: Int) -> Bool {
+        let firstDate = entries[first].date, secondDate = entries[second].date
+        if firstDate != secondDate { return firstDate < secondDate }
+        if entries[first].id != entries[second].id { return entries[first].id < entries[second].id }
+        return first < second
     }
 
     /// Net amount per currency: every configured currency, plus any a spend named.
     func totals() -> [String: Decimal] {
-        var totals = extraSums
-        for (position, name) in currencyNames.enumerated() { totals[name] = sums[position] }
+        var totals: [String: Decimal] = [:]
+        for name in rates.names { totals[name] = 0 }
+        for (slot, productRates) in slotRates.enumerated() {
+            for (position, rate) in productRates.enumerated() where units[slot][position] != 0 {
+                totals[rates.names[rate.currency], default: 0] += rate.perUnit * Decimal(units[slot][position])
+            }
+        }
+        for (currency, amount) in spent { totals[currency, default: 0] -= amount }
         return totals
     }
 }

@@ -4,11 +4,12 @@ import Foundation
 /// Works out non-renewing subscriptions: each purchase lasts the configured duration, a purchase made while
 /// still active starts when the previous period ends, and a revoked purchase contributes nothing.
 struct NonRenewingResolver {
-    let transactions: [Transaction]
+    let history: ClassifiedHistory
     let durations: [String: SubscriptionPeriod]
     let now: Date
 
     /// The states, sorted by product id, and a warning for each product without a configured duration.
+    /// `purchases` maps product ids to positions in ``ClassifiedHistory``.
     func resolve(_ purchases: [String: [Int]]) -> (states: [CustomerState.NonRenewing], warnings: [String]) {
         var states: [CustomerState.NonRenewing] = []
         var warnings: [String] = []
@@ -25,17 +26,15 @@ struct NonRenewingResolver {
     }
 
     /// The end of the chained periods of the purchases not revoked; nil when every purchase was revoked.
-    private func chainedExpiry(_ indices: [Int], duration: SubscriptionPeriod) -> Date? {
-        var kept = indices.filter { !transactions[$0].isRevoked(at: now) }
-        let inOrder = zip(kept, kept.dropFirst()).allSatisfy {
-            transactions[$0].purchaseDate <= transactions[$1].purchaseDate
-        }
-        if !inOrder {
-            kept.sort { (transactions[$0].purchaseDate, $0) < (transactions[$1].purchaseDate, $1) }
+    private func chainedExpiry(_ positions: [Int], duration: SubscriptionPeriod) -> Date? {
+        var kept = positions.filter { !history.isRevoked($0, at: now) }
+        let dates = history.purchaseDates
+        if !zip(kept, kept.dropFirst()).allSatisfy({ dates[$0] <= dates[$1] }) {
+            kept.sort { (dates[$0], $0) < (dates[$1], $1) }
         }
         var expiry: Date?
-        for index in kept {
-            let bought = transactions[index].purchaseDate
+        for position in kept {
+            let bought = dates[position]
             let start = expiry.map { max($0, bought) } ?? bought
             expiry = UTCCalendar.advance(start, by: duration)
         }

@@ -7,60 +7,101 @@ import Foundation
 struct Ownership {
     /// Non-consumables not revoked at `now`.
     private(set) var nonConsumables: Set<String> = []
-    /// Group id → indices of its auto-renewable transactions.
+    /// Group id → positions (in ``ClassifiedHistory``) of its auto-renewable transactions.
     private(set) var groups: [String: [Int]] = [:]
-    /// Product id → indices of its non-renewing transactions.
+    /// Product id → positions of its non-renewing transactions.
     private(set) var nonRenewing: [String: [Int]] = [:]
     /// Groups with an introductory-offer transaction.
     private(set) var introductoryOfferUsedGroups: Set<String> = []
     /// Problems worth a person's attention.
     private(set) var warnings: Set<String> = []
 
-    init(transactions: [Transaction], winners: [Int], products: ProductLookup, at now: Date) {
-        for index in winners {
-            let productId = transactions[index].productId
-            let kind = ProductKind.of(transactions[index].type, catalogKind: products[productId]?.kind)
-            switch kind {
+    init(history: ClassifiedHistory, at now: Date) {
+        let table = history.table
+        var owned = [Bool](repeating: false, count: table.entries.count)
+        var renewingBySlot = [[Int]](repeating: [], count: table.entries.count)
+        var groups = GroupCollector(slotCount: table.entries.count)
+        for position in history.positions {
+            let slot = history.slots[position]
+            switch history.kinds[position] {
             case .nonConsumable:
-                if !transactions[index].isRevoked(at: now) { nonConsumables.insert(productId) }
+                if !owned[slot] && !history.isRevoked(position, at: now) { owned[slot] = true }
             case .autoRenewable:
-                addSubscription(transactions[index], index: index, products: products)
+                groups.add(position, history: history)
             case .nonRenewing:
-                nonRenewing[productId, default: []].append(index)
+                renewingBySlot[slot].append(position)
             case .consumable:
                 break
+            case nil where table.entries[slot].rates.isEmpty:
+                warnings.insert("transactions of '\(table.entries[slot].productId)' have a product type Tally "
+                    + "does not know, and the catalog lacks the product; they grant nothing")
             case nil:
-                warnings.insert("transactions of '\(productId)' have type '\(transactions[index].type)', "
-                    + "which Tally does not know, and the catalog lacks the product; they grant nothing")
+                break
             }
+        }
+        for (slot, entry) in table.entries.enumerated() {
+            if owned[slot] { nonConsumables.insert(entry.productId) }
+            if !renewingBySlot[slot].isEmpty { nonRenewing[entry.productId] = renewingBySlot[slot] }
+        }
+        for (position, name) in groups.names.enumerated() {
+            self.groups[name] = groups.members[position]
+            if groups.introductoryOfferUsed[position] { introductoryOfferUsedGroups.insert(name) }
+        }
+        warnings.formUnion(groups.warnings)
+    }
+}
+
+/// Collects auto-renewable transactions by subscription group, hashing a group name only when a product's
+/// transactions change group.
+private struct GroupCollector {
+    private(set) var names: [String] = []
+    private(set) var members: [[Int]] = []
+    private(set) var introductoryOfferUsed: [Bool] = []
+    private(set) var warnings: Set<String> = []
+    private var positionByName: [String: Int] = [:]
+    private var lastGroupOfSlot: [Int?]
+
+    init(slotCount: Int) {
+        lastGroupOfSlot = Array(repeating: nil, count: slotCount)
+    }
+
+    mutating func add(_ position: Int, history: ClassifiedHistory) {
+        let slot = history.slots[position]
+        let name = history.groupIds[position] ?? fallbackGroup(slot, table: history.table)
+        let group: Int
+        if let last = lastGroupOfSlot[slot], names[last] == name {
+            group = last
+        } else {
+            group = self.position(of: name)
+            lastGroupOfSlot[slot] = group
+        }
+        members[group].append(position)
+        if history.usedIntroductoryOffer[position] { introductoryOfferUsed[group] = true }
+        if history.expiresDates[position] == nil {
+            warnings.insert("auto-renewable transaction \(history.transactionId(position)) of "
+                + "'\(history.table.entries[slot].productId)' has no expiresDate; it cannot be in force")
         }
     }
 
-    private mutating func addSubscription(_ transaction: Transaction, index: Int, products: ProductLookup) {
-        let groupId: String
-        if let id = transaction.subscriptionGroupIdentifier ?? products[transaction.productId]?.groupId {
-            groupId = id
-        } else {
-            groupId = transaction.productId
-            warnings.insert("auto-renewable '\(transaction.productId)' has no subscriptionGroupIdentifier and the "
-                + "catalog lacks it; it is treated as a group of its own")
-        }
-        groups[groupId, default: []].append(index)
-        if transaction.expiresDate == nil {
-            warnings.insert("auto-renewable transaction \(transaction.transactionId) of '\(transaction.productId)' "
-                + "has no expiresDate; it cannot be in force")
-        }
-        if transaction.usedIntroductoryOffer { introductoryOfferUsedGroups.insert(groupId) }
+    private mutating func fallbackGroup(_ slot: Int, table: ProductTable) -> String {
+        let entry = table.entries[slot]
+        if let groupId = entry.catalog?.groupId { return groupId }
+        warnings.insert("auto-renewable '\(entry.productId)' has no subscriptionGroupIdentifier and the "
+            + "catalog lacks it; it is treated as a group of its own")
+        return entry.productId
+    }
+
+    private mutating func position(of name: String) -> Int {
+        if let position = positionByName[name] { return position }
+        names.append(name)
+        members.append([])
+        introductoryOfferUsed.append(false)
+        positionByName[name] = names.count - 1
+        return names.count - 1
     }
 }
 
 extension Transaction {
-    /// True when refunded or revoked at or before `date`.
-    func isRevoked(at date: Date) -> Bool {
-        guard let revocationDate else { return false }
-        return revocationDate <= date
-    }
-
     /// An introductory offer: `offerType` 1, or a free trial on a record that lacks `offerType`.
     var usedIntroductoryOffer: Bool {
         guard let offerType else { return offerDiscountType == .freeTrial }

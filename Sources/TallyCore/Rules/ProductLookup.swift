@@ -23,14 +23,4 @@ struct ProductLookup: Sendable {
     }
 
     subscript(productId: String) -> Info? { infos[productId] }
-
-    /// How a change between two products of one group takes effect; nil when either product's level is unknown.
-    func change(from old: String, to new: String) -> SubscriptionChange? {
-        if old == new { return .same }
-        guard let from = infos[old], let to = infos[new], let fromLevel = from.level, let toLevel = to.level,
-              let fromPeriod = from.period, let toPeriod = to.period
-        else { return nil }
-        return SubscriptionChange.classify(fromLevel: fromLevel, fromPeriod: fromPeriod,
-                                           toLevel: toLevel, toPeriod: toPeriod)
-    }
 }

@@ -4,23 +4,23 @@ import Foundation
 /// Works out one subscription group's state at `now` from its transactions and renewal information.
 struct SubscriptionResolver {
     let transactions: [Transaction]
-    let products: ProductLookup
+    let history: ClassifiedHistory
     let renewals: RenewalLookup
     let now: Date
 
-    /// The group's state; nil when the group has no transactions.
-    func resolve(groupId: String, indices: [Int]) -> CustomerState.Subscription? {
-        guard let latest = latestPurchase(indices) else { return nil }
-        let inForce = InForceSelection(transactions: transactions, products: products, now: now, group: indices).pick()
-        if let inForce, let expires = transactions[inForce].expiresDate, now < expires {
+    /// The group's state; nil when the group has no transactions. `positions` index ``ClassifiedHistory``.
+    func resolve(groupId: String, positions: [Int]) -> CustomerState.Subscription? {
+        guard let latest = latestPurchase(positions) else { return nil }
+        let inForce = InForceSelection(history: history, now: now, group: positions).pick()
+        if let inForce, let expires = history.expiresDates[inForce], now < expires {
             return state(groupId: groupId, reference: inForce, status: .subscribed,
-                         renewal: renewal(for: inForce, in: indices))
+                         renewal: renewal(for: inForce, in: positions))
         }
-        if transactions[latest].isRevoked(at: now) {
+        if history.isRevoked(latest, at: now) {
             return state(groupId: groupId, reference: latest, status: .revoked, renewal: nil)
         }
         let reference = inForce ?? latest
-        let renewal = renewal(for: reference, in: indices)
+        let renewal = renewal(for: reference, in: positions)
         guard let renewal, renewal.isInBillingRetryPeriod == true else {
             return state(groupId: groupId, reference: reference, status: .expired, renewal: renewal)
         }
@@ -34,37 +34,40 @@ struct SubscriptionResolver {
 
     private func state(groupId: String, reference: Int, status: SubscriptionStatus,
                        renewal: RenewalInfo?) -> CustomerState.Subscription {
-        let transaction = transactions[reference]
+        let productId = history.table.productId(history.slots[reference])
         let stillRunning = status != .expired && status != .revoked
         let willRenew = stillRunning && (renewal?.willAutoRenew ?? false)
         var pending: String?
-        if willRenew, let next = renewal?.autoRenewProductId, next != transaction.productId { pending = next }
+        if willRenew, let next = renewal?.autoRenewProductId, next != productId { pending = next }
         return CustomerState.Subscription(
-            groupId: groupId, productId: transaction.productId, status: status,
-            expiresDate: transaction.expiresDate, willRenew: willRenew, pendingProductId: pending,
-            originalTransactionId: transaction.originalTransactionId)
+            groupId: groupId, productId: productId, status: status, expiresDate: history.expiresDates[reference],
+            willRenew: willRenew, pendingProductId: pending, originalTransactionId: chain(of: reference))
+    }
+
+    private func chain(of position: Int) -> String {
+        transactions[history.indices[position]].originalTransactionId
     }
 
     /// The latest purchase of the group (the later position on equal dates).
-    private func latestPurchase(_ indices: [Int]) -> Int? {
+    private func latestPurchase(_ positions: [Int]) -> Int? {
         var best: Int?
-        for index in indices {
-            if let current = best, transactions[index].purchaseDate < transactions[current].purchaseDate { continue }
-            best = index
+        for position in positions {
+            if let current = best, history.purchaseDates[position] < history.purchaseDates[current] { continue }
+            best = position
         }
         return best
     }
 
     /// The renewal information of the reference transaction's chain, else of the group's most recently
     /// purchased chain that has one.
-    private func renewal(for reference: Int, in indices: [Int]) -> RenewalInfo? {
-        if let info = renewals[transactions[reference].originalTransactionId] { return info }
+    private func renewal(for reference: Int, in positions: [Int]) -> RenewalInfo? {
+        if let info = renewals[chain(of: reference)] { return info }
         guard !renewals.isEmpty else { return nil }
         var best: (date: Date, info: RenewalInfo)?
-        for index in indices {
-            let date = transactions[index].purchaseDate
+        for position in positions {
+            let date = history.purchaseDates[position]
             if let current = best, current.date > date { continue }
-            if let info = renewals[transactions[index].originalTransactionId] { best = (date, info) }
+            if let info = renewals[chain(of: position)] { best = (date, info) }
         }
         return best?.info
     }

@@ -1,0 +1,71 @@
+/// Strings numbered 0, 1, 2… in the order first inserted: an open-addressing hash table keyed by a 64-bit
+/// FNV-1a hash of the UTF-8 bytes. It stores no strings: callers confirm a match through a closure, so a
+/// history's 100,000 transaction ids are neither copied nor retained. `Dictionary<String, Int>` costs several
+/// times more per lookup, which matters at that size.
+///
+/// Inputs are transaction and product ids, not attacker-chosen keys; a flood of colliding ids would only slow
+/// lookups down (linear probing), never give wrong answers.
+struct StringPositions: Sendable {
+    /// Bucket → (upper 32 bits of the hash) << 32 | (position + 1), or 0 when empty. Its count is a power of
+    /// two, at least twice ``count``.
+    private var buckets: [UInt64]
+    /// The hash of each position, to rebuild the buckets when the table grows.
+    private var hashes: [UInt64] = []
+
+    init(capacity: Int = 8) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        buckets = Array(repeating: 0, count: size)
+        hashes.reserveCapacity(capacity)
+    }
+
+    /// Reads the bucket a hash starts at, so a later ``insert(hash:matches:)`` finds it in cache. Callers
+    /// touch a few inserts ahead; the result only exists so the load is not optimized away.
+    func touch(hash: UInt64) -> UInt64 {
+        buckets[Int(truncatingIfNeeded: hash) & (buckets.count - 1)]
+    }
+
+    /// How many strings were inserted.
+    var count: Int { hashes.count }
+
+    /// The position of the string with `hash`, inserting it at the end when `matches` accepts no position
+    /// already holding that hash.
+    mutating func insert(hash: UInt64, matches: (Int) -> Bool) -> (inserted: Bool, position: Int) {
+        let mask = buckets.count - 1
+        let tag = hash >> 32
+        var bucket = Int(truncatingIfNeeded: hash) & mask
+        while buckets[bucket] != 0 {
+            let entry = buckets[bucket]
+            let position = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+            if entry >> 32 == tag && hashes[position] == hash && matches(position) { return (false, position) }
+            bucket = (bucket + 1) & mask
+        }
+        let position = hashes.count
+        hashes.append(hash)
+        buckets[bucket] = tag << 32 | UInt64(position + 1)
+        if hashes.count * 2 > buckets.count { grow() }
+        return (true, position)
+    }
+
+    private mutating func grow() {
+        buckets = Array(repeating: 0, count: buckets.count * 2)
+        let mask = buckets.count - 1
+        for (position, hash) in hashes.enumerated() {
+            var bucket = Int(truncatingIfNeeded: hash) & mask
+            while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+            buckets[bucket] = (hash >> 32) << 32 | UInt64(position + 1)
+        }
+    }
+
+    /// FNV-1a over the UTF-8 bytes, with a final mix so the low bits used for buckets vary.
+    static func hash(_ key: String) -> UInt64 {
+        let fnv = key.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(key.utf8)
+        return (fnv ^ (fnv >> 29)) &* 0xBF58_476D_1CE4_E5B9
+    }
+
+    private static func fnv1a<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+}
