@@ -148,6 +148,7 @@ private struct Facts {
         quantities.append(transactions[index].quantity)
         groupIds.append(transactions[index].subscriptionGroupIdentifier)
         isUpgraded.append(transactions[index].isUpgraded == true)
-        usedIntroductoryOffer.append(transactions[index].usedIntroductoryOffer)
+        usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
+                                                                discount: transactions[index].offerDiscountType))
     }
 }

@@ -104,7 +104,12 @@ private struct GroupCollector {
 extension Transaction {
     /// An introductory offer: `offerType` 1, or a free trial on a record that lacks `offerType`.
     var usedIntroductoryOffer: Bool {
-        guard let offerType else { return offerDiscountType == .freeTrial }
+        Self.isIntroductory(offerType: offerType, discount: offerDiscountType)
+    }
+
+    /// Whether an offer type and discount mean an introductory offer.
+    static func isIntroductory(offerType: OfferType?, discount: OfferDiscountType?) -> Bool {
+        guard let offerType else { return discount == .freeTrial }
         return offerType == .introductory
     }
 }
