@@ -13,11 +13,13 @@ public struct Ledger: Sendable, Hashable {
     let totals: [String: Decimal]
 
     /// Builds the ledger of `history`; with `now`, only transactions, spends and claw-backs dated at or
-    /// before `now` count.
-    public init(history: PurchaseHistory, configuration: AppConfiguration, through now: Date? = nil) {
+    /// before `now` count. The catalog settles the kind of a transaction whose `type` Tally does not know
+    /// (without it, such a transaction of a currency product counts as a consumable).
+    public init(history: PurchaseHistory, catalog: Catalog? = nil, configuration: AppConfiguration,
+                through now: Date? = nil) {
         let rates = CurrencyRates(configuration)
         let classified = ClassifiedHistory(history.transactions, through: now,
-                                           products: ProductLookup(Catalog(products: [])), rates: rates)
+                                           products: ProductLookup(catalog ?? Catalog(products: [])), rates: rates)
         self.init(history: history, classified: classified, through: now)
     }
 

@@ -18,7 +18,7 @@ extension PurchaseHistory {
             }
             return false
         }
-        let ledger = Ledger(history: self, configuration: configuration)
+        let ledger = Ledger(history: self, catalog: catalog, configuration: configuration)
         var available = ledger.net(of: spend.currency, asOf: spend.date)
         for entry in ledger.entries where entry.kind == .spend && entry.currency == spend.currency
             && entry.date > spend.date {
