@@ -27,7 +27,8 @@ public struct Ledger: Sendable, Hashable {
         var builder = LedgerBuilder(rates: classified.table.rates, through: now)
         builder.addCredits(of: classified)
         builder.addSpends(history.spends)
-        entries = builder.sortedEntries()
+        builder.sortEntries()
+        entries = builder.entries
         warnings = builder.warnings
         totals = builder.totals()
     }

@@ -85,30 +85,10 @@ struct LedgerBuilder {
         }
     }
 
-    /// The entries sorted by date, then id (already-sorted input is only checked).
-    func sortedEntries() -> [LedgerEntry] {
-        var sorted = true
-        for position in entries.indices.dropFirst() where !Self.isOrdered(entries, position - 1, position) {
-            sorted = false
-            break
-        }
-        if sorted { return entries }
-        let order = entries.indices.sorted { Self.precedes(entries, $0, $1) }
-        return order.map { entries[$0] }
-    }
-
-    /// Whether the entry at `first` may stay before the one at `second`: an earlier date, or the same date
-    /// and an id not greater.
-    private static func isOrdered(_ entries: [LedgerEntry], _ first: Int, _ second: Int) -> Bool {
-        !precedes(entries, second, first)
-    }
-
-    /// Strict order: date, then id, then position.
-    private static func precedes(_ entries: [LedgerEntry], _ first: Int, _ second: Int) -> Bool {
-        let firstDate = entries[first].date, secondDate = entries[second].date
-        if firstDate != secondDate { return firstDate < secondDate }
-        if entries[first].id != entries[second].id { return entries[first].id < entries[second].id }
-        return first < second
+    /// Sorts the entries by date, then id, in place (Swift's sort merges already-ordered runs, so the
+    /// credits in history order and the spends cost little).
+    mutating func sortEntries() {
+        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
     }
 
     /// Net amount per currency: every configured currency, plus any a spend named.

@@ -1,5 +1,5 @@
 /// Strings numbered 0, 1, 2… in the order first inserted: an open-addressing hash table keyed by a 64-bit
-/// FNV-1a hash of the UTF-8 bytes. It stores no strings: callers confirm a match through a closure, so a
+/// hash of the UTF-8 bytes. It stores no strings: callers confirm a match through a closure, so a
 /// history's 100,000 transaction ids are neither copied nor retained. `Dictionary<String, Int>` costs several
 /// times more per lookup, which matters at that size.
 ///
@@ -57,15 +57,29 @@ struct StringPositions: Sendable {
         }
     }
 
-    /// FNV-1a over the UTF-8 bytes, with a final mix so the low bits used for buckets vary.
+    /// A 64-bit hash of the UTF-8 bytes, eight bytes per step, with a final mix so both the low bits (the
+    /// bucket) and the high bits (the tag) vary.
     static func hash(_ key: String) -> UInt64 {
-        let fnv = key.utf8.withContiguousStorageIfAvailable(fnv1a) ?? fnv1a(key.utf8)
-        return (fnv ^ (fnv >> 29)) &* 0xBF58_476D_1CE4_E5B9
+        if let hash = key.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return hash }
+        return Array(key.utf8).withUnsafeBytes(hash)
     }
 
-    private static func fnv1a<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 29)
     }
 }
