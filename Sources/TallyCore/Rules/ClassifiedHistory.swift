@@ -31,12 +31,10 @@ struct ClassifiedHistory: Sendable {
     let creditIds: [String?]
     /// The products met.
     let table: ProductTable
-    /// Sum of buckets read ahead of use; kept so the compiler keeps those reads.
-    private let touched: UInt64
 
     init(_ transactions: [Transaction], through now: Date?, products: ProductLookup, rates: CurrencyRates) {
         // Pass 1, sequential: the facts of every transaction purchased by `now`, and the hash of its id.
-        var facts = Facts(capacity: transactions.count)
+        var facts = ClassifiedHistoryFacts(capacity: transactions.count)
         var hashes: [UInt64] = []
         hashes.reserveCapacity(transactions.count)
         var table = ProductTable(lookup: products, rates: rates)
@@ -49,25 +47,8 @@ struct ClassifiedHistory: Sendable {
                          from: transactions)
             facts.creditIds.append(table.creditsCurrency[slot] ? transactions[index].transactionId : nil)
         }
-        // Pass 2: one winner per id. Only the hash table is read at random, a few inserts ahead.
         let counted = facts.indices
-        var ids = StringPositions(capacity: counted.count)
-        var winners: [Int] = []
-        winners.reserveCapacity(counted.count)
-        var touched: UInt64 = 0
-        let lookahead = 12
-        for position in counted.indices {
-            if position + lookahead < hashes.count { touched &+= ids.touch(hash: hashes[position + lookahead]) }
-            let (inserted, slot) = ids.insert(hash: hashes[position]) {
-                transactions[counted[winners[$0]]].transactionId == transactions[counted[position]].transactionId
-            }
-            if inserted {
-                winners.append(position)
-            } else if Self.replaces(counted[position], counted[winners[slot]], in: transactions) {
-                winners[slot] = position
-            }
-        }
-        self.touched = touched
+        let winners = Self.winners(counted: counted, hashes: hashes, in: transactions)
         self.positions = winners
         creditIds = facts.creditIds
         self.transactions = transactions
@@ -82,6 +63,25 @@ struct ClassifiedHistory: Sendable {
         isUpgraded = facts.isUpgraded
         usedIntroductoryOffer = facts.usedIntroductoryOffer
         self.table = table
+    }
+
+    /// Pass 2: the position of the winning copy of each id, in the order ids first appear. Only the hash
+    /// table is read at random; transactions are read again only for duplicates.
+    private static func winners(counted: [Int], hashes: [UInt64], in transactions: [Transaction]) -> [Int] {
+        var ids = StringPositions(capacity: counted.count)
+        var winners: [Int] = []
+        winners.reserveCapacity(counted.count)
+        for position in counted.indices {
+            let (inserted, slot) = ids.insert(hash: hashes[position]) {
+                transactions[counted[winners[$0]]].transactionId == transactions[counted[position]].transactionId
+            }
+            if inserted {
+                winners.append(position)
+            } else if replaces(counted[position], counted[winners[slot]], in: transactions) {
+                winners[slot] = position
+            }
+        }
+        return winners
     }
 
     /// The transaction id at `position`.
@@ -106,49 +106,5 @@ struct ClassifiedHistory: Sendable {
             return laterSigned > currentSigned
         }
         return true
-    }
-}
-
-/// The parallel arrays while ``ClassifiedHistory`` fills them.
-private struct Facts {
-    var indices: [Int] = []
-    var slots: [Int] = []
-    var kinds: [ProductKind?] = []
-    var purchaseDates: [Date] = []
-    var expiresDates: [Date?] = []
-    var revocationDates: [Date?] = []
-    var quantities: [Int] = []
-    var groupIds: [String?] = []
-    var isUpgraded: [Bool] = []
-    var usedIntroductoryOffer: [Bool] = []
-    var creditIds: [String?] = []
-
-    init(capacity: Int) {
-        creditIds.reserveCapacity(capacity)
-        indices.reserveCapacity(capacity)
-        slots.reserveCapacity(capacity)
-        kinds.reserveCapacity(capacity)
-        purchaseDates.reserveCapacity(capacity)
-        expiresDates.reserveCapacity(capacity)
-        revocationDates.reserveCapacity(capacity)
-        quantities.reserveCapacity(capacity)
-        groupIds.reserveCapacity(capacity)
-        isUpgraded.reserveCapacity(capacity)
-        usedIntroductoryOffer.reserveCapacity(capacity)
-    }
-
-    /// Appends the facts of the transaction at `index`.
-    mutating func append(index: Int, slot: Int, kind: ProductKind?, from transactions: [Transaction]) {
-        indices.append(index)
-        slots.append(slot)
-        kinds.append(kind)
-        purchaseDates.append(transactions[index].purchaseDate)
-        expiresDates.append(transactions[index].expiresDate)
-        revocationDates.append(transactions[index].revocationDate)
-        quantities.append(transactions[index].quantity)
-        groupIds.append(transactions[index].subscriptionGroupIdentifier)
-        isUpgraded.append(transactions[index].isUpgraded == true)
-        usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
-                                                                discount: transactions[index].offerDiscountType))
     }
 }

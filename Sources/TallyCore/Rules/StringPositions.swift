@@ -19,12 +19,6 @@ struct StringPositions: Sendable {
         hashes.reserveCapacity(capacity)
     }
 
-    /// Reads the bucket a hash starts at, so a later ``insert(hash:matches:)`` finds it in cache. Callers
-    /// touch a few inserts ahead; the result only exists so the load is not optimized away.
-    func touch(hash: UInt64) -> UInt64 {
-        buckets[Int(truncatingIfNeeded: hash) & (buckets.count - 1)]
-    }
-
     /// How many strings were inserted.
     var count: Int { hashes.count }
 
