@@ -83,4 +83,13 @@ struct LedgerTests {
         #expect(state.debts == ["gold": 1])
         #expect(state.warnings.count == 2)
     }
+
+    @Test func hugeQuantitiesSumExactlyWithoutOverflow() {
+        let half = Int.max / 2 + 1
+        let state = F.state([F.purchase("h1", "app.coins.10", at: F.start, quantity: half),
+                             F.purchase("h2", "app.coins.10", at: F.start, quantity: half),
+                             F.purchase("h3", "app.coins.10", at: F.start, quantity: 1)], at: F.day(1))
+        let expected = Decimal(10) * (Decimal(half) * 2 + 1)
+        #expect(state.balance("coins") == expected)
+    }
 }

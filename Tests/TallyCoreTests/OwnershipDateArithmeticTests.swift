@@ -29,4 +29,12 @@ struct OwnershipDateArithmeticTests {
             #expect(abs(fast.timeIntervalSince(slow)) < 0.000_5, "\(text) after \(date)")
         }
     }
+
+    @Test func absurdPeriodsEndInTheFarFutureInsteadOfCrashing() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(UTCCalendar.advance(start, by: SubscriptionPeriod(value: Int.min, unit: .month)) == .distantFuture)
+        #expect(UTCCalendar.advance(start, by: SubscriptionPeriod(value: 2_000_000, unit: .year)) == .distantFuture)
+        #expect(UTCCalendar.advance(Date(timeIntervalSince1970: .infinity), by: SubscriptionPeriod(value: 1, unit: .day))
+                == .distantFuture)
+    }
 }

@@ -14,11 +14,14 @@ struct LedgerBuilder {
     private var units: [[Int]] = []
     private var slotRates: [[CurrencyRates.Rate]] = []
     private var spent: [String: Decimal] = [:]
+    /// Credits per currency position moved out of ``units`` when a unit count would overflow `Int`.
+    private var spill: [Decimal]
 
     init(rates: CurrencyRates, through now: Date?) {
         self.now = now
         self.rates = rates
         warnings = rates.warnings
+        spill = Array(repeating: 0, count: rates.names.count)
     }
 
     /// Adds a credit (and a claw-back when refunded by `now`) for every consumable purchase of a currency product.
@@ -55,7 +58,13 @@ struct LedgerBuilder {
             entries.append(LedgerEntry(id: "credit:" + suffix, kind: .credit, currency: currency, amount: amount,
                                        date: history.purchaseDates[position], transactionId: id))
             guard let revoked else {
-                units[slot][ratePosition] += quantity
+                let (sum, overflow) = units[slot][ratePosition].addingReportingOverflow(quantity)
+                if overflow {
+                    spill[rate.currency] += rate.perUnit * Decimal(units[slot][ratePosition])
+                    units[slot][ratePosition] = quantity
+                } else {
+                    units[slot][ratePosition] = sum
+                }
                 continue
             }
             entries.append(LedgerEntry(id: "clawback:" + suffix, kind: .clawback, currency: currency,
@@ -94,7 +103,7 @@ struct LedgerBuilder {
     /// Net amount per currency: every configured currency, plus any a spend named.
     func totals() -> [String: Decimal] {
         var totals: [String: Decimal] = [:]
-        for name in rates.names { totals[name] = 0 }
+        for (position, name) in rates.names.enumerated() { totals[name] = spill[position] }
         for (slot, productRates) in slotRates.enumerated() {
             for (position, rate) in productRates.enumerated() where units[slot][position] != 0 {
                 totals[rates.names[rate.currency], default: 0] += rate.perUnit * Decimal(units[slot][position])

@@ -14,7 +14,7 @@ enum UTCCalendar {
         let seconds = date.timeIntervalSince1970
         let dayNumber = (seconds / secondsPerDay).rounded(.down)
         let timeOfDay = seconds - dayNumber * secondsPerDay
-        guard abs(period.value) <= monthLimit, abs(dayNumber) < 1e12 else { return .distantFuture }
+        guard period.value.magnitude <= monthLimit, abs(dayNumber) < 1e12 else { return .distantFuture }
         let day = Int(dayNumber)
         let newDay: Int
         switch period.unit {
