@@ -20,6 +20,7 @@ struct RandomHistoryTests {
             let state = CustomerState(catalog: F.catalog, configuration: F.configuration, history: history, at: now)
             let context = Comment(rawValue: "seed \(seed), step \(step)")
             checkIdempotent(state, history, now, context)
+            if step % 8 == 0 { checkOrderIndependent(state, history, now, seed: seed &+ UInt64(step), context) }
             checkLedger(state, history, now, context)
             checkSubscriptions(state, generator, context)
             checkOwnership(state, history, now, context)
@@ -38,6 +39,18 @@ struct RandomHistoryTests {
         #expect(again == state, context)
     }
 
+    /// Every copy in these histories differs in `signedDate` or not at all, so the order of delivery
+    /// cannot matter.
+    private func checkOrderIndependent(_ state: CustomerState, _ history: PurchaseHistory, _ now: Date,
+                                       seed: UInt64, _ context: Comment) {
+        var rng = SplitMix64(seed: seed)
+        let shuffled = PurchaseHistory(transactions: history.transactions.shuffled(using: &rng),
+                                       renewalInfos: history.renewalInfos.shuffled(using: &rng),
+                                       spends: history.spends.shuffled(using: &rng))
+        let again = CustomerState(catalog: F.catalog, configuration: F.configuration, history: shuffled, at: now)
+        #expect(again == state, context)
+    }
+
     /// balance − debt = credits − spends − claw-backs, computed here straight from the raw history.
     private func checkLedger(_ state: CustomerState, _ history: PurchaseHistory, _ now: Date, _ context: Comment) {
         var expected: [String: Decimal] = ["coins": 0, "dust": 0]
@@ -53,7 +66,10 @@ struct RandomHistoryTests {
         for spend in history.spends where spend.date <= now && seen.insert(spend.id).inserted {
             expected[spend.currency, default: 0] -= spend.amount
         }
+        let ledger = Ledger(history: history, catalog: F.catalog, configuration: F.configuration, through: now)
+        #expect(ledger.entries == state.ledger, context)
         for (currency, net) in expected {
+            #expect(ledger.net(of: currency) == net, context)
             let balance = state.balance(currency), debt = state.debts[currency] ?? 0
             #expect(balance - debt == net, context)
             #expect(balance >= 0 && debt >= 0 && (balance == 0 || debt == 0), context)
