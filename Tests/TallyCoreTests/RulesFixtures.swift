@@ -44,7 +44,7 @@ enum RulesFixtures {
             "extras": ["other.month", "app.pass.unset"],
         ],
         currencies: ["coins": ["app.coins.10": 10, "app.coins.100": 100],
-                     "dust": ["app.dust": Decimal(string: "0.1")!]],
+                     "dust": ["app.dust": Decimal(1) / 10]],
         nonRenewingDurations: ["app.pass.month": month])
 
     static func subscription(_ id: String, level: Int, period: SubscriptionPeriod, group: String = "plus") -> Product {
