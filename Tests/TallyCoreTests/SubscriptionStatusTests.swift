@@ -95,6 +95,17 @@ private let cases: [SubscriptionCase] = [
         gold, F.period("t2", "plus.gold.year", from: oneMonth, original: "t1"),
     ], renewals: [F.renewal("t1", "plus.gold.year")], now: F.day(40),
                      status: .subscribed, productId: "plus.gold.year", willRenew: true),
+    SubscriptionCase(name: "early-dated downgrade renewal waits for the period to end", transactions: [
+        gold, F.period("t2", "plus.silver.month", from: oneMonth.addingTimeInterval(-3_600), original: "t1"),
+    ], renewals: [F.renewal("t1", "plus.silver.month")], now: oneMonth.addingTimeInterval(-600),
+                     status: .subscribed, productId: "plus.gold.month", willRenew: true, pending: "plus.silver.month"),
+    SubscriptionCase(name: "early-dated downgrade renewal in force once the period ended", transactions: [
+        gold, F.period("t2", "plus.silver.month", from: oneMonth.addingTimeInterval(-3_600), original: "t1"),
+    ], renewals: [F.renewal("t1", "plus.silver.month")], now: oneMonth.addingTimeInterval(600),
+                     status: .subscribed, productId: "plus.silver.month", willRenew: true),
+    SubscriptionCase(name: "early-dated crossgrade to a year waits for the month to end", transactions: [
+        gold, F.period("t2", "plus.gold.year", from: oneMonth.addingTimeInterval(-3_600), original: "t1"),
+    ], now: oneMonth.addingTimeInterval(-600), status: .subscribed, productId: "plus.gold.month"),
     SubscriptionCase(name: "pending product hidden when auto-renew is off", transactions: [gold],
                      renewals: [F.renewal("t1", "plus.gold.month", next: "plus.silver.month", autoRenew: false)],
                      now: F.day(10), status: .subscribed, productId: "plus.gold.month"),

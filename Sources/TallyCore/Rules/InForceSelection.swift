@@ -4,6 +4,9 @@ import Foundation
 /// Picks a group's transaction in force: among transactions not revoked, not `isUpgraded` and not
 /// superseded by an immediate change (an upgrade or same-length crossgrade bought during their period),
 /// the one with the latest `expiresDate`; ties go to the higher level (smaller level number).
+///
+/// A change that waits for the renewal (a downgrade, a crossgrade to another period length) whose
+/// transaction is dated before the running period ends does not start until that period ends.
 struct InForceSelection {
     let history: ClassifiedHistory
     let now: Date
@@ -14,12 +17,25 @@ struct InForceSelection {
     func pick() -> Int? {
         let candidates = group.filter(isCandidate)
         guard let best = candidates.max(by: { ranksAbove($1, $0) }) else { return nil }
-        if !group.contains(where: { replaces($0, best) }) { return best }
-        // Rare: an unflagged upgrade or crossgrade replaced the latest-expiring one; sort once and walk.
+        if !group.contains(where: { replaces($0, best) }) && !isWaiting(best, candidates) { return best }
+        // Rare: an unflagged upgrade or crossgrade replaced the latest-expiring one, or it waits for the
+        // renewal; sort once and walk.
         let ranked = candidates.sorted(by: ranksAbove)
         let byPurchase = group.filter { !history.isRevoked($0, at: now) }
             .sorted { history.purchaseDates[$0] < history.purchaseDates[$1] }
-        return ranked.first { !isSuperseded($0, sortedByPurchase: byPurchase) }
+        return ranked.first { !isSuperseded($0, sortedByPurchase: byPurchase) && !isWaiting($0, candidates) }
+    }
+
+    /// Whether `position` is a change taking effect at the next renewal of a period still running at `now`.
+    private func isWaiting(_ position: Int, _ candidates: [Int]) -> Bool {
+        let bought = history.purchaseDates[position]
+        return candidates.contains { running in
+            guard running != position, let ends = history.expiresDates[running], now < ends,
+                  history.purchaseDates[running] < bought, bought < ends,
+                  let change = history.table.change(from: history.slots[running], to: history.slots[position])
+            else { return false }
+            return change == .downgrade || change == .crossgradeAtRenewal
+        }
     }
 
     private func isCandidate(_ position: Int) -> Bool {
