@@ -6,18 +6,20 @@ extension VerifyCommand {
     /// The outcome for one input.
     enum Answer {
         case valid(SignedPayload)
+        case validReceipt(AppReceipt)
         case invalid(VerificationFailure)
-        case unsupported(String)
     }
-
-    static let receiptUnavailable = "receipt verification is not available in this build"
 
     static func answer(for input: String, options: Options) -> Answer {
         let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
         let kind = options.kind == "auto" && text.hasPrefix("MII") ? "receipt" : options.kind
         let result: Result<SignedPayload, VerificationFailure>
         switch kind {
-        case "receipt": return .unsupported(receiptUnavailable)
+        case "receipt":
+            switch options.receiptVerifier.verify(base64: text, at: options.receiptDate) {
+            case .success(let receipt): return .validReceipt(receipt)
+            case .failure(let failure): return .invalid(failure)
+            }
         case "transaction": result = options.verifier.verify(text, kind: .transaction)
         case "renewal": result = options.verifier.verify(text, kind: .renewalInfo)
         case "notification": result = options.verifier.verify(text, kind: .notification)
@@ -60,14 +62,14 @@ extension VerifyCommand {
                     let nested = Nested(value)
                     if !nested.isEmpty { try c.encode(nested, forKey: .nested) }
                 }
+            case .validReceipt(let receipt):
+                try c.encode(true, forKey: .valid)
+                try c.encode("receipt", forKey: .kind)
+                try c.encode(receipt, forKey: .payload)
             case .invalid(let failure):
                 try c.encode(false, forKey: .valid)
                 try c.encode(failure.reason.rawValue, forKey: .reason)
                 try c.encode(failure.detail, forKey: .detail)
-            case .unsupported(let message):
-                try c.encode(false, forKey: .valid)
-                try c.encode("UNSUPPORTED_INPUT", forKey: .reason)
-                try c.encode(message, forKey: .detail)
             }
         }
     }

@@ -6,6 +6,9 @@ extension VerifyCommand {
     /// What `tally verify` was asked to do.
     struct Options {
         var verifier: SignedDataVerifier
+        /// Legacy app receipts (`--kind receipt`, or input starting with `MII`).
+        var receiptVerifier: ReceiptVerifier
+        var receiptDate: ReceiptVerifier.EffectiveDate
         var kind: String
         var lines: Bool
         var file: String?
@@ -27,6 +30,7 @@ extension VerifyCommand {
                 throw UsageError("--kind \(kind) is not one of \(Self.kinds.joined(separator: ", "))")
             }
             var roots = [AppleRootCertificates.appleRootCAG3]
+            var extraRoots: [Certificate] = []
             for path in arguments.values("root") {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw UsageError("--root \(path): cannot read the file")
@@ -36,6 +40,7 @@ extension VerifyCommand {
                     throw UsageError("--root \(path): no certificate found (DER or PEM expected)")
                 }
                 roots += certificates
+                extraRoots += certificates
             }
             var appAppleId: Int64?
             if let text = arguments.value("app-apple-id") {
@@ -44,10 +49,27 @@ extension VerifyCommand {
             }
             let environment = try Self.environment(arguments.value("environment") ?? "production")
             let online = arguments.flag("online")
+            let effectiveDate = try Self.effectiveDate(arguments.value("at"))
             let configuration = VerifierConfiguration(
                 rootCertificates: roots, bundleId: arguments.value("bundle-id"), appAppleId: appAppleId,
-                environment: environment, onlineChecks: online,
-                effectiveDate: try Self.effectiveDate(arguments.value("at")))
+                environment: environment, onlineChecks: online, effectiveDate: effectiveDate)
+            do {
+                // Receipts: Apple Inc. Root CA plus every --root; with --environment xcode the first --root
+                // is the StoreKit Testing certificate.
+                let xcode = environment == .xcode
+                receiptVerifier = try ReceiptVerifier(
+                    trustedRoots: [ReceiptVerifier.appleIncRootCertificate] + extraRoots.map { Data($0.der) },
+                    storeKitTestCertificate: xcode ? extraRoots.first.map { Data($0.der) } : nil,
+                    expectedBundleId: arguments.value("bundle-id"))
+            } catch {
+                throw UsageError("--root: \(error.detail)")
+            }
+            switch effectiveDate {
+            case nil: receiptDate = online ? .now : .receiptCreationDate
+            case .now: receiptDate = .now
+            case .signedDate: receiptDate = .receiptCreationDate
+            case .fixed(let date): receiptDate = .date(date)
+            }
             do {
                 verifier = try SignedDataVerifier(configuration: configuration)
             } catch {

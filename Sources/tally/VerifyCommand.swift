@@ -15,10 +15,13 @@ enum VerifyCommand {
                    [--lines] [FILE|-]
 
     Reads one JWS (signedTransactionInfo, signedRenewalInfo, a notification's signedPayload or
-    signedAppTransactionInfo) from FILE, or standard input when FILE is '-' or absent.
+    signedAppTransactionInfo) or one base64 legacy app receipt from FILE, or standard input when FILE
+    is '-' or absent.
 
     OPTIONS
-      --root CERT        trust this root too (DER or PEM); Apple Root CA - G3 is always built in
+      --root CERT        trust this root too (DER or PEM); Apple Root CA - G3 (JWS) and Apple Inc. Root
+                         CA (receipts) are built in; for receipts with --environment xcode the first
+                         --root is the StoreKit Testing certificate
       --bundle-id ID     the app's bundle id; when omitted the bundle id is NOT checked
       --app-apple-id N   the app's Apple ID; required with --environment production
       --environment ENV  expected environment (default production); xcode and local-testing skip
@@ -71,13 +74,10 @@ enum VerifyCommand {
         let result = answer(for: text, options: options)
         print(render(result, compact: false))
         switch result {
-        case .valid: return ExitCode.ok
+        case .valid, .validReceipt: return ExitCode.ok
         case .invalid(let failure):
             Output.error("tally verify: \(failure.reason.rawValue): \(failure.detail)")
             return ExitCode.refused
-        case .unsupported(let message):
-            Output.error("tally verify: \(message)")
-            return ExitCode.usage
         }
     }
 
