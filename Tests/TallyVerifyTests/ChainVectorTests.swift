@@ -98,6 +98,21 @@ import Testing
         #expect(verifier.verifyCertificateChain(chain, at: Self.effectiveDate).failure?.reason == .verificationFailure)
     }
 
+    @Test func strictChecksAcceptAppleChainsAndRefuseTheTestChainWithoutKeyIdentifiers() throws {
+        func strict(_ root: String) throws -> SignedDataVerifier {
+            let data = try Data(contentsOf: JWSTestPaths.inlineConstants.appendingPathComponent("\(root).pem"))
+            let certificate = try #require(Certificate.parseAll(data).first)
+            return try SignedDataVerifier(configuration: VerifierConfiguration(
+                rootCertificates: [certificate], bundleId: nil, environment: .sandbox, strictChecks: true))
+        }
+        let apple = [try Self.base64("REAL_APPLE_SIGNING_CERTIFICATE"), try Self.base64("REAL_APPLE_INTERMEDIATE"),
+                     try Self.base64("REAL_APPLE_ROOT")]
+        #expect(try strict("REAL_APPLE_ROOT").verifyCertificateChain(apple, at: Self.effectiveDate).value != nil)
+        // Apple's Python tests turn strict checks off for these certificates: they lack AKI/SKI.
+        let test = [try Self.base64("LEAF_CERT"), try Self.base64("INTERMEDIATE_CA"), try Self.base64("ROOT_CA")]
+        #expect(try strict("ROOT_CA").verifyCertificateChain(test, at: Self.effectiveDate).failure?.reason == .verificationFailure)
+    }
+
     @Test func emptyRootListIsAConfigurationError() {
         #expect(throws: VerifierConfigurationError.self) {
             try SignedDataVerifier(rootCertificates: [], bundleId: nil, environment: .sandbox)
