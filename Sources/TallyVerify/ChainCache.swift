@@ -24,6 +24,9 @@ final class ChainCache: @unchecked Sendable {
     private var headers: [Substring: (key: String, entry: Entry)] = [:]
     private let capacity: Int
 
+    /// Longest header segment remembered.
+    static let maximumHeaderLength = 8192
+
     /// A cache holding at most `capacity` chains.
     init(capacity: Int = 64) { self.capacity = capacity }
 
@@ -52,8 +55,11 @@ final class ChainCache: @unchecked Sendable {
                 // Keep remembered headers of this chain in step (revocation freshness changed).
                 for (segment, value) in headers where value.key == key { headers[segment] = (key, entry) }
             }
-            // A fresh copy, so the cache never keeps a whole caller's JWS alive.
-            if let header, headers.count < capacity * 4 { headers[Substring(String(header))] = (key, entry) }
+            // A fresh copy, so the cache never keeps a whole caller's JWS alive; padded headers (real ones
+            // are ~3.5 KB) are not remembered, so nobody can fill memory with them.
+            if let header, header.utf8.count <= Self.maximumHeaderLength, headers.count < capacity * 4 {
+                headers[Substring(String(header))] = (key, entry)
+            }
         }
     }
 
