@@ -42,7 +42,9 @@ enum VerifyCommand {
         let words = arguments.first == "verify" ? Array(arguments.dropFirst()) : arguments
         let options: Options
         do {
-            let parsed = try Arguments(words, flags: ["online", "lines", "help", "h"])
+            let parsed = try Arguments(
+                words, flags: ["online", "lines", "help", "h"],
+                options: ["root", "bundle-id", "app-apple-id", "environment", "at", "kind"])
             if parsed.flag("help") || parsed.flag("h") {
                 print(usage)
                 return ExitCode.ok
