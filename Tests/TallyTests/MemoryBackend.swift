@@ -150,6 +150,18 @@ actor MemoryBackend: StoreBackend {
         return transaction
     }
 
+    /// The customer turns auto-renew off: the chain's renewal info goes out with its latest transaction.
+    @discardableResult
+    func turnOffAutoRenew(_ originalTransactionId: String) -> RenewalInfo? {
+        guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
+            return nil
+        }
+        let info = RenewalInfo(originalTransactionId: originalTransactionId, productId: last.productId,
+                               autoRenewStatus: .off, signedDate: clock.now, renewalDate: last.expiresDate)
+        broadcast(TransactionUpdate(transaction: last, renewalInfo: info))
+        return info
+    }
+
     /// Listeners currently attached (one per running store).
     nonisolated var listenerCount: Int { listeners.count }
 
@@ -177,29 +189,5 @@ actor MemoryBackend: StoreBackend {
 
     private func broadcast(_ update: TransactionUpdate) {
         listeners.yield(update)
-    }
-}
-
-/// The streams of the stores listening. `@unchecked Sendable`: `continuations` is used only under `lock`.
-private final class Listeners: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuations: [UUID: AsyncStream<TransactionUpdate>.Continuation] = [:]
-
-    var count: Int { lock.withLock { continuations.count } }
-
-    func add() -> AsyncStream<TransactionUpdate> {
-        let (stream, continuation) = AsyncStream<TransactionUpdate>.makeStream()
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        lock.withLock { continuations[id] = continuation }
-        return stream
-    }
-
-    func yield(_ update: TransactionUpdate) {
-        lock.withLock { for continuation in continuations.values { continuation.yield(update) } }
-    }
-
-    private func remove(_ id: UUID) {
-        lock.withLock { _ = continuations.removeValue(forKey: id) }
     }
 }

@@ -63,6 +63,24 @@ struct StoreRefundTests {
         #expect(await store.isEntitled("pro"))
     }
 
+    @Test("a renewal info update is kept: auto-renew off shows, and nothing is announced as purchased")
+    func renewalInfoUpdate() async throws {
+        let harness = Harness()
+        let store = try await harness.launch()
+        let first = try #require(try await store.purchase(Shop.proMonthly).transaction)
+        #expect(await store.state.subscriptions.first?.willRenew == true)
+        let events = store.events()
+        let info = try #require(await harness.backend.turnOffAutoRenew(first.originalTransactionId))
+        let marker = await harness.backend.buyElsewhere(Shop.premium)
+        let seen = try await collect(events) { event in
+            if case .purchased(let transaction, _) = event { return transaction == marker }
+            return false
+        }
+        #expect(seen.map(\.name) == ["purchased"])
+        #expect(await store.history.renewalInfos == [info])
+        #expect(await store.state.subscriptions.first?.willRenew == false)
+    }
+
     @Test("refresh reports a subscription that expired")
     func expiry() async throws {
         let harness = Harness()

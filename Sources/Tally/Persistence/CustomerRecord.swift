@@ -13,7 +13,7 @@ struct CustomerRecord: Sendable, Hashable, Codable {
     var renewalInfos: [String: RenewalInfo] = [:]
     /// Accepted spends, in order.
     var spends: [Spend] = []
-    /// Transactions delivered and finished with the backend.
+    /// Transactions delivered and announced: finished with the backend, or restored.
     var finished: Set<String> = []
     /// Purchase id → a purchase waiting for approval.
     var pending: [String: PendingPurchase] = [:]

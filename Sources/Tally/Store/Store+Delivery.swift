@@ -43,10 +43,12 @@ extension Store {
                 + "written, the store delivers it again and it is credited once"))
         }
 
-        if !entries.isEmpty || !wasFinished {
-            var events = Self.deliveryEvents(known: known, stored: stored, context: context)
-            events += stateChangeEvents()
-            hub.emit(events)
+        // A new or changed copy is announced, and so is one written but never finished (a crash came first);
+        // a renewal info alone changes only the state.
+        if stored != known || !wasFinished {
+            hub.emit(Self.deliveryEvents(known: known, stored: stored, context: context) + stateChangeEvents())
+        } else if !entries.isEmpty {
+            hub.emit(stateChangeEvents())
         }
         await pause(at: .emitted, id)
         return stored

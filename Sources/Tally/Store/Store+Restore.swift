@@ -33,6 +33,10 @@ extension Store {
         if record.needsRestore { entries.append(.restored(needsRestore: false)) }
         prepareForChange()
         do { try write(entries) } catch { throw failed(nil, error) }
+        // Restored transactions need no finish; mark them delivered so a later identical copy is not announced.
+        for update in updates where !record.finished.contains(update.transaction.transactionId) {
+            remember(.finished(update.transaction.transactionId))
+        }
         events.append(.restored(count: updates.count))
         hub.emit(events + stateChangeEvents())
         return updates.map(\.transaction)
