@@ -57,7 +57,8 @@ actor MemoryBackend: StoreBackend {
             pending[purchaseId] = request
             return .pending(purchaseId: purchaseId)
         case .buy:
-            return .purchased(TransactionUpdate(transaction: record(request, reason: .purchase)))
+            let transaction = record(request, reason: .purchase)
+            return .purchased(TransactionUpdate(transaction: transaction, renewalInfo: renewalInfo(for: transaction)))
         }
     }
 
@@ -126,7 +127,7 @@ actor MemoryBackend: StoreBackend {
         var request = PurchaseRequest(productId: last.productId)
         request.appAccountToken = last.appAccountToken.flatMap(UUID.init(uuidString:))
         let renewal = record(request, reason: .renewal, original: last)
-        broadcast(TransactionUpdate(transaction: renewal))
+        broadcast(TransactionUpdate(transaction: renewal, renewalInfo: renewalInfo(for: renewal)))
         return renewal
     }
 
@@ -185,6 +186,14 @@ actor MemoryBackend: StoreBackend {
         transactions.append(transaction)
         unfinishedIds.append(transaction.transactionId)
         return transaction
+    }
+
+    /// Auto-renew on for a subscription transaction; nil for other products.
+    private func renewalInfo(for transaction: Transaction) -> RenewalInfo? {
+        guard transaction.type == .autoRenewable else { return nil }
+        return RenewalInfo(originalTransactionId: transaction.originalTransactionId, productId: transaction.productId,
+                           autoRenewStatus: .on, signedDate: transaction.signedDate,
+                           renewalDate: transaction.expiresDate)
     }
 
     private func broadcast(_ update: TransactionUpdate) {
