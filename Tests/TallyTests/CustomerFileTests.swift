@@ -24,7 +24,7 @@ struct CustomerFileTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).split(separator: 0x0A).count == 2)
         let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
         #expect(diagnostics.isEmpty)
-        #expect(Array(record.transactions.keys) == ["1"])
+        #expect(record.transactions.ids == ["1"])
         #expect(record.finished == ["1"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
     }
@@ -40,7 +40,7 @@ struct CustomerFileTests {
         try handle.close()
 
         let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
-        #expect(Array(record.transactions.keys) == ["1"])
+        #expect(record.transactions.ids == ["1"])
         #expect(diagnostics.map(\.kind) == [.tornJournalTail])
         #expect(record.needsRestore == false)
     }
@@ -56,7 +56,7 @@ struct CustomerFileTests {
         try bytes.write(to: URL(fileURLWithPath: path))
 
         let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
-        #expect(Set(record.transactions.keys) == ["1", "3"])
+        #expect(Set(record.transactions.ids) == ["1", "3"])
         #expect(diagnostics.map(\.kind) == [.corruptJournalLine])
         #expect(record.needsRestore)
         let copy = try #require(diagnostics.first?.movedTo)

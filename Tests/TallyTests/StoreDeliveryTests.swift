@@ -65,7 +65,7 @@ struct StoreDeliveryTests {
         let file = CustomerFile(directory: directory)
         guard var (record, _) = try? file.readSnapshot(now: Date()) else { return [] }
         _ = try? file.replayJournal(into: &record, now: Date())
-        return Set(record.transactions.keys)
+        return Set(record.transactions.ids)
     }
 }
 

@@ -2,6 +2,11 @@ import Foundation
 
 
 extension CustomerFile {
+    /// The one field read before the rest.
+    private struct FormatVersion: Decodable {
+        var formatVersion: Int
+    }
+
     /// What replaying the journal found.
     struct Replay {
         var hadLines = false
@@ -13,6 +18,12 @@ extension CustomerFile {
     /// starts empty, marked for a rebuild from the store.
     func readSnapshot(now: Date) throws(StoreError) -> (CustomerRecord, [StoreDiagnostic]) {
         guard let data = FileManager.default.contents(atPath: snapshotPath) else { return (CustomerRecord(), []) }
+        // The version first: a newer file may have another shape, and must be refused, not moved aside.
+        if let version = try? JSONDecoder().decode(FormatVersion.self, from: data).formatVersion,
+           version > CustomerRecord.currentFormatVersion {
+            throw StoreError(.storage, "\(snapshotPath) has format version \(version), written by a newer Tally; "
+                + "update the app instead of downgrading it")
+        }
         let record: CustomerRecord
         do {
             record = try JSONDecoder().decode(CustomerRecord.self, from: data)
@@ -22,10 +33,6 @@ extension CustomerFile {
             fresh.needsRestore = true
             return (fresh, [StoreDiagnostic(.corruptCustomerFile, "\(snapshotPath) is damaged (\(error)); moved to "
                 + "\(moved.lastPathComponent) and rebuilt from the journal and a restore", movedTo: moved)])
-        }
-        guard record.formatVersion == 1 else {
-            throw StoreError(.storage, "\(snapshotPath) has format version \(record.formatVersion), written by a "
-                + "newer Tally; update the app instead of downgrading it")
         }
         return (record, [])
     }

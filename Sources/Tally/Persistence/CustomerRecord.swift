@@ -5,10 +5,12 @@ import TallyCore
 /// Everything the customer file holds: the purchase history (transactions by id, renewal infos, spends),
 /// the ids delivered and finished, and the pending purchases with their context.
 struct CustomerRecord: Sendable, Hashable, Codable {
+    /// The format this version of Tally writes.
+    static let currentFormatVersion = 1
     /// The file format; bumped on incompatible changes.
-    var formatVersion = 1
-    /// Transaction id → its latest copy.
-    var transactions: [String: Transaction] = [:]
+    var formatVersion = currentFormatVersion
+    /// One copy per transaction id (a refunded copy wins), in arrival order.
+    var transactions = TransactionTable()
     /// Original transaction id → the latest renewal info of that chain.
     var renewalInfos: [String: RenewalInfo] = [:]
     /// Accepted spends, in order.
@@ -20,13 +22,10 @@ struct CustomerRecord: Sendable, Hashable, Codable {
     /// True after a damaged file was moved aside until a restore from the store succeeds.
     var needsRestore = false
 
-    /// The history the ownership rules read: transactions in purchase order (then id), spends in order.
+    /// The history the ownership rules read: transactions in arrival order, spends in order.
     var history: PurchaseHistory {
-        let ordered = transactions.values.sorted {
-            ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId)
-        }
         let infos = renewalInfos.values.sorted { $0.originalTransactionId < $1.originalTransactionId }
-        return PurchaseHistory(transactions: ordered, renewalInfos: infos, spends: spends)
+        return PurchaseHistory(transactions: transactions.all, renewalInfos: infos, spends: spends)
     }
 
     /// Applies one journal entry. Applying the same entries again gives the same record, so a journal
@@ -34,8 +33,7 @@ struct CustomerRecord: Sendable, Hashable, Codable {
     mutating func apply(_ entry: JournalEntry) {
         switch entry {
         case .transaction(let transaction):
-            transactions[transaction.transactionId] = TransactionMerge.pick(
-                existing: transactions[transaction.transactionId], incoming: transaction)
+            transactions.merge(transaction)
         case .renewalInfo(let info):
             renewalInfos[info.originalTransactionId] = info
         case .spend(let spend):

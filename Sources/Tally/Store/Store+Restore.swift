@@ -16,10 +16,10 @@ extension Store {
         }
         var entries: [JournalEntry] = []
         var events: [StoreEvent] = []
-        var merged = record.transactions
+        var merged: [String: Transaction] = [:]
         for update in updates {
             let transaction = update.transaction
-            let known = merged[transaction.transactionId]
+            let known = merged[transaction.transactionId] ?? record.transactions[transaction.transactionId]
             let stored = TransactionMerge.pick(existing: known, incoming: transaction)
             if stored != known {
                 entries.append(.transaction(stored))
