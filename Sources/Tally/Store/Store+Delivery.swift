@@ -109,8 +109,7 @@ extension Store {
     }
 
     /// Listens to the backend's transaction updates until the store closes or goes away.
-    func startListening() {
-        let updates = backend.transactionUpdates()
+    func startListening(to updates: AsyncStream<TransactionUpdate>) {
         listener = Task.detached { [weak self] in
             for await update in updates {
                 guard let self else { return }

@@ -64,10 +64,12 @@ public actor Store {
         self.file = file
         self.record = record
         self.diagnostics = diagnostics
+        // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
+        let updates = backend.transactionUpdates()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
         hub.endLaunch()
-        startListening()
+        startListening(to: updates)
     }
 
     deinit {
