@@ -72,31 +72,3 @@ public final class TrustStore: @unchecked Sendable {
         return .success(VerifiedChain(certificates: chain))
     }
 }
-
-/// A chain OpenSSL verified: leaf first, trusted root last.
-public struct VerifiedChain: Sendable {
-    /// The certificates, leaf first.
-    public var certificates: [Certificate]
-
-    /// The span in which every certificate of the chain is valid.
-    public var validity: ClosedRange<Date> {
-        let start = certificates.map(\.notBefore).max() ?? .distantPast
-        let end = certificates.map(\.notAfter).min() ?? .distantFuture
-        return start <= end ? start...end : start...start
-    }
-}
-
-/// Why OpenSSL rejected a chain.
-public struct ChainError: Error, Sendable, Hashable {
-    /// OpenSSL's `X509_V_ERR_*` code.
-    public var code: Int32
-    /// Position in the chain of the failing certificate: 0 leaf, 1 intermediate, 2 root.
-    public var depth: Int32
-    /// OpenSSL's text for the code.
-    public var message: String
-
-    /// The certificate had expired at the verification time.
-    public var isExpired: Bool { code == X509_V_ERR_CERT_HAS_EXPIRED }
-    /// The certificate was not yet valid at the verification time.
-    public var isNotYetValid: Bool { code == X509_V_ERR_CERT_NOT_YET_VALID }
-}
