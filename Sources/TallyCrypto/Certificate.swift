@@ -95,6 +95,7 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// The subject and serial, for logs and failure messages.
     public var description: String { "\(subject) (serial \(serialNumberHex))" }
 
     static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
