@@ -57,6 +57,10 @@ actor MemoryBackend: StoreBackend {
             pending[purchaseId] = request
             return .pending(purchaseId: purchaseId)
         case .buy:
+            if catalog.product(request.productId)?.kind == .nonConsumable,
+               let owned = transactions.first(where: { $0.productId == request.productId && !$0.isRevoked }) {
+                return .purchased(TransactionUpdate(transaction: owned))
+            }
             let transaction = record(request, reason: .purchase)
             return .purchased(TransactionUpdate(transaction: transaction, renewalInfo: renewalInfo(for: transaction)))
         }

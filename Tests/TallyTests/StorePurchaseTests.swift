@@ -28,6 +28,20 @@ struct StorePurchaseTests {
         #expect(await store.isEntitled("premium"))
     }
 
+    @Test("buying an owned product again answers with the owned transaction, announced, nothing new written")
+    func alreadyOwned() async throws {
+        let harness = Harness()
+        let store = try await harness.launch()
+        let owned = try #require(try await store.purchase(Shop.premium).transaction)
+        let events = store.events()
+        let again = try await store.purchase(Shop.premium, context: PurchaseContext(screen: "again"))
+        #expect(again == .purchased(owned))
+        let seen = try await collect(events) { $0.name == "purchased" }
+        #expect(seen == [.purchasing(productId: Shop.premium, context: PurchaseContext(screen: "again")),
+                         .purchased(owned, context: PurchaseContext(screen: "again"))])
+        #expect(await store.history.transactions == [owned])
+    }
+
     @Test("cancelled is an outcome, not a failure; a refusal is a typed error")
     func cancelledIsNotFailed() async throws {
         let harness = Harness()

@@ -9,11 +9,12 @@ extension Store {
     ///
     /// - Parameters:
     ///   - context: the purchase call's context; nil for updates, which take a matching pending purchase's.
-    ///   - matchPending: whether the transaction may complete a pending purchase (updates, unfinished).
+    ///   - fromPurchaseCall: true for the answer to ``purchase(_:quantity:appAccountToken:context:)``: it is
+    ///     always announced (even an already-owned product) and completes no pending purchase.
     /// - Returns: the stored copy.
     @discardableResult
     func deliver(_ update: TransactionUpdate, context: PurchaseContext?,
-                 matchPending: Bool) async throws(StoreError) -> Transaction {
+                 fromPurchaseCall: Bool = false) async throws(StoreError) -> Transaction {
         let incoming = update.transaction
         let id = incoming.transactionId
         if let refusal = verificationFailure(incoming) { throw refusal }
@@ -26,7 +27,7 @@ extension Store {
             entries.append(.renewalInfo(info))
         }
         var context = context
-        if matchPending, let pending = pendingPurchase(completedBy: update) {
+        if !fromPurchaseCall, let pending = pendingPurchase(completedBy: update) {
             entries.append(.resolved(pending.id))
             context = context ?? pending.context
         }
@@ -43,9 +44,9 @@ extension Store {
                 + "written, the store delivers it again and it is credited once"))
         }
 
-        // A new or changed copy is announced, and so is one written but never finished (a crash came first);
-        // a renewal info alone changes only the state.
-        if stored != known || !wasFinished {
+        // A new or changed copy is announced, and so is one written but never finished (a crash came first)
+        // and the answer to a purchase call; a renewal info alone changes only the state.
+        if stored != known || !wasFinished || fromPurchaseCall {
             hub.emit(Self.deliveryEvents(known: known, stored: stored, context: context) + stateChangeEvents())
         } else if !entries.isEmpty {
             hub.emit(stateChangeEvents())
@@ -100,7 +101,7 @@ extension Store {
     /// Delivers an update from the listener, reporting a failure instead of throwing.
     func deliverReporting(_ update: TransactionUpdate) async {
         do {
-            try await deliver(update, context: nil, matchPending: true)
+            try await deliver(update, context: nil)
         } catch {
             report(StoreDiagnostic(.deliveryFailed, "transaction \(update.transaction.transactionId) was not "
                 + "delivered: \(error.message); it stays unfinished with the store"))

@@ -31,7 +31,7 @@ extension Store {
         switch result {
         case .purchased(let update):
             do {
-                return .purchased(try await deliver(update, context: context, matchPending: false))
+                return .purchased(try await deliver(update, context: context, fromPurchaseCall: true))
             } catch {
                 throw failed(productId, error)
             }
