@@ -33,5 +33,6 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.movedTo = movedTo
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -39,6 +39,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     /// A backend's error as a store error: a `StoreError` as is, anything else as `.backend`.
