@@ -39,6 +39,26 @@ struct StoreRestartTests {
         #expect(await second.isEntitled("premium"))
     }
 
+    @Test("two pending purchases of one product: the approved one's context comes back, matched by token")
+    func pendingMatchedByToken() async throws {
+        let harness = Harness()
+        let first = try await harness.launch()
+        var pendingIds: [String] = []
+        for screen in ["home", "shop"] {
+            await harness.backend.setNext(.askToBuy)
+            let outcome = try await first.purchase(Shop.coins, appAccountToken: UUID(),
+                                                   context: PurchaseContext(screen: screen))
+            if case .pending(let pending) = outcome { pendingIds.append(pending.id) }
+        }
+        #expect(pendingIds.count == 2)
+        await first.close()
+        let approved = try #require(await harness.backend.approve(pendingIds[1]))
+        let second = try await harness.launch()
+        let seen = try await collect(second.events()) { $0.name == "purchased" }
+        #expect(seen.last == .purchased(approved, context: PurchaseContext(screen: "shop")))
+        #expect(await second.pendingPurchases.map(\.id) == [pendingIds[0]])
+    }
+
     @Test("Ask to Buy approved while running, named by purchase id, brings the context back")
     func askToBuyWhileRunning() async throws {
         let harness = Harness()
