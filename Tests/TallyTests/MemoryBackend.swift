@@ -19,6 +19,8 @@ actor MemoryBackend: StoreBackend {
     private(set) var transactions: [Transaction] = []
     private(set) var unfinishedIds: [String] = []
     private(set) var finishCount = 0
+    /// How many restores reached this store.
+    private(set) var restoreCount = 0
     /// How many product requests reached this store.
     private(set) var productRequests = 0
     private var pending: [String: PurchaseRequest] = [:]
@@ -67,6 +69,7 @@ actor MemoryBackend: StoreBackend {
     }
 
     func restore() async throws -> [TransactionUpdate] {
+        restoreCount += 1
         if restoreFailures > 0 {
             restoreFailures -= 1
             throw StoreError(.networkError, "restore: the network is down")

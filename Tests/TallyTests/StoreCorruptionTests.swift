@@ -26,6 +26,27 @@ struct StoreCorruptionTests {
         #expect(await relaunched.history.transactions.map(\.productId) == [Shop.premium])
         #expect(await relaunched.isEntitled("premium"))
         #expect(try await collect(relaunched.events()) { $0.name == "restored" } == [.restored(count: 1)])
+        #expect(await harness.backend.restoreCount == 1)
+    }
+
+    @Test("a write cut short (torn last journal line) is reported; everything before it is kept, no restore")
+    func tornJournalTail() async throws {
+        let harness = Harness()
+        let store = try await harness.launch()
+        _ = try await store.purchase(Shop.coins)
+        _ = try await store.purchase(Shop.premium)
+        await store.close()
+        let journal = harness.directory.appendingPathComponent("customer.journal")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("1a2b3c4d {\"transaction\":{\"_0\":{\"transactionId\":\"77".utf8))
+        try handle.close()
+
+        let relaunched = try await harness.launch()
+        #expect(await relaunched.diagnostics.map(\.kind) == [.tornJournalTail])
+        #expect(await relaunched.history.transactions.map(\.productId) == [Shop.coins, Shop.premium])
+        #expect(await relaunched.balance("coins") == 10)
+        #expect(await harness.backend.restoreCount == 0)
     }
 
     @Test("when the rebuild cannot reach the store, it is reported and retried at the next launch")
