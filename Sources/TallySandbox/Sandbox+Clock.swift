@@ -4,30 +4,28 @@ import TallyCore
 extension Sandbox {
     /// Moves the clock forward, handling every scheduled subscription event on the way in date order:
     /// renewals, expiries, entering billing retry or grace, grace ending, retry giving up.
+    /// Events of different subscriptions at the same moment run in account, then group order.
     public mutating func advance(by duration: SandboxDuration) {
         let target = Date(millisecondsSince1970: duration.advance(now).millisecondsSince1970)
-        while let (account, group, date) = nextScheduled(notAfter: target) {
-            now = date
-            runScheduled(account: account, group: group)
+        var queue = ScheduleQueue()
+        for (account, record) in accounts {
+            for (group, chain) in record.chains {
+                if let date = chain.nextEventDate, date <= target {
+                    queue.push(.init(date: date, account: account, group: group))
+                }
+            }
+        }
+        while let entry = queue.pop() {
+            guard let chain = accounts[entry.account]?.chains[entry.group],
+                  chain.nextEventDate == entry.date else { continue }
+            now = max(now, entry.date)
+            runScheduled(account: entry.account, group: entry.group)
+            if let next = accounts[entry.account]?.chains[entry.group]?.nextEventDate, next <= target {
+                queue.push(.init(date: next, account: entry.account, group: entry.group))
+            }
         }
         now = target
         log(.clockAdvanced, account: "", detail: duration.description)
-    }
-
-    /// The earliest scheduled chain event at or before `limit` (ties by account, then group).
-    private func nextScheduled(notAfter limit: Date) -> (String, String, Date)? {
-        var best: (String, String, Date)?
-        for (account, record) in accounts where !record.chains.isEmpty {
-            for (group, chain) in record.chains {
-                guard let date = chain.nextEventDate, date <= limit else { continue }
-                if let current = best {
-                    guard date < current.2 || (date == current.2 && (account, group) < (current.0, current.1))
-                    else { continue }
-                }
-                best = (account, group, date)
-            }
-        }
-        return best
     }
 
     /// Handles the event due now on one chain.

@@ -45,8 +45,12 @@ public struct SandboxTimeRate: Sendable, Hashable {
     /// Whether the rate is real time.
     public var isRealTime: Bool { scale == .real }
 
-    /// The end of `count` periods starting at `date`.
+    /// The end of `count` periods starting at `date`, to the millisecond.
     public func end(of period: SubscriptionPeriod, count: Int = 1, from date: Date) -> Date {
+        rawEnd(of: period, count: count, from: date).wholeMilliseconds
+    }
+
+    private func rawEnd(of period: SubscriptionPeriod, count: Int, from date: Date) -> Date {
         switch scale {
         case .real:
             return period.advance(date, by: count)
@@ -67,8 +71,12 @@ public struct SandboxTimeRate: Sendable, Hashable {
         }
     }
 
-    /// The end of the billing grace period for a renewal that failed at `date`.
+    /// The end of the billing grace period for a renewal that failed at `date`, to the millisecond.
     public func graceEnd(for period: SubscriptionPeriod, from date: Date) -> Date {
+        rawGraceEnd(for: period, from: date).wholeMilliseconds
+    }
+
+    private func rawGraceEnd(for period: SubscriptionPeriod, from date: Date) -> Date {
         let weekly = period.unit == .day || (period.unit == .week && period.value == 1)
         switch scale {
         case .real:
@@ -82,8 +90,12 @@ public struct SandboxTimeRate: Sendable, Hashable {
         }
     }
 
-    /// The end of billing retry for a renewal that failed at `date`.
+    /// The end of billing retry for a renewal that failed at `date`, to the millisecond.
     public func retryEnd(from date: Date) -> Date {
+        rawRetryEnd(from: date).wholeMilliseconds
+    }
+
+    private func rawRetryEnd(from date: Date) -> Date {
         switch scale {
         case .real: SubscriptionPeriod(value: 60, unit: .day).advance(date)
         case .dayIs(let seconds): date.addingTimeInterval(60 * seconds)
@@ -91,4 +103,9 @@ public struct SandboxTimeRate: Sendable, Hashable {
         case .monthly(_, _, _, _, _, let retry): date.addingTimeInterval(retry)
         }
     }
+}
+
+extension Date {
+    /// The date rounded to Apple's millisecond precision.
+    var wholeMilliseconds: Date { Date(millisecondsSince1970: millisecondsSince1970) }
 }
