@@ -60,7 +60,11 @@ public struct SandboxDirectory: Sendable {
         } catch {
             throw SandboxError(.io, "cannot encode the sandbox state: \(error)")
         }
-        try AtomicFile.write(data, to: stateFile)
+        do {
+            try AtomicFile.write(data, to: stateFile.path, mode: 0o644)
+        } catch {
+            throw SandboxError(.io, "cannot save the sandbox state: \(error.message)")
+        }
     }
 
     private static func describe(_ error: Error) -> String {
