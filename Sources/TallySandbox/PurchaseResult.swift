@@ -42,6 +42,7 @@ public enum PurchaseResult: Sendable, Hashable {
 extension PurchaseResult: Codable {
     private enum CodingKeys: String, CodingKey { case outcome, transaction, pending, error }
 
+    /// Decodes the JSON form.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let outcome = try container.decode(String.self, forKey: .outcome)
@@ -56,6 +57,7 @@ extension PurchaseResult: Codable {
         }
     }
 
+    /// Encodes the JSON form.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outcome, forKey: .outcome)

@@ -11,6 +11,7 @@ extension Sandbox: Codable {
         case resolvedPurchases, nextTransactionNumber, nextWebOrderNumber, nextPurchaseNumber, nextDeliverySequence
     }
 
+    /// Reads a saved sandbox; throws when the format version is not ``formatVersion``.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let version = try c.decode(Int.self, forKey: .formatVersion)
@@ -37,6 +38,7 @@ extension Sandbox: Codable {
         }
     }
 
+    /// Writes the sandbox in its saved form.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(Self.formatVersion, forKey: .formatVersion)

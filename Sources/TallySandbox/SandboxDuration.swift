@@ -5,7 +5,20 @@ import Foundation
 public struct SandboxDuration: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The unit of a duration, written as its suffix.
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
-        case second = "s", minute = "m", hour = "h", day = "d", week = "w", month = "M", year = "y"
+        /// Seconds (`s`).
+        case second = "s"
+        /// Minutes (`m`).
+        case minute = "m"
+        /// Hours (`h`).
+        case hour = "h"
+        /// Calendar days (`d`).
+        case day = "d"
+        /// Calendar weeks (`w`).
+        case week = "w"
+        /// Calendar months (`M`).
+        case month = "M"
+        /// Calendar years (`y`).
+        case year = "y"
     }
 
     /// How many units.

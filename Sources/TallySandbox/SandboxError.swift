@@ -51,5 +51,6 @@ public struct SandboxError: Error, Sendable, Hashable, Codable, CustomStringConv
         self.message = message
     }
 
+    /// The human message.
     public var description: String { message }
 }
