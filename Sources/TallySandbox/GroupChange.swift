@@ -19,7 +19,18 @@ enum GroupChange: Sendable, Hashable {
         } else if to > from {
             self = .downgrade
         } else {
-            self = current.subscription?.period == new.subscription?.period ? .crossgradeNow : .crossgradeAtRenewal
+            let same = current.subscription.map { Self.length($0.period) } == new.subscription.map { Self.length($0.period) }
+            self = same ? .crossgradeNow : .crossgradeAtRenewal
+        }
+    }
+
+    /// Days for day and week periods, months for month and year periods (`P1W` = `P7D`, `P1Y` = `P12M`).
+    private static func length(_ period: SubscriptionPeriod) -> [Int] {
+        switch period.unit {
+        case .day: [period.value, 0]
+        case .week: [7 * period.value, 0]
+        case .month: [0, period.value]
+        case .year: [0, 12 * period.value]
         }
     }
 
