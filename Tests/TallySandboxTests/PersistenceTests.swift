@@ -24,6 +24,8 @@ struct PersistenceTests {
         #expect(reloaded.events == sandbox.events)
         #expect(reloaded.now == sandbox.now)
         #expect(reloaded.settings == sandbox.settings)
+        #expect(reloaded.catalog == sandbox.catalog)
+        #expect(reloaded.configuration == sandbox.configuration)
 
         reloaded.finish(transactionId: coins.transactionId, device: "iphone")
         try directory.save(reloaded)
@@ -34,6 +36,28 @@ struct PersistenceTests {
         #expect(next.transactionId > reloaded.transactions().map(\.transactionId).max() ?? "")
         _ = try again.refund(transactionId: next.transactionId)
         #expect(again.transactions().last?.isRevoked == true)
+    }
+
+    @Test("pending purchases and injected faults survive save and load")
+    func pendingSurvivesReload() throws {
+        let scratch = try ScratchDirectory()
+        let directory = SandboxDirectory(url: scratch.url)
+        var sandbox = try directory.create(catalog: Market.catalog(), configuration: Market.configuration,
+                                           start: Market.start)
+        sandbox.set(.askToBuy, enabled: true, account: "child")
+        sandbox.environment = .xcode
+        let waiting = try sandbox.purchase(Market.premium, account: "child", device: "ipad").requirePending()
+        sandbox.failNext(.purchase, with: .networkError, count: 2)
+        #expect(sandbox.purchase(Market.coins).error?.code == .networkError)
+        try directory.save(sandbox)
+
+        var reloaded = try directory.load()
+        #expect(reloaded.pendingPurchases() == [waiting])
+        #expect(reloaded.settings.faults.first?.remaining == 1)
+        #expect(reloaded.purchase(Market.coins).error?.code == .networkError)
+        let approved = try reloaded.approve(purchaseId: waiting.purchaseId)
+        #expect(approved.environment == .xcode)
+        #expect(reloaded.unfinished(account: "child", device: "ipad") == [approved])
     }
 
     @Test("a corrupt or half-written state file is reported by name and left untouched")

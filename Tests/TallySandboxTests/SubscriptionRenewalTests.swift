@@ -188,3 +188,102 @@ struct SubscriptionRenewalTests {
         #expect(again.originalTransactionId == trial.transactionId)
     }
 }
+
+@Suite("Sandbox subscription details")
+struct SubscriptionDetailTests {
+    static func catalog(offer: SubscriptionOffer) -> Catalog {
+        let product = Product(id: "intro.monthly", kind: .autoRenewable, price: 10, currency: "EUR",
+                              subscription: .init(groupId: "intro", level: 1,
+                                                  period: SubscriptionPeriod(value: 1, unit: .month),
+                                                  introductoryOffer: offer))
+        return Catalog(products: [product],
+                       subscriptionGroups: [SubscriptionGroup(id: "intro", name: "Intro", productIds: [product.id])])
+    }
+
+    @Test("pay as you go: the offer price for the offer's periods, then the full price")
+    func payAsYouGo() throws {
+        let offer = SubscriptionOffer(kind: .introductory, paymentMode: .payAsYouGo,
+                                      period: SubscriptionPeriod(value: 1, unit: .month), periodCount: 2,
+                                      price: Decimal(string: "2.5")!)
+        var sandbox = Sandbox(catalog: Self.catalog(offer: offer), configuration: Market.configuration,
+                              start: Market.start)
+        let first = try sandbox.purchase("intro.monthly").requireTransaction()
+        #expect(first.offerDiscountType == .payAsYouGo)
+        #expect(first.price == 2500)
+        #expect(first.currency == "EUR")
+        sandbox.advance(by: try SandboxDuration(parsing: "2M"))
+        let chain = sandbox.transactions()
+        #expect(chain.map(\.price) == [2500, 2500, 10000])
+        #expect(chain.map(\.offerType) == [.introductory, .introductory, nil])
+        #expect(sandbox.renewalInfos().first?.renewalPrice == 10000)
+    }
+
+    @Test("pay up front: one payment covers the whole offer")
+    func payUpFront() throws {
+        let offer = SubscriptionOffer(kind: .introductory, paymentMode: .payUpFront,
+                                      period: SubscriptionPeriod(value: 3, unit: .month), price: 20)
+        var sandbox = Sandbox(catalog: Self.catalog(offer: offer), configuration: Market.configuration,
+                              start: Market.start)
+        let first = try sandbox.purchase("intro.monthly").requireTransaction()
+        #expect(first.price == 20000)
+        #expect(first.offerPeriod == "P3M")
+        #expect(first.expiresDate == Market.date(Market.start, plus: 3, .month))
+    }
+
+    @Test("restore returns only the latest transaction of a renewed subscription")
+    func restoreLatestOfChain() throws {
+        var sandbox = Market.sandbox()
+        _ = try sandbox.purchase(Market.proMonthly, device: "iphone").requireTransaction()
+        sandbox.advance(by: try SandboxDuration(parsing: "2M"))
+        let restored = try sandbox.restore(device: "ipad")
+        #expect(restored.count == 1)
+        #expect(restored.first == sandbox.transactions().last)
+        #expect(sandbox.unfinished(device: "ipad").isEmpty)
+    }
+
+    @Test("auto-renew needs a subscription in force")
+    func setAutoRenewErrors() throws {
+        var sandbox = Market.sandbox()
+        #expect(throws: SandboxError.self) { try sandbox.setAutoRenew(productId: "nope", enabled: false) }
+        do {
+            try sandbox.setAutoRenew(productId: Market.proMonthly, enabled: false)
+            Issue.record("no subscription yet")
+        } catch {
+            #expect(error.code == .notSubscribed)
+        }
+        do {
+            try sandbox.setAutoRenew(productId: Market.premium, enabled: false)
+            Issue.record("not a subscription")
+        } catch {
+            #expect(error.code == .notSubscribed)
+        }
+    }
+
+    @Test("events of many accounts come out in date order with increasing sequence numbers")
+    func eventOrder() throws {
+        var sandbox = Market.sandbox()
+        _ = try sandbox.purchase(Market.proMonthly, account: "b").requireTransaction()
+        _ = try sandbox.purchase(Market.newsWeekly, account: "a").requireTransaction()
+        sandbox.advance(by: try SandboxDuration(parsing: "3M"))
+        let dates = sandbox.events.map(\.date)
+        #expect(dates == dates.sorted())
+        #expect(sandbox.events.map(\.sequence) == Array(1...sandbox.events.count))
+        // Jan 15 → Apr 15 is 3 months, and 12 weeks and 6 days.
+        #expect(sandbox.events.filter { $0.kind == .renewed }.count == 3 + 12)
+    }
+
+    @Test("a monthly-renewal-every-hour weekly subscription gets 12 min 51 s of grace and 2 h of retry")
+    func monthlyRateGrace() throws {
+        var settings = StoreKitSettings()
+        settings.timeRate = 10
+        settings.renewalBillingIssuesEnabled = true
+        settings.billingGracePeriodEnabled = true
+        var sandbox = Market.sandbox(settings: settings)
+        let weekly = try sandbox.purchase(Market.newsWeekly).requireTransaction()
+        #expect(weekly.expiresDate == Market.start.addingTimeInterval(900))
+        sandbox.advance(by: try SandboxDuration(parsing: "15m"))
+        #expect(sandbox.renewalInfos().first?.gracePeriodExpiresDate == Market.start.addingTimeInterval(900 + 771))
+        sandbox.advance(by: try SandboxDuration(parsing: "2h"))
+        #expect(sandbox.events.last { $0.kind == .expired }?.date == Market.start.addingTimeInterval(900 + 7200))
+    }
+}
