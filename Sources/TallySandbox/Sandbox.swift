@@ -42,6 +42,10 @@ public struct Sandbox: Sendable {
         self.settings = SandboxSettings(storeKit: catalog.settings)
         self.productIndex = IndexedProduct.index(catalog)
         log(.created, account: "", detail: "\(catalog.products.count) products")
+        if !SandboxTimeRate.knownRawValues.contains(settings.timeRate) {
+            log(.settingsChanged, account: "",
+                detail: "time rate \(settings.timeRate) is not a known SKTestSession.TimeRate: subscriptions run in real time")
+        }
     }
 
     /// Every transaction of the account in purchase order, each in its latest form (a refund replaces the record).

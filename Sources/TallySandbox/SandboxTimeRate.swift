@@ -18,6 +18,9 @@ public struct SandboxTimeRate: Sendable, Hashable {
 
     private let scale: Scale
 
+    /// Raw values this type knows; others run in real time.
+    public static let knownRawValues: Set<Int> = [0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 15, 1000, 1001, 1002, 1003, 1004, 1005]
+
     /// The rate for a raw `SKTestSession.TimeRate` value; unknown values run in real time.
     public init(rawValue: Int) {
         switch rawValue {

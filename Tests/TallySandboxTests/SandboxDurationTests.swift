@@ -37,3 +37,26 @@ struct SandboxDurationTests {
         }
     }
 }
+
+@Suite("Sandbox time rates")
+struct SandboxTimeRateTests {
+    @Test("an unknown time rate runs in real time and says so in the log")
+    func unknownRate() throws {
+        var settings = StoreKitSettings()
+        settings.timeRate = 14
+        var sandbox = Market.sandbox(settings: settings)
+        #expect(sandbox.events.contains { $0.kind == .settingsChanged && $0.detail?.contains("time rate 14") == true })
+        let first = try sandbox.purchase(Market.proMonthly).requireTransaction()
+        #expect(first.expiresDate == Market.date(Market.start, plus: 1, .month))
+        #expect(!Market.sandbox().events.contains { $0.kind == .settingsChanged })
+    }
+
+    @Test("the deprecated one-second-is-one-day rate shrinks a month to its days in seconds")
+    func oneSecondIsOneDay() {
+        let rate = SandboxTimeRate(rawValue: 6)
+        let end = rate.end(of: SubscriptionPeriod(value: 1, unit: .month), from: Market.start)
+        #expect(end == Market.start.addingTimeInterval(31)) // January has 31 days
+        #expect(rate.retryEnd(from: Market.start) == Market.start.addingTimeInterval(60))
+        #expect(SandboxTimeRate(rawValue: 0).isRealTime && !rate.isRealTime)
+    }
+}
