@@ -59,14 +59,12 @@ struct AppConfigurationJSONTests {
             == "tally.json: nonRenewingDurations.season '3 months' is not an ISO 8601 period such as P3D, P1W, P1M or P1Y")
     }
 
-    @Test("structure errors: unknown key, missing bundleId, duplicates, empty lists, bad JSON")
+    @Test("structure errors: unknown key, missing bundleId, empty lists, bad JSON")
     func structure() throws {
         #expect(try rejection(#"{"bundleId": "b", "currency": {}}"#)
             .contains("currency is not a tally.json key; the keys are bundleId, entitlements, currencies, nonRenewingDurations"))
         #expect(try rejection(#"{"entitlements": {}}"#) == "tally.json: bundleId is missing")
         #expect(try rejection(#"{"bundleId": " "}"#).contains("bundleId is empty"))
-        #expect(try rejection(#"{"bundleId": "b", "currencies": {"coins": {"c": 1, "c": 2}}}"#)
-            .contains("currencies.coins.c appears twice"))
         #expect(try rejection(#"{"bundleId": "b", "entitlements": {"pro": []}}"#).contains("entitlements.pro is empty"))
         #expect(try rejection(#"{"bundleId": "b", "entitlements": {"pro": "p"}}"#).contains("entitlements.pro is a string"))
         #expect(try rejection(#"{"bundleId": "b""#).contains("not valid JSON"))

@@ -3,21 +3,17 @@ import Foundation
 
 /// Reads the parts of `tally.json`.
 struct AppConfigurationReader {
-    /// The members of an object map (none when absent); a key given twice is an error (the second would silently win).
-    func uniqueMembers(_ map: JSONCursor?) throws(TallyError) -> [(key: String, value: JSONCursor)] {
+    /// The members of an object map (none when absent). A key given twice cannot be seen: Foundation's
+    /// `JSONDecoder` keeps one of its values (documented in `docs/tally-json.md`).
+    func members(_ map: JSONCursor?) throws(TallyError) -> [(key: String, value: JSONCursor)] {
         guard let map else { return [] }
-        let members = try map.members()
-        var seen: Set<String> = []
-        for member in members where !seen.insert(member.key).inserted {
-            throw member.value.failure("appears twice")
-        }
-        return members
+        return try map.members()
     }
 
     /// `{"feature": ["product.id", ...]}`; each list is non-empty.
     func entitlements(_ map: JSONCursor?) throws(TallyError) -> [String: [String]] {
         var result: [String: [String]] = [:]
-        for (feature, list) in try uniqueMembers(map) {
+        for (feature, list) in try members(map) {
             let ids = try list.elements().map { (entry) throws(TallyError) in try productId(entry) }
             guard !ids.isEmpty else { throw list.failure("is empty; list the product ids that grant \(feature)") }
             result[feature] = ids
@@ -28,9 +24,9 @@ struct AppConfigurationReader {
     /// `{"coins": {"product.id": 10}}`; amounts are JSON numbers above 0, read exactly.
     func currencies(_ map: JSONCursor?) throws(TallyError) -> [String: [String: Decimal]] {
         var result: [String: [String: Decimal]] = [:]
-        for (currency, products) in try uniqueMembers(map) {
+        for (currency, products) in try members(map) {
             var amounts: [String: Decimal] = [:]
-            for (id, amountKey) in try uniqueMembers(products) {
+            for (id, amountKey) in try members(products) {
                 let amount = try amountKey.decimal()
                 guard amount > 0 else { throw amountKey.failure("is \(amount); an amount credited must be above 0") }
                 amounts[id] = amount
@@ -44,7 +40,7 @@ struct AppConfigurationReader {
     /// `{"product.id": "P1M"}`.
     func durations(_ map: JSONCursor?) throws(TallyError) -> [String: SubscriptionPeriod] {
         var result: [String: SubscriptionPeriod] = [:]
-        for (id, periodKey) in try uniqueMembers(map) {
+        for (id, periodKey) in try members(map) {
             let text = try periodKey.string()
             do {
                 result[id] = try SubscriptionPeriod(iso8601: text)

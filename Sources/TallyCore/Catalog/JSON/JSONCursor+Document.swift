@@ -2,17 +2,16 @@ import Foundation
 
 
 extension JSONCursor {
-    /// Parses a whole configuration file (a leading UTF-8 byte-order mark is skipped) and requires a
-    /// top-level object; `expected` says what the object should hold, for the message when it is not one.
+    /// Parses a whole configuration file with Foundation's `JSONDecoder` (a leading UTF-8 byte-order mark is
+    /// skipped) and requires a top-level object; `expected` says what the object should hold, for the message
+    /// when it is not one. Invalid JSON is an error naming the file and, when Foundation says, where.
     static func document(from data: Data, fileName: String, expected: String) throws(TallyError) -> JSONCursor {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         let tree: JSONTree
         do {
-            tree = try JSONTreeParser.parse(bytes)
+            tree = try JSONDecoder().decode(JSONTree.self, from: text)
         } catch {
-            throw TallyError(.invalidConfiguration,
-                             "\(fileName) is not valid JSON: \(error.message) at line \(error.line), column \(error.column)")
+            throw TallyError(.invalidConfiguration, JSONSyntaxDiagnosis.message(for: error, in: text, file: fileName))
         }
         guard case .object = tree else {
             throw TallyError(.invalidConfiguration, "\(fileName): the top level is \(tree.typeName); expected \(expected)")

@@ -40,10 +40,10 @@ struct JSONCursor: Sendable {
         return values.enumerated().map { JSONCursor(tree: $1, path: "\(path)[\($0)]", file: file) }
     }
 
-    /// The members of an object in file order, each with its path.
+    /// The members of an object sorted by key (Foundation does not keep file order), each with its path.
     func members() throws(TallyError) -> [(key: String, value: JSONCursor)] {
         guard case .object(let members) = tree else { throw failure("is \(tree.typeName); expected an object") }
-        return members.map { ($0.key, JSONCursor(tree: $0.value, path: path(of: $0.key), file: file)) }
+        return members.sorted { $0.key < $1.key }.map { ($0.key, JSONCursor(tree: $0.value, path: path(of: $0.key), file: file)) }
     }
 
     /// The value as a string.
@@ -58,19 +58,22 @@ struct JSONCursor: Sendable {
         return value
     }
 
-    /// The value as an integer; a number with a fraction or out of range is an error.
+    /// The value as an integer; a number with a fraction or out of `Int`'s range is an error (`4.0` is 4).
     func int() throws(TallyError) -> Int {
-        guard case .number(let text) = tree else { throw failure("is \(tree.typeName); expected an integer") }
-        if let value = Int(text) { return value }
-        throw failure("is \(text); expected an integer")
+        guard case .number(let value) = tree else { throw failure("is \(tree.typeName); expected an integer") }
+        var whole = Decimal()
+        var rounded = value
+        NSDecimalRound(&whole, &rounded, 0, .plain)
+        guard whole == value, value >= Decimal(Int.min), value <= Decimal(Int.max),
+              let integer = Int(whole.description) else {
+            throw failure("is \(value); expected an integer")
+        }
+        return integer
     }
 
-    /// The value as an exact decimal, read from the number's text (never through `Double`).
+    /// The value as an exact decimal, as `JSONDecoder` read it from the number's text (never through `Double`).
     func decimal() throws(TallyError) -> Decimal {
-        guard case .number(let text) = tree else { throw failure("is \(tree.typeName); expected a number") }
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite else {
-            throw failure("is \(text), which is not a decimal number Tally can hold exactly")
-        }
+        guard case .number(let value) = tree else { throw failure("is \(tree.typeName); expected a number") }
         return value
     }
 }

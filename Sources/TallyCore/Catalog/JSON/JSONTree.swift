@@ -1,20 +1,18 @@
-/// A parsed JSON document that keeps what `JSONSerialization` and `JSONDecoder` lose: the exact text of
-/// numbers (so prices and amounts become `Decimal` without passing through `Double`) and key order.
+import Foundation
+
+
+/// A JSON document as Foundation's `JSONDecoder` reads it (see `JSONTree+Decodable.swift`), keeping what
+/// `JSONSerialization` loses: numbers are exact `Decimal`s read from their text, never through `Double`.
 enum JSONTree: Sendable, Hashable {
     case null
     case bool(Bool)
-    /// The number exactly as written (`0.1`, `-3`, `1e2`).
-    case number(String)
+    /// A number, decoded exactly from its text (`0.1`, `-3`, `1e2`).
+    case number(Decimal)
     case string(String)
     case array([JSONTree])
-    /// Members in file order; a repeated key keeps its first value when looked up.
-    case object([Member])
-
-    /// One `"key": value` pair of an object.
-    struct Member: Sendable, Hashable {
-        var key: String
-        var value: JSONTree
-    }
+    /// Members by key. Foundation keeps neither file order nor repeated keys (one value of a repeated key
+    /// is kept); ``JSONCursor/members()`` lists them sorted by key so results and errors are reproducible.
+    case object([String: JSONTree])
 
     /// The JSON type name used in error messages ("a string", "an object").
     var typeName: String {
@@ -31,6 +29,6 @@ enum JSONTree: Sendable, Hashable {
     /// The value of `key` when this is an object that has it.
     subscript(key: String) -> JSONTree? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members[key]
     }
 }

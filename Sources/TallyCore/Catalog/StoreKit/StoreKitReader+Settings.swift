@@ -35,7 +35,7 @@ extension StoreKitReader {
         if let value = try cursor.optional(key) { settings[keyPath: field] = try value.bool() }
     }
 
-    /// A bare integer (v1.2/2.0) or `{"3": n}` (later versions); the first integer member is taken.
+    /// A bare integer (v1.2/2.0) or `{"3": n}` (later versions); the integer member with the first key in sorted order is taken.
     private func compatibilityTimeRate(_ value: JSONCursor) throws(TallyError) -> Int? {
         if case .number = value.tree { return try value.int() }
         for (_, member) in try value.members() {
