@@ -16,8 +16,8 @@ extension Sandbox {
         if let chain = existing, chain.phase == .active, chain.productId != product.id,
            let current = productIndex[chain.productId]?.product,
            let latest = accounts[account]?.transaction(chain.latestTransactionId) {
-            let change = GroupChange(from: current, to: product)
-            if change.isImmediate {
+            let change = SubscriptionChange.classify(from: current, to: product)
+            if change.takesEffectImmediately {
                 return (changeNow(to: entry, group: group, account: account, device: device, change: change), true)
             }
             scheduleChange(to: entry, group: group, account: account, device: device, change: change)
@@ -79,7 +79,7 @@ extension Sandbox {
 
     /// An upgrade (or same-period crossgrade): the old transaction is marked upgraded, a new period starts now.
     private mutating func changeNow(to entry: IndexedProduct, group: String, account: String, device: String,
-                                    change: GroupChange) -> Transaction {
+                                    change: SubscriptionChange) -> Transaction {
         guard var chain = accounts[account]?.chains[group],
               var old = accounts[account]?.transaction(chain.latestTransactionId) else {
             return startPeriod(entry, group: group, previous: nil, account: account, device: device,
@@ -108,13 +108,13 @@ extension Sandbox {
             record.chains[group] = updatedChain
         }
         record(transaction, account: account)
-        log(.upgraded, account: account, device: device, transaction: transaction, detail: change.subtype)
+        log(.upgraded, account: account, device: device, transaction: transaction, detail: change.notificationSubtype)
         return transaction
     }
 
     /// A downgrade (or crossgrade to another period): the renewal info names the new product for the next renewal.
     private mutating func scheduleChange(to entry: IndexedProduct, group: String, account: String, device: String,
-                                         change: GroupChange) {
+                                         change: SubscriptionChange) {
         let now = self.now
         let info: RenewalInfo? = withAccount(account) { record in
             record.chains[group]?.renewalInfo.autoRenewProductId = entry.product.id
@@ -125,7 +125,7 @@ extension Sandbox {
         }
         events.append(SandboxEvent(sequence: events.count + 1, date: now, kind: .renewalPreferenceChanged,
                                    account: account, device: device, productId: entry.product.id,
-                                   originalTransactionId: info?.originalTransactionId, detail: change.subtype))
+                                   originalTransactionId: info?.originalTransactionId, detail: change.notificationSubtype))
     }
 
     /// Buying the product in force again: cancels a pending change and turns auto-renew back on.
@@ -163,5 +163,17 @@ extension Transaction {
         }
         let count = offer.paymentMode == .payAsYouGo ? 1 : offer.periodCount
         offerPeriod = SubscriptionPeriod(value: offer.period.value * count, unit: offer.period.unit).iso8601
+    }
+}
+
+extension SubscriptionChange {
+    /// The `DID_CHANGE_RENEWAL_PREF` subtype Apple uses for the change, nil when there is none.
+    var notificationSubtype: String? {
+        switch self {
+        case .upgrade: "UPGRADE"
+        case .downgrade: "DOWNGRADE"
+        case .crossgradeImmediate, .crossgradeAtRenewal: "CROSSGRADE"
+        case .same, .unrelated: nil
+        }
     }
 }

@@ -32,6 +32,7 @@ struct PendingPurchaseTests {
         sandbox.set(.askToBuy, enabled: true)
         let waiting = try sandbox.purchase(Market.coins).requirePending()
         try sandbox.decline(purchaseId: waiting.purchaseId)
+        #expect(sandbox.state().balance("coins") == 0)
         #expect(sandbox.transactions().isEmpty)
         #expect(sandbox.unfinished().isEmpty)
         #expect(sandbox.pendingPurchases().isEmpty)

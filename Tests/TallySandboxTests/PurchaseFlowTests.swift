@@ -29,6 +29,8 @@ struct PurchaseFlowTests {
         #expect(restored.map(\.transactionId) == [bought.transactionId])
         #expect(sandbox.devices() == ["iphone", "ipad"])
         #expect(sandbox.events.last?.kind == .restored)
+        #expect(sandbox.state().isEntitled("noAds"))
+        #expect(!sandbox.state(account: "other").isEntitled("noAds"))
     }
 
     @Test("coins twice, then premium: restore brings premium back, never coins")
@@ -47,6 +49,9 @@ struct PurchaseFlowTests {
         let restored = try sandbox.restore(device: "ipad")
         #expect(restored.map(\.productId) == [Market.premium])
         #expect(sandbox.unfinished(device: "ipad").isEmpty)
+        let state = sandbox.state()
+        #expect(state.balance("coins") == 20)
+        #expect(state.isEntitled("premium"))
     }
 
     @Test("an unfinished consumable stays deliverable on its device, and restore does not return it")

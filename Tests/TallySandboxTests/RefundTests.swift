@@ -49,6 +49,7 @@ struct RefundTests {
         let refunded = try sandbox.refund(transactionId: sub.transactionId)
         #expect(refunded.revocationDate == Market.start)
         #expect(sandbox.renewalInfos().first?.autoRenewStatus == .off)
+        #expect(sandbox.state().subscriptions.first?.status == .revoked)
         sandbox.advance(by: try SandboxDuration(parsing: "2M"))
         #expect(sandbox.transactions().count == 1)
         #expect(sandbox.events.contains { $0.kind == .refunded && $0.transactionId == sub.transactionId })

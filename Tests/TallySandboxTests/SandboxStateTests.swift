@@ -6,8 +6,7 @@ import TallyCore
 /// What the customer owns, through the TallyCore ownership rules.
 @Suite("Sandbox state through the ownership rules")
 struct SandboxStateTests {
-    @Test("coins twice then premium: 20 coins and premium; restore on a new device changes nothing",
-          .disabled("needs the ownership rules from the rules branch"))
+    @Test("coins twice then premium: 20 coins and premium; restore on a new device changes nothing")
     func coinsAndPremium() throws {
         var sandbox = Market.sandbox()
         _ = try sandbox.purchase(Market.coins).requireTransaction()
@@ -23,8 +22,7 @@ struct SandboxStateTests {
         #expect(state.isEntitled("premium"))
     }
 
-    @Test("a subscription goes subscribed → grace → billing retry → expired",
-          .disabled("needs the ownership rules from the rules branch"))
+    @Test("a subscription goes subscribed → grace → billing retry → expired")
     func subscriptionStatuses() throws {
         var sandbox = Market.sandbox()
         sandbox.set(.billingIssue, enabled: true)
@@ -42,8 +40,7 @@ struct SandboxStateTests {
         #expect(sandbox.state().subscriptions.first?.status == .expired)
     }
 
-    @Test("a refunded subscription is revoked; a refunded non-consumable is no longer owned",
-          .disabled("needs the ownership rules from the rules branch"))
+    @Test("a refunded subscription is revoked; a refunded non-consumable is no longer owned")
     func refundsInState() throws {
         var sandbox = Market.sandbox()
         let sub = try sandbox.purchase(Market.proMonthly).requireTransaction()
@@ -57,8 +54,7 @@ struct SandboxStateTests {
         #expect(state.nonConsumables.isEmpty)
     }
 
-    @Test("an upgrade is in force at once; a downgrade only after renewal",
-          .disabled("needs the ownership rules from the rules branch"))
+    @Test("an upgrade is in force at once; a downgrade only after renewal")
     func changesInState() throws {
         var sandbox = Market.sandbox()
         _ = try sandbox.purchase(Market.proMonthly).requireTransaction()

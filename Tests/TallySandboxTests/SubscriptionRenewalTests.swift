@@ -31,6 +31,8 @@ struct SubscriptionRenewalTests {
         let renewals = Array(chain.dropFirst().map(\.transactionId))
         #expect(sandbox.unfinished(device: "ipad").map(\.transactionId) == renewals)
         #expect(sandbox.unfinished(device: "iphone").map(\.transactionId) == [first.transactionId] + renewals)
+        #expect(sandbox.state().subscriptions.first?.status == .subscribed)
+        #expect(sandbox.state().isEntitled("pro"))
 
         try sandbox.setAutoRenew(productId: Market.proMonthly, enabled: false)
         #expect(sandbox.renewalInfos().first?.autoRenewStatus == .off)
@@ -43,6 +45,8 @@ struct SubscriptionRenewalTests {
         #expect(expired.detail == "VOLUNTARY")
         #expect(expired.date == Market.date(Market.start, plus: 4, .month))
         #expect(expired.originalTransactionId == first.transactionId)
+        #expect(sandbox.state().subscriptions.first?.status == .expired)
+        #expect(!sandbox.state().isEntitled("pro"))
     }
 
     @Test("a year over a weekly subscription is 52 renewals, each a calendar week")
