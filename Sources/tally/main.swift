@@ -8,6 +8,8 @@ switch words.first {
 case nil, "help", "--help", "-h":
     print(TallyHelp.text)
     status = ExitCode.ok
+case "sandbox":
+    status = SandboxCommand.run(Array(words.dropFirst()))
 default:
     Output.error("tally: unknown command '\(words[0])'. Run 'tally help'.")
     status = ExitCode.usage
