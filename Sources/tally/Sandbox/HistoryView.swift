@@ -25,8 +25,13 @@ struct HistoryView: Encodable {
     init(sandbox: Sandbox, account: String, directory: URL) throws {
         self.account = account
         now = sandbox.now
-        transactions = sandbox.transactions(account: account).map { Item(transaction: $0, signedTransactionInfo: nil) }
-        renewalInfos = sandbox.renewalInfos(account: account).map { Renewal(renewalInfo: $0, signedRenewalInfo: nil) }
+        let signer = try SandboxCertificateAuthority.loadOrGenerate(in: directory, now: sandbox.now).signer()
+        transactions = try sandbox.transactions(account: account).map {
+            Item(transaction: $0, signedTransactionInfo: try signer.signTransaction($0))
+        }
+        renewalInfos = try sandbox.renewalInfos(account: account).map {
+            Renewal(renewalInfo: $0, signedRenewalInfo: try signer.signRenewalInfo($0))
+        }
         pending = sandbox.pendingPurchases(account: account)
         events = sandbox.events.filter { $0.account == account }
     }

@@ -41,6 +41,9 @@ enum SandboxCommand {
         } catch let error as SandboxError {
             Output.error("tally sandbox \(name): \(error.message)")
             return SandboxCommand.exitCode(for: error)
+        } catch let error as SigningError {
+            Output.error("tally sandbox \(name): \(error.message)")
+            return ExitCode.usage
         } catch let error as TallyError {
             Output.error("tally sandbox \(name): \(error.message)")
             return ExitCode.usage

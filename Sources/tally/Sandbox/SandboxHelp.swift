@@ -26,7 +26,7 @@ enum SandboxHelp {
          "Every transaction and renewal info (with their signed JWS forms), pending purchases and events."),
         ("state", "tally sandbox state [--account A] [--json] [--data DIR]",
          "What the customer owns now: entitlements, subscriptions, currency balances and debts."),
-        ("root", "tally sandbox root [--data DIR]", "Print the sandbox's root certificate (PEM) for verifiers."),
+        ("root", "tally sandbox root [--der] [--data DIR]", "Print the sandbox's root certificate (PEM, or DER with --der) for verifiers."),
     ]
 
     static var overview: String {

@@ -13,6 +13,7 @@ enum SandboxInit {
             at: arguments.value("app-config"), besideStoreKit: configPath, catalog: catalog)
         let start = try arguments.value("start").map(DateArgument.parse) ?? Date()
         let sandbox = try context.directory.create(catalog: catalog, configuration: configuration, start: start)
+        _ = try SandboxCertificateAuthority.loadOrGenerate(in: context.url, now: start)
         for warning in catalog.warnings { Output.error("warning: \(warning)") }
         if context.json {
             try context.printJSON(InitSummary(

@@ -1,13 +1,19 @@
 import Foundation
 import TallySandbox
 
-/// `tally sandbox root`: the sandbox's root certificate (PEM), to give a verifier.
+/// `tally sandbox root [--der]`: the sandbox's root certificate, to give a verifier (`tally verify --root`).
 enum SandboxRoot {
     static func run(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments.sandbox(words)
+        let arguments = try Arguments(words, flags: ["json", "der"])
+        try arguments.requireOnly(SandboxContext.commonOptions.union(["der"]))
         let context = SandboxContext(arguments)
-        _ = try context.load()
-        Output.error("tally sandbox root: this build does not sign yet")
-        return ExitCode.refused
+        let sandbox = try context.load()
+        let authority = try SandboxCertificateAuthority.loadOrGenerate(in: context.url, now: sandbox.now)
+        if arguments.flag("der") {
+            FileHandle.standardOutput.write(authority.rootDER)
+        } else {
+            print(authority.rootPEM, terminator: authority.rootPEM.hasSuffix("\n") ? "" : "\n")
+        }
+        return ExitCode.ok
     }
 }
