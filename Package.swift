@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
-        .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"]),
+        .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,24 +1,19 @@
 import Foundation
 
 
-// PLACEHOLDER: the .storekit reader is being written in a branch; this keeps the package building.
 extension Catalog {
     /// Reads an Xcode StoreKit configuration file (JSON). `fileName` names the file in error messages.
-    public init(storeKitData data: Data, fileName: String) throws {
-        throw TallyError(.invalidConfiguration, "\(fileName): reader not written yet")
-    }
-}
-
-extension AppConfiguration {
-    /// Reads a `tally.json` app configuration. `fileName` names the file in error messages.
-    public init(jsonData data: Data, fileName: String) throws {
-        throw TallyError(.invalidConfiguration, "\(fileName): reader not written yet")
-    }
-}
-
-extension Product {
-    /// The price formatted for a locale the way StoreKit shows it ("$0.99", "0,99 €", "¥120").
-    public func displayPrice(locale: String) -> String {
-        "\(price) \(currency)"
+    ///
+    /// Throws ``TallyError`` (`invalidConfiguration`) naming the file and the JSON path of the bad key
+    /// (`Shop.storekit: products[3].type 'Sub' is not one of …`), and names non-JSON content (XML property
+    /// list, AppleDouble, bookmark). Choices made for odd input:
+    /// - tolerated, into ``warnings``: an empty `displayPrice` (price 0), a repeated product id (the first
+    ///   one is kept), a storefront missing from ``Storefront/currencies`` (prices read as USD);
+    /// - tolerated silently: any major version, a bare `"version": 1`, unknown keys, missing settings keys
+    ///   (SKTestSession defaults), `"2,99"` and numeric prices, `introductoryOffer` null/absent/array;
+    /// - rejected: a `type` string Xcode does not write (`"Recurring Subscription"`, `"nonConsumable"`),
+    ///   because the kind decides how a purchase is credited and guessing it could credit wrongly.
+    public init(storeKitData data: Data, fileName: String) throws(TallyError) {
+        self = try StoreKitReader.catalog(from: data, fileName: fileName)
     }
 }

@@ -23,19 +23,22 @@ public struct Catalog: Sendable, Hashable, Codable {
     public var subscriptionGroups: [SubscriptionGroup]
     /// The initial StoreKit Testing settings.
     public var settings: StoreKitSettings
+    /// The name of the file the catalog was read from (`Market.storekit`), for messages.
+    public var fileName: String?
     /// Things the reader tolerated but a person should know about (a repeated product id, an empty price).
     public var warnings: [String]
 
     /// Creates a catalog.
     public init(version: Version = Version(major: 4, minor: 0), identifier: String? = nil, products: [Product],
                 subscriptionGroups: [SubscriptionGroup] = [], settings: StoreKitSettings = StoreKitSettings(),
-                warnings: [String] = []) {
+                warnings: [String] = [], fileName: String? = nil) {
         self.version = version
         self.identifier = identifier
         self.products = products
         self.subscriptionGroups = subscriptionGroups
         self.settings = settings
         self.warnings = warnings
+        self.fileName = fileName
     }
 
     /// The product with this id (the first one, if a file repeats an id).

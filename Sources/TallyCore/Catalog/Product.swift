@@ -34,17 +34,24 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
         public var promotionalOffers: [SubscriptionOffer]
         /// Win-back offers.
         public var winBackOffers: [SubscriptionOffer]
+        /// Offer-code offers (`codeOffers`); their id is the offer's reference name.
+        public var offerCodes: [SubscriptionOffer]
+        /// Billing plans (`billingPlans`, v5.0+), such as a 12-month commitment billed monthly.
+        public var billingPlans: [SubscriptionBillingPlan]
 
         /// Creates subscription details.
         public init(groupId: String, level: Int, period: SubscriptionPeriod,
                     introductoryOffer: SubscriptionOffer? = nil,
-                    promotionalOffers: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = []) {
+                    promotionalOffers: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = [],
+                    offerCodes: [SubscriptionOffer] = [], billingPlans: [SubscriptionBillingPlan] = []) {
             self.groupId = groupId
             self.level = level
             self.period = period
             self.introductoryOffer = introductoryOffer
             self.promotionalOffers = promotionalOffers
             self.winBackOffers = winBackOffers
+            self.offerCodes = offerCodes
+            self.billingPlans = billingPlans
         }
     }
 

@@ -27,6 +27,8 @@ public struct StoreKitSettings: Sendable, Hashable, Codable {
     public var storefront: String = "USA"
     /// Raw `SKTestSession.TimeRate` (`_timeRate`); 0 is real time. Unknown values are kept.
     public var timeRate: Int = 0
+    /// Fallback legacy rate (`_compatibilityTimeRate`, an int or `{"3": n}` in the file), if any.
+    public var compatibilityTimeRate: Int?
     /// Every purchase needs approval (`_askToBuyEnabled`).
     public var askToBuyEnabled: Bool = false
     /// Purchases are interrupted until resolved (`_billingIssuesEnabled`).

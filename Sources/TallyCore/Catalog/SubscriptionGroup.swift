@@ -6,11 +6,14 @@ public struct SubscriptionGroup: Sendable, Hashable, Codable, Identifiable {
     public var name: String
     /// The ids of the group's products, in file order.
     public var productIds: [String]
+    /// The group's localized display names (`localizations`), used by StoreKit views; often empty.
+    public var localizations: [Product.Localization]
 
     /// Creates a group.
-    public init(id: String, name: String, productIds: [String]) {
+    public init(id: String, name: String, productIds: [String], localizations: [Product.Localization] = []) {
         self.id = id
         self.name = name
         self.productIds = productIds
+        self.localizations = localizations
     }
 }

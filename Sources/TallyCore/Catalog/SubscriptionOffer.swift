@@ -20,6 +20,8 @@ public struct SubscriptionOffer: Sendable, Hashable, Codable {
 
     /// The offer id the app passes (`offerID`); nil for introductory offers.
     public var id: String?
+    /// The reference name shown in App Store Connect and Xcode, if any.
+    public var referenceName: String?
     /// The kind of offer.
     public var kind: Kind
     /// How the customer pays.
@@ -33,12 +35,13 @@ public struct SubscriptionOffer: Sendable, Hashable, Codable {
 
     /// Creates an offer.
     public init(id: String? = nil, kind: Kind, paymentMode: PaymentMode, period: SubscriptionPeriod,
-                periodCount: Int = 1, price: Decimal = 0) {
+                periodCount: Int = 1, price: Decimal = 0, referenceName: String? = nil) {
         self.id = id
         self.kind = kind
         self.paymentMode = paymentMode
         self.period = period
         self.periodCount = periodCount
         self.price = price
+        self.referenceName = referenceName
     }
 }

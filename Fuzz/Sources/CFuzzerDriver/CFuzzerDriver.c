@@ -1,0 +1,2 @@
+// Declarations only: LLVMFuzzerRunDriver comes from libFuzzer (compiler-rt).
+#include "CFuzzerDriver.h"
