@@ -6,7 +6,9 @@ struct Arguments {
     private var flags: Set<String> = []
 
     /// Parses `words`. `flags` names the options that take no value; every other `--name` takes one.
-    init(_ words: some Sequence<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    /// When `options` is given, any `--name` outside `flags` and `options` is an "unknown option" error.
+    init(_ words: some Sequence<String>, flags knownFlags: Set<String>,
+         options knownOptions: Set<String>? = nil) throws(UsageError) {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             if word == "-" || !word.hasPrefix("-") {
@@ -20,6 +22,9 @@ struct Arguments {
                 name = String(name[..<equals])
             }
             if name.isEmpty { throw UsageError("'\(word)' is not an option") }
+            if let knownOptions, !knownOptions.contains(name), !knownFlags.contains(name) {
+                throw UsageError("unknown option --\(name)")
+            }
             if knownFlags.contains(name) {
                 flags.insert(name)
             } else if let value = inlineValue ?? iterator.next() {

@@ -1,21 +1,46 @@
 import Foundation
 
 
-// PLACEHOLDER: the ownership rules are being written in a branch; this keeps the package building.
 extension CustomerState {
     /// Computes what the customer owns at `now` from the purchase history (pure, deterministic).
+    ///
+    /// Only transactions purchased, refunds dated and spends made at or before `now` count. Duplicate
+    /// copies of a transaction count once (a revoked copy wins, then the later `signedDate`, then the later one).
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory, at now: Date) {
-        self.init(date: now)
+        let transactions = history.transactions
+        let products = ProductLookup(catalog)
+        let classified = ClassifiedHistory(transactions, through: now, products: products,
+                                           rates: CurrencyRates(configuration))
+        let ownership = Ownership(history: classified, at: now)
+        let resolver = SubscriptionResolver(transactions: transactions, history: classified,
+                                            renewals: RenewalLookup(history.renewalInfos), now: now)
+        let subscriptions = ownership.groups.keys.sorted().compactMap { groupId in
+            resolver.resolve(groupId: groupId, positions: ownership.groups[groupId] ?? [])
+        }
+        let nonRenewing = NonRenewingResolver(history: classified,
+                                              durations: configuration.nonRenewingDurations, now: now)
+            .resolve(ownership.nonRenewing)
+        let nonConsumables = ownership.nonConsumables.sorted()
+        let ledger = Ledger(history: history, classified: classified, through: now)
+        var balances: [String: Decimal] = [:]
+        var debts: [String: Decimal] = [:]
+        for currency in ledger.currencies {
+            balances[currency] = ledger.balance(of: currency)
+            let debt = ledger.debt(of: currency)
+            if debt > 0 { debts[currency] = debt }
+        }
+        let entitlements = EntitlementResolver(nonConsumables: nonConsumables, subscriptions: subscriptions,
+                                               nonRenewing: nonRenewing.states)
+            .entitlements(configuration.entitlements)
+        let warnings = Set(ownership.warnings).union(nonRenewing.warnings).union(ledger.warnings).sorted()
+        self.init(date: now, entitlements: entitlements, nonConsumables: nonConsumables,
+                  subscriptions: subscriptions, nonRenewing: nonRenewing.states, balances: balances, debts: debts,
+                  ledger: ledger.entries, introductoryOfferUsedGroups: ownership.introductoryOfferUsedGroups,
+                  warnings: warnings)
     }
-}
 
-extension PurchaseHistory {
-    /// Records a spend if the balance at `now` covers it. Returns false when a spend with the same id
-    /// was already recorded (idempotent); throws `insufficientBalance` when short and `conflictingId`
-    /// when the id was used for a different currency or amount.
-    @discardableResult
-    public mutating func record(_ spend: Spend, catalog: Catalog, configuration: AppConfiguration) throws -> Bool {
-        spends.append(spend)
-        return true
+    /// Whether the customer may still get an introductory offer in a group: once per group per account.
+    public func isEligibleForIntroductoryOffer(groupId: String) -> Bool {
+        !introductoryOfferUsedGroups.contains(groupId)
     }
 }

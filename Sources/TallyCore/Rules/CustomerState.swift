@@ -89,12 +89,15 @@ public struct CustomerState: Sendable, Hashable, Codable {
     public var ledger: [LedgerEntry]
     /// Subscription groups whose introductory offer the customer has used.
     public var introductoryOfferUsedGroups: Set<String>
+    /// Problems in the history or configuration the rules worked around (a non-renewing product without a
+    /// duration, an unknown product type), sorted.
+    public var warnings: [String]
 
     /// Creates a state.
     public init(date: Date, entitlements: [Entitlement] = [], nonConsumables: [String] = [],
                 subscriptions: [Subscription] = [], nonRenewing: [NonRenewing] = [],
                 balances: [String: Decimal] = [:], debts: [String: Decimal] = [:], ledger: [LedgerEntry] = [],
-                introductoryOfferUsedGroups: Set<String> = []) {
+                introductoryOfferUsedGroups: Set<String> = [], warnings: [String] = []) {
         self.date = date
         self.entitlements = entitlements
         self.nonConsumables = nonConsumables
@@ -104,6 +107,7 @@ public struct CustomerState: Sendable, Hashable, Codable {
         self.debts = debts
         self.ledger = ledger
         self.introductoryOfferUsedGroups = introductoryOfferUsedGroups
+        self.warnings = warnings
     }
 
     /// Whether the feature is active now.

@@ -24,7 +24,17 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
     }
 
     func millis(_ key: String) throws -> Date? {
-        try decodeIfPresent(Int64.self, forKey: AnyCodingKey(key)).map(Date.init(millisecondsSince1970:))
+        let codingKey = AnyCodingKey(key)
+        if let whole = try? decodeIfPresent(Int64.self, forKey: codingKey) {
+            return Date(millisecondsSince1970: whole)
+        }
+        // Xcode-signed data writes fractional milliseconds (1697679936049.7297); Apple's libraries truncate.
+        guard let value = try decodeIfPresent(Double.self, forKey: codingKey) else { return nil }
+        guard value.isFinite, abs(value) < 9.0e18 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: codingKey, in: self, debugDescription: "\(key) \(value) is not a date in milliseconds")
+        }
+        return Date(millisecondsSince1970: Int64(value.rounded(.towardZero)))
     }
 
     /// Every key not in `known`, kept as raw JSON.

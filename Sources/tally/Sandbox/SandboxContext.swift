@@ -46,8 +46,6 @@ struct SandboxContext {
 extension Arguments {
     /// Parses sandbox arguments: `--json` is the only flag.
     static func sandbox(_ words: [String], allowed: Set<String> = []) throws(UsageError) -> Arguments {
-        let arguments = try Arguments(words, flags: ["json"])
-        try arguments.requireOnly(SandboxContext.commonOptions.union(allowed))
-        return arguments
+        try Arguments(words, flags: ["json"], options: SandboxContext.commonOptions.union(allowed))
     }
 }

@@ -4,8 +4,7 @@ import TallySandbox
 /// `tally sandbox root [--der]`: the sandbox's root certificate, to give a verifier (`tally verify --root`).
 enum SandboxRoot {
     static func run(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, flags: ["json", "der"])
-        try arguments.requireOnly(SandboxContext.commonOptions.union(["der"]))
+        let arguments = try Arguments(words, flags: ["json", "der"], options: SandboxContext.commonOptions)
         let context = SandboxContext(arguments)
         let sandbox = try context.load()
         let authority = try SandboxCertificateAuthority.loadOrGenerate(in: context.url, now: sandbox.now)

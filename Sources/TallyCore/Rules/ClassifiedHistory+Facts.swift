@@ -1,0 +1,46 @@
+import Foundation
+
+
+/// The parallel arrays while ``ClassifiedHistory`` fills them.
+struct ClassifiedHistoryFacts {
+    var indices: [Int] = []
+    var slots: [Int] = []
+    var kinds: [ProductKind?] = []
+    var purchaseDates: [Date] = []
+    var expiresDates: [Date?] = []
+    var revocationDates: [Date?] = []
+    var quantities: [Int] = []
+    var groupIds: [String?] = []
+    var isUpgraded: [Bool] = []
+    var usedIntroductoryOffer: [Bool] = []
+    var creditIds: [String?] = []
+
+    init(capacity: Int) {
+        creditIds.reserveCapacity(capacity)
+        indices.reserveCapacity(capacity)
+        slots.reserveCapacity(capacity)
+        kinds.reserveCapacity(capacity)
+        purchaseDates.reserveCapacity(capacity)
+        expiresDates.reserveCapacity(capacity)
+        revocationDates.reserveCapacity(capacity)
+        quantities.reserveCapacity(capacity)
+        groupIds.reserveCapacity(capacity)
+        isUpgraded.reserveCapacity(capacity)
+        usedIntroductoryOffer.reserveCapacity(capacity)
+    }
+
+    /// Appends the facts of the transaction at `index`.
+    mutating func append(index: Int, slot: Int, kind: ProductKind?, from transactions: [Transaction]) {
+        indices.append(index)
+        slots.append(slot)
+        kinds.append(kind)
+        purchaseDates.append(transactions[index].purchaseDate)
+        expiresDates.append(transactions[index].expiresDate)
+        revocationDates.append(transactions[index].revocationDate)
+        quantities.append(transactions[index].quantity)
+        groupIds.append(transactions[index].subscriptionGroupIdentifier)
+        isUpgraded.append(transactions[index].isUpgraded == true)
+        usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
+                                                                discount: transactions[index].offerDiscountType))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+
+/// The transactions that count at one moment — one copy per transaction id (a revoked copy wins, then the
+/// later `signedDate`, then the later position), purchased by `now` — with the facts the rules need, laid out
+/// as parallel arrays indexed by *position*.
+///
+/// This is the only code that reads `Transaction` values in bulk: one sequential pass, because a history of
+/// 100,000 transactions of about 500 bytes each is far larger than the CPU caches, and every further pass
+/// over it would cost more than all the rules together.
+struct ClassifiedHistory: Sendable {
+    /// The positions that count, one per transaction id, in the order each id first appeared. The arrays
+    /// below hold every transaction purchased by `now`, duplicates included; read them only at these positions.
+    let positions: [Int]
+    /// Index into the history's transactions of each position.
+    let indices: [Int]
+    /// The history's transactions.
+    let transactions: [Transaction]
+    /// Product slot in ``table``.
+    let slots: [Int]
+    /// The kind each counts as; nil when neither its type nor the catalog says.
+    let kinds: [ProductKind?]
+    let purchaseDates: [Date]
+    let expiresDates: [Date?]
+    let revocationDates: [Date?]
+    let quantities: [Int]
+    let groupIds: [String?]
+    let isUpgraded: [Bool]
+    let usedIntroductoryOffer: [Bool]
+    /// The transaction id where the product credits a currency (kept so the ledger need not read it again).
+    let creditIds: [String?]
+    /// The products met.
+    let table: ProductTable
+
+    init(_ transactions: [Transaction], through now: Date?, products: ProductLookup, rates: CurrencyRates) {
+        // Pass 1, sequential: the facts of every transaction purchased by `now`, and the hash of its id.
+        var facts = ClassifiedHistoryFacts(capacity: transactions.count)
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(transactions.count)
+        var table = ProductTable(lookup: products, rates: rates)
+        for index in transactions.indices {
+            if let now, transactions[index].purchaseDate > now { continue }
+            hashes.append(StringPositions.hash(transactions[index].transactionId))
+            let slot = table.slot(of: transactions[index].productId)
+            facts.append(index: index, slot: slot,
+                         kind: ProductKind.of(transactions[index].type, catalogKind: table.catalogKinds[slot]),
+                         from: transactions)
+            facts.creditIds.append(table.creditsCurrency[slot] ? transactions[index].transactionId : nil)
+        }
+        let counted = facts.indices
+        let winners = Self.winners(counted: counted, hashes: hashes, in: transactions)
+        self.positions = winners
+        creditIds = facts.creditIds
+        self.transactions = transactions
+        indices = counted
+        slots = facts.slots
+        kinds = facts.kinds
+        purchaseDates = facts.purchaseDates
+        expiresDates = facts.expiresDates
+        revocationDates = facts.revocationDates
+        quantities = facts.quantities
+        groupIds = facts.groupIds
+        isUpgraded = facts.isUpgraded
+        usedIntroductoryOffer = facts.usedIntroductoryOffer
+        self.table = table
+    }
+
+    /// Pass 2: the position of the winning copy of each id, in the order ids first appear. Only the hash
+    /// table is read at random; transactions are read again only for duplicates.
+    private static func winners(counted: [Int], hashes: [UInt64], in transactions: [Transaction]) -> [Int] {
+        var ids = StringPositions(capacity: counted.count)
+        var winners: [Int] = []
+        winners.reserveCapacity(counted.count)
+        for position in counted.indices {
+            let (inserted, slot) = ids.insert(hash: hashes[position]) {
+                transactions[counted[winners[$0]]].transactionId == transactions[counted[position]].transactionId
+            }
+            if inserted {
+                winners.append(position)
+            } else if replaces(counted[position], counted[winners[slot]], in: transactions) {
+                winners[slot] = position
+            }
+        }
+        return winners
+    }
+
+    /// The transaction id at `position`.
+    func transactionId(_ position: Int) -> String {
+        creditIds[position] ?? transactions[indices[position]].transactionId
+    }
+
+    /// True when the transaction at `position` was refunded or revoked at or before `date`.
+    func isRevoked(_ position: Int, at date: Date) -> Bool {
+        guard let revoked = revocationDates[position] else { return false }
+        return revoked <= date
+    }
+
+    /// Whether the copy at `later` (a later position in the history) beats the copy at `current`: a revoked
+    /// copy first, then the later `signedDate`, then the later position.
+    static func replaces(_ later: Int, _ current: Int, in transactions: [Transaction]) -> Bool {
+        let laterRevoked = transactions[later].revocationDate != nil
+        let currentRevoked = transactions[current].revocationDate != nil
+        if laterRevoked != currentRevoked { return laterRevoked }
+        if let laterSigned = transactions[later].signedDate, let currentSigned = transactions[current].signedDate,
+           laterSigned != currentSigned {
+            return laterSigned > currentSigned
+        }
+        return true
+    }
+}

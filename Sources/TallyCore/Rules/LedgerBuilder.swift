@@ -1,0 +1,115 @@
+import Foundation
+
+
+/// Collects ledger entries from transactions and spends; used only by ``Ledger``.
+///
+/// Credits are summed as whole units per product and currency and multiplied once at the end, so the cost
+/// of Decimal arithmetic does not grow with the number of purchases.
+struct LedgerBuilder {
+    let now: Date?
+    let rates: CurrencyRates
+    private(set) var entries: [LedgerEntry] = []
+    private(set) var warnings: [String]
+    /// Slot → rate position → units credited and not clawed back.
+    private var units: [[Int]] = []
+    private var slotRates: [[CurrencyRates.Rate]] = []
+    private var spent: [String: Decimal] = [:]
+    /// Credits per currency position moved out of ``units`` when a unit count would overflow `Int`.
+    private var spill: [Decimal]
+
+    init(rates: CurrencyRates, through now: Date?) {
+        self.now = now
+        self.rates = rates
+        warnings = rates.warnings
+        spill = Array(repeating: 0, count: rates.names.count)
+    }
+
+    /// Adds a credit (and a claw-back when refunded by `now`) for every consumable purchase of a currency product.
+    mutating func addCredits(of history: ClassifiedHistory) {
+        slotRates = history.table.entries.map(\.rates)
+        units = slotRates.map { Array(repeating: 0, count: $0.count) }
+        var expected = 0
+        for position in history.positions where !slotRates[history.slots[position]].isEmpty { expected += 1 }
+        entries.reserveCapacity(entries.count + expected + expected / 8)
+        for position in history.positions {
+            let slot = history.slots[position]
+            guard !slotRates[slot].isEmpty else { continue }
+            let kind = history.kinds[position]
+            guard kind == .consumable || kind == nil else { continue }
+            addCredit(position, slot: slot, history: history)
+        }
+    }
+
+    private mutating func addCredit(_ position: Int, slot: Int, history: ClassifiedHistory) {
+        let id = history.transactionId(position)
+        let quantity = history.quantities[position]
+        guard quantity > 0 else {
+            warnings.append("transaction \(id) of '\(history.table.entries[slot].productId)' has quantity "
+                + "\(quantity); it credits nothing")
+            return
+        }
+        var revoked = history.revocationDates[position]
+        if let date = revoked, let now, date > now { revoked = nil }
+        let productRates = slotRates[slot]
+        for (ratePosition, rate) in productRates.enumerated() {
+            let amount = rate.amount(quantity: quantity)
+            let currency = rates.names[rate.currency]
+            let suffix = productRates.count == 1 ? id : "\(id):\(currency)"
+            entries.append(LedgerEntry(id: "credit:" + suffix, kind: .credit, currency: currency, amount: amount,
+                                       date: history.purchaseDates[position], transactionId: id))
+            guard let revoked else {
+                let (sum, overflow) = units[slot][ratePosition].addingReportingOverflow(quantity)
+                if overflow {
+                    spill[rate.currency] += rate.perUnit * Decimal(units[slot][ratePosition])
+                    units[slot][ratePosition] = quantity
+                } else {
+                    units[slot][ratePosition] = sum
+                }
+                continue
+            }
+            entries.append(LedgerEntry(id: "clawback:" + suffix, kind: .clawback, currency: currency,
+                                       amount: -amount, date: revoked, transactionId: id))
+        }
+    }
+
+    /// Adds every spend once by id, dated at or before `now`.
+    mutating func addSpends(_ spends: [Spend]) {
+        var seen: [String: Int] = [:]
+        for (position, spend) in spends.enumerated() {
+            if let now, spend.date > now { continue }
+            if let first = seen[spend.id].map({ spends[$0] }) {
+                if first.currency != spend.currency || first.amount != spend.amount {
+                    warnings.append("spend '\(spend.id)' appears twice with different amounts "
+                        + "(\(first.amount) \(first.currency), \(spend.amount) \(spend.currency)); the first counts")
+                }
+                continue
+            }
+            seen[spend.id] = position
+            if !rates.names.contains(spend.currency) {
+                warnings.append("spend '\(spend.id)' uses currency '\(spend.currency)', which tally.json does not define")
+            }
+            spent[spend.currency, default: 0] += spend.amount
+            entries.append(LedgerEntry(id: "spend:" + spend.id, kind: .spend, currency: spend.currency,
+                                       amount: -spend.amount, date: spend.date))
+        }
+    }
+
+    /// Sorts the entries by date, then id, in place (Swift's sort merges already-ordered runs, so the
+    /// credits in history order and the spends cost little).
+    mutating func sortEntries() {
+        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
+    }
+
+    /// Net amount per currency: every configured currency, plus any a spend named.
+    func totals() -> [String: Decimal] {
+        var totals: [String: Decimal] = [:]
+        for (position, name) in rates.names.enumerated() { totals[name] = spill[position] }
+        for (slot, productRates) in slotRates.enumerated() {
+            for (position, rate) in productRates.enumerated() where units[slot][position] != 0 {
+                totals[rates.names[rate.currency], default: 0] += rate.perUnit * Decimal(units[slot][position])
+            }
+        }
+        for (currency, amount) in spent { totals[currency, default: 0] -= amount }
+        return totals
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+
+extension PurchaseHistory {
+    /// Records a spend if the balance covers it. Returns false when a spend with the same id was already
+    /// recorded (idempotent); throws `conflictingId` when the id was used for a different currency or amount,
+    /// `insufficientBalance` when short, and `invalidValue` for an empty id, an amount not above zero or a
+    /// currency `tally.json` does not define.
+    ///
+    /// The balance available is the ledger's net amount as of the spend's date, minus every spend dated later.
+    @discardableResult
+    public mutating func record(_ spend: Spend, catalog: Catalog, configuration: AppConfiguration) throws -> Bool {
+        try Self.validate(spend, configuration: configuration)
+        if let existing = spends.first(where: { $0.id == spend.id }) {
+            guard existing.currency == spend.currency, existing.amount == spend.amount else {
+                throw TallyError(.conflictingId, "spend id '\(spend.id)' was already used for \(existing.amount) "
+                    + "\(existing.currency); this spend asks \(spend.amount) \(spend.currency). Use a new id for a new spend")
+            }
+            return false
+        }
+        let ledger = Ledger(history: self, catalog: catalog, configuration: configuration)
+        var available = ledger.net(of: spend.currency, asOf: spend.date)
+        for entry in ledger.entries where entry.kind == .spend && entry.currency == spend.currency
+            && entry.date > spend.date {
+            available += entry.amount
+        }
+        guard available >= spend.amount else {
+            let debt = available < 0 ? " (and \(-available) owed)" : ""
+            throw TallyError(.insufficientBalance, "spend '\(spend.id)': the balance is \(max(available, 0)) "
+                + "\(spend.currency)\(debt), the spend needs \(spend.amount)")
+        }
+        spends.append(spend)
+        return true
+    }
+
+    private static func validate(_ spend: Spend, configuration: AppConfiguration) throws {
+        guard !spend.id.isEmpty else {
+            throw TallyError(.invalidValue, "a spend needs a non-empty id, so a retry cannot spend twice")
+        }
+        guard !spend.amount.isNaN, spend.amount > 0 else {
+            throw TallyError(.invalidValue, "spend '\(spend.id)': the amount must be greater than zero, "
+                + "got \(spend.amount)")
+        }
+        guard configuration.currencies[spend.currency] != nil else {
+            let known = configuration.currencies.keys.sorted().joined(separator: ", ")
+            throw TallyError(.invalidValue, "spend '\(spend.id)': currency '\(spend.currency)' is not defined in "
+                + "tally.json (currencies: \(known.isEmpty ? "none" : known))")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Chains already verified, keyed by the exact `x5c` text of leaf and intermediate, so a JWS from a
+/// known leaf costs one validity-window comparison instead of an X.509 chain verification.
+///
+/// `@unchecked Sendable`: all mutable state is read and written only while holding `lock`.
+final class ChainCache: @unchecked Sendable {
+    /// What a verified chain leaves behind.
+    struct Entry: Sendable {
+        /// The leaf's key, parsed once.
+        var leafKey: PublicKey
+        /// The span in which leaf, intermediate and root are all valid; validity at another
+        /// effective date is re-checked against it.
+        var validity: ClosedRange<Date>
+        /// Leaf, intermediate and trusted root, for later revocation checks.
+        var chain: [Certificate]
+        /// Until when an online revocation check of this chain stays fresh.
+        var revocationCheckedUntil: Date?
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    /// Exact header segments already seen, with their chain key and entry: one hash per lookup.
+    private var headers: [Substring: (key: String, entry: Entry)] = [:]
+    private let capacity: Int
+
+    /// Longest header segment remembered.
+    static let maximumHeaderLength = 8192
+
+    /// A cache holding at most `capacity` chains.
+    init(capacity: Int = 64) { self.capacity = capacity }
+
+    /// The cache key for a leaf and intermediate.
+    static func key(leaf: String, intermediate: String) -> String { leaf + "|" + intermediate }
+
+    /// The chain key and entry remembered for an exact header segment (already checked: ES256, three certificates).
+    func lookup(header: Substring) -> (key: String, entry: Entry)? {
+        lock.withLock { headers[header] }
+    }
+
+    /// The entry for `key`, if cached.
+    func entry(_ key: String) -> Entry? {
+        lock.withLock { entries[key] }
+    }
+
+    /// Stores an entry and remembers `header` as leading to it.
+    func store(_ entry: Entry, key: String, header: Substring?) {
+        lock.withLock {
+            if entries.count >= capacity, entries[key] == nil {
+                entries.removeAll(keepingCapacity: true)
+                headers.removeAll(keepingCapacity: true)
+            }
+            let previous = entries.updateValue(entry, forKey: key)
+            if previous != nil {
+                // Keep remembered headers of this chain in step (revocation freshness changed).
+                for (segment, value) in headers where value.key == key { headers[segment] = (key, entry) }
+            }
+            // A fresh copy, so the cache never keeps a whole caller's JWS alive; padded headers (real ones
+            // are ~3.5 KB) are not remembered, so nobody can fill memory with them.
+            if let header, header.utf8.count <= Self.maximumHeaderLength, headers.count < capacity * 4 {
+                headers[Substring(String(header))] = (key, entry)
+            }
+        }
+    }
+
+    /// Number of cached chains.
+    var count: Int { lock.withLock { entries.count } }
+}

@@ -1,0 +1,51 @@
+/// A JWS in compact serialization split into its three base64url segments.
+struct CompactJWS {
+    /// The protected header segment.
+    var header: Substring
+    /// The payload segment.
+    var payload: Substring
+    /// The signature segment.
+    var signature: Substring
+    /// `header.payload`, the bytes the signature covers.
+    var signingInput: Substring
+
+    /// Splits `text`; a failure names what is wrong.
+    static func split(_ text: String) -> Result<CompactJWS, VerificationFailure> {
+        let trimmed = text.trimmingWhitespace()
+        // Byte-wise search over contiguous UTF-8: '.' is ASCII, so these positions are valid string
+        // indices, and the search is far cheaper than splitting by Character.
+        let offsets = trimmed.utf8.withContiguousStorageIfAvailable { bytes in
+            var found: [Int] = []
+            for offset in bytes.indices where bytes[offset] == UInt8(ascii: ".") {
+                found.append(offset)
+                if found.count > 3 { break }
+            }
+            return found
+        } ?? Array(trimmed.utf8).enumerated().filter { $0.element == UInt8(ascii: ".") }.prefix(4).map(\.offset)
+        let dots = offsets.map { trimmed.utf8.index(trimmed.startIndex, offsetBy: $0) }
+        guard dots.count == 2 else {
+            let count = dots.count > 3 ? "more than 4" : "\(dots.count + 1)"
+            return .failure(VerificationFailure(
+                .verificationFailure,
+                "a compact JWS has 3 dot-separated parts (header.payload.signature); this input has \(count)"))
+        }
+        let header = trimmed[trimmed.startIndex..<dots[0]]
+        let payload = trimmed[trimmed.utf8.index(after: dots[0])..<dots[1]]
+        let signature = trimmed[trimmed.utf8.index(after: dots[1])...]
+        guard !header.isEmpty, !payload.isEmpty, !signature.isEmpty else {
+            return .failure(VerificationFailure(.verificationFailure, "a JWS part is empty"))
+        }
+        return .success(CompactJWS(
+            header: header, payload: payload, signature: signature, signingInput: trimmed[trimmed.startIndex..<dots[1]]))
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and line breaks.
+    func trimmingWhitespace() -> SubSequence {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        let start = firstIndex { !isSpace($0) } ?? endIndex
+        let end = lastIndex { !isSpace($0) }.map(index(after:)) ?? start
+        return self[start..<Swift.max(start, end)]
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One JSON parse of a payload yields both the claims verification checks and the caller's model.
+struct PayloadEnvelope<Model: Decodable>: Decodable {
+    var claims: SignedClaims
+    var model: Result<Model, PayloadDecoding.ModelError>
+
+    init(from decoder: Decoder) throws {
+        claims = try SignedClaims(from: decoder)
+        do {
+            model = .success(try Model(from: decoder))
+        } catch {
+            model = .failure(PayloadDecoding.ModelError(message: PayloadDecoding.describe(error)))
+        }
+    }
+}
+
+/// JSON decoding of JWS segments.
+enum PayloadDecoding {
+    /// Why a verified payload did not decode into the requested model.
+    struct ModelError: Error {
+        var message: String
+    }
+
+    /// A fresh decoder (JSONDecoder is not documented as safe to share across threads).
+    static func decoder() -> JSONDecoder { JSONDecoder() }
+
+    /// Decodes `bytes` into claims plus `Model`; a failure means the payload is not a JSON object.
+    static func envelope<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type)
+        -> Result<PayloadEnvelope<Model>, VerificationFailure>
+    {
+        do {
+            return .success(try decoder().decode(PayloadEnvelope<Model>.self, from: Data(bytes)))
+        } catch {
+            return .failure(VerificationFailure(
+                .verificationFailure, "the JWS payload is not a JSON object: \(describe(error))"))
+        }
+    }
+
+    /// A short readable account of a decoding error: what is wrong and where.
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return keys.isEmpty ? "top level" : keys
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "missing \(parent.isEmpty ? "" : parent + ".")\(key.stringValue)"
+        case .typeMismatch(let type, let context):
+            return "\(path(context)) is not \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)) is null, expected \(type)"
+        case .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+extension SignedDataVerifier {
+    /// Apple's `ChainVerifier` on its own: checks an `x5c` list (standard base64 DER, leaf first,
+    /// exactly three) against the configured roots at `date` — OpenSSL chain, marker OIDs,
+    /// intermediate CA, P-256 leaf key, and revocation when online — and returns the leaf key.
+    public func verifyCertificateChain(_ x5c: [String], at date: Date) -> Result<PublicKey, VerificationFailure> {
+        guard x5c.count == 3 else {
+            return .failure(VerificationFailure(
+                .invalidChainLength, "x5c holds \(x5c.count) certificates; exactly 3 (leaf, intermediate, root) are required"))
+        }
+        let effective = EffectiveDate(date: date, source: "given date")
+        return verifyChain(x5c, at: effective).flatMap(refreshedRevocation).map(\.leafKey)
+    }
+
+    /// Number of chains in the verified-chain cache.
+    public var cachedChainCount: Int { cache.count }
+}

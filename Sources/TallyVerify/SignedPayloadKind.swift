@@ -1,0 +1,45 @@
+import TallyCore
+
+/// The kinds of App Store signed data, each with its own payload checks.
+public enum SignedPayloadKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// `signedTransactionInfo` → ``Transaction``: bundle id, then environment.
+    case transaction
+    /// `signedRenewalInfo` → ``RenewalInfo``: environment only.
+    case renewalInfo = "renewal"
+    /// A notification's `signedPayload` → ``ServerNotification``: app and environment from its
+    /// `data`, `summary`, `externalPurchaseToken` or `appData`.
+    case notification
+    /// `signedAppTransactionInfo` → ``AppTransaction``: bundle id, app Apple id, `receiptType`.
+    case appTransaction = "app-transaction"
+
+    /// The kind a decoded payload looks like, by its fields; nil if none fits.
+    static func detect(_ claims: SignedClaims) -> SignedPayloadKind? {
+        if claims.notificationType != nil { return .notification }
+        if claims.transactionId != nil { return .transaction }
+        if claims.receiptType != nil, claims.appAppleId != nil || claims.bundleId != nil { return .appTransaction }
+        if claims.hasAutoRenewStatus { return .renewalInfo }
+        return nil
+    }
+}
+
+/// A verified, decoded payload of any kind.
+public enum SignedPayload: Sendable, Hashable {
+    /// A transaction.
+    case transaction(Transaction)
+    /// Renewal info.
+    case renewalInfo(RenewalInfo)
+    /// A server notification (nested signed data verified and decoded when configured).
+    case notification(ServerNotification)
+    /// An app transaction.
+    case appTransaction(AppTransaction)
+
+    /// The payload's kind.
+    public var kind: SignedPayloadKind {
+        switch self {
+        case .transaction: .transaction
+        case .renewalInfo: .renewalInfo
+        case .notification: .notification
+        case .appTransaction: .appTransaction
+        }
+    }
+}
