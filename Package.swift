@@ -20,10 +20,13 @@ let package = Package(
         ),
         /// The model and the rules: pure values, no I/O.
         .target(name: "TallyCore"),
+        /// OpenSSL wrappers shared by TallyVerify and TallySandbox: certificates, keys, ECDSA P-256,
+        /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
+        .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
         /// A simulated App Store driven by .storekit files.
-        .target(name: "TallySandbox", dependencies: ["TallyCore", "COpenSSL"]),
+        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto"]),
         /// Verification of App Store signed data and receipts.
-        .target(name: "TallyVerify", dependencies: ["TallyCore", "COpenSSL"]),
+        .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         .executableTarget(name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
         .executableTarget(name: "tally-bench", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),

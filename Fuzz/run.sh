@@ -16,7 +16,7 @@ binary="$(swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse
 work="$here/.build/fuzz-corpus"
 artifacts="$here/.build/fuzz-artifacts"
 mkdir -p "$work" "$artifacts"
-cp -n "$here"/corpus/*.der "$here"/corpus/*.b64 "$work"/ 2>/dev/null || true
+cp -n "$here"/corpus/*.der "$here"/corpus/*.b64 "$here"/corpus/*.jws "$work"/ 2>/dev/null || true
 log="$here/.build/fuzz.log"
 
 set +e

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCrypto
 
 extension SandboxCertificateAuthority {
     /// Where the authority lives inside the sandbox's data directory.
@@ -23,16 +24,16 @@ extension SandboxCertificateAuthority {
     /// ← root signatures hold; the error names the first file that is missing or wrong.
     public init(directory: URL) throws(SigningError) {
         let files = AuthorityFiles(directory: directory)
-        let root = try Certificate.fromPEM(try files.read(FileName.root), file: files.path(FileName.root))
-        let intermediate = try Certificate.fromPEM(
+        let root = try AuthorityPEM.certificate(try files.read(FileName.root), file: files.path(FileName.root))
+        let intermediate = try AuthorityPEM.certificate(
             try files.read(FileName.intermediate), file: files.path(FileName.intermediate))
-        let leaf = try Certificate.fromPEM(try files.read(FileName.leaf), file: files.path(FileName.leaf))
-        let leafKey = try PrivateKey.fromPEM(try files.read(FileName.leafKey), file: files.path(FileName.leafKey))
+        let leaf = try AuthorityPEM.certificate(try files.read(FileName.leaf), file: files.path(FileName.leaf))
+        let leafKey = try AuthorityPEM.privateKey(try files.read(FileName.leafKey), file: files.path(FileName.leafKey))
         let rootKey = try files.readIfPresent(FileName.rootKey).map { data throws(SigningError) in
-            try PrivateKey.fromPEM(data, file: files.path(FileName.rootKey))
+            try AuthorityPEM.privateKey(data, file: files.path(FileName.rootKey))
         }
         let intermediateKey = try files.readIfPresent(FileName.intermediateKey).map { data throws(SigningError) in
-            try PrivateKey.fromPEM(data, file: files.path(FileName.intermediateKey))
+            try AuthorityPEM.privateKey(data, file: files.path(FileName.intermediateKey))
         }
         guard leaf.matches(leafKey) else {
             throw files.mismatch(FileName.leafKey, "is not the private key of \(files.path(FileName.leaf))")
@@ -43,8 +44,10 @@ extension SandboxCertificateAuthority {
         guard intermediate.isSigned(by: root) else {
             throw files.mismatch(FileName.intermediate, "was not issued by \(files.path(FileName.root))")
         }
-        try self.init(root: root, intermediate: intermediate, leaf: leaf,
-                      leafKey: leafKey, rootKey: rootKey, intermediateKey: intermediateKey)
+        try self = SigningError.openSSL { () throws(CryptoError) in
+            try SandboxCertificateAuthority(root: root, intermediate: intermediate, leaf: leaf,
+                                            leafKey: leafKey, rootKey: rootKey, intermediateKey: intermediateKey)
+        }
     }
 
     /// Stores the certificates (0644) and private keys (0600) under `directory`/ca/, each file

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCrypto
 
 /// The sandbox's own certificate authority: a root, an intermediate carrying Apple's WWDR OID and a
 /// leaf carrying Apple's receipt-signing OID, all EC P-256 and signed ecdsa-with-SHA256.
@@ -35,36 +36,36 @@ public struct SandboxCertificateAuthority: Sendable, Hashable {
         }
         let span = TimeInterval(years) * 365.25 * 86_400
         let notBefore = now.addingTimeInterval(-span), notAfter = now.addingTimeInterval(span)
-        let rootKey = try PrivateKey.generateP256()
-        let intermediateKey = try PrivateKey.generateP256()
-        let leafKey = try PrivateKey.generateP256()
-        let root = try Certificate.issue(.root, key: rootKey, issuer: nil, notBefore: notBefore, notAfter: notAfter)
-        let intermediate = try Certificate.issue(
-            .intermediate, key: intermediateKey, issuer: .init(certificate: root, key: rootKey),
-            notBefore: notBefore, notAfter: notAfter)
-        let leaf = try Certificate.issue(
-            .leaf, key: leafKey, issuer: .init(certificate: intermediate, key: intermediateKey),
-            notBefore: notBefore, notAfter: notAfter)
-        return try SandboxCertificateAuthority(
-            root: root, intermediate: intermediate, leaf: leaf,
-            leafKey: leafKey, rootKey: rootKey, intermediateKey: intermediateKey)
+        return try SigningError.openSSL { () throws(CryptoError) in
+            let rootKey = try PrivateKey.newP256()
+            let intermediateKey = try PrivateKey.newP256()
+            let leafKey = try PrivateKey.newP256()
+            let root = try Certificate.issue(.root, key: rootKey, issuer: nil, notBefore: notBefore, notAfter: notAfter)
+            let intermediate = try Certificate.issue(
+                .intermediate, key: intermediateKey, issuer: .init(certificate: root, key: rootKey),
+                notBefore: notBefore, notAfter: notAfter)
+            let leaf = try Certificate.issue(
+                .leaf, key: leafKey, issuer: .init(certificate: intermediate, key: intermediateKey),
+                notBefore: notBefore, notAfter: notAfter)
+            return try SandboxCertificateAuthority(
+                root: root, intermediate: intermediate, leaf: leaf,
+                leafKey: leafKey, rootKey: rootKey, intermediateKey: intermediateKey)
+        }
     }
 
     init(
         root: Certificate, intermediate: Certificate, leaf: Certificate,
         leafKey: PrivateKey, rootKey: PrivateKey?, intermediateKey: PrivateKey?
-    ) throws(SigningError) {
-        rootPEM = String(decoding: try root.pem(), as: UTF8.self)
-        intermediatePEM = String(decoding: try intermediate.pem(), as: UTF8.self)
-        leafPEM = String(decoding: try leaf.pem(), as: UTF8.self)
-        rootDER = try root.der()
-        intermediateDER = try intermediate.der()
-        leafDER = try leaf.der()
-        leafKeyPEM = String(decoding: try leafKey.pem(), as: UTF8.self)
-        rootKeyPEM = try rootKey.map { key throws(SigningError) in String(decoding: try key.pem(), as: UTF8.self) }
-        intermediateKeyPEM = try intermediateKey.map { key throws(SigningError) in
-            String(decoding: try key.pem(), as: UTF8.self)
-        }
+    ) throws(CryptoError) {
+        rootPEM = root.pem
+        intermediatePEM = intermediate.pem
+        leafPEM = leaf.pem
+        rootDER = Data(root.der)
+        intermediateDER = Data(intermediate.der)
+        leafDER = Data(leaf.der)
+        leafKeyPEM = try leafKey.pem()
+        rootKeyPEM = try rootKey.map { key throws(CryptoError) in try key.pem() }
+        intermediateKeyPEM = try intermediateKey.map { key throws(CryptoError) in try key.pem() }
     }
 
     /// A signer using this authority's leaf key and chain.

@@ -10,7 +10,7 @@ struct OCSPRequest {
         guard let request = OCSP_REQUEST_new() else { return nil }
         defer { OCSP_REQUEST_free(request) }
         guard let id = OCSP_cert_to_id(nil, certificate.x509, issuer.x509) else {
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return nil
         }
         guard OCSP_request_add0_id(request, id) != nil else {  // the request now owns id
@@ -51,7 +51,7 @@ extension OCSPRequest {
             return d2i_OCSP_RESPONSE(nil, &cursor, buffer.count)
         }
         guard let response = parsed else {
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return .failure(OCSPError(retryable: true, message: "the OCSP responder's answer is not an OCSPResponse"))
         }
         defer { OCSP_RESPONSE_free(response) }
@@ -70,7 +70,7 @@ extension OCSPRequest {
         defer { OPENSSL_sk_free(untrusted) }
         _ = OPENSSL_sk_push(untrusted, UnsafeRawPointer(issuer.x509))
         guard OCSP_basic_verify(basic, untrusted, store.store, 0) == 1 else {
-            let detail = OpenSSLError.drain()
+            let detail = CryptoError.drain()
             return .failure(OCSPError(retryable: false, message: "the OCSP answer's signature did not verify: \(detail)"))
         }
         guard let id = OCSP_cert_to_id(nil, certificate.x509, issuer.x509) else {
@@ -86,7 +86,7 @@ extension OCSPRequest {
             return .failure(OCSPError(retryable: false, message: "the OCSP answer does not mention the certificate"))
         }
         guard OCSP_check_validity(thisUpdate, nextUpdate, 300, -1) == 1 else {
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return .failure(OCSPError(retryable: true, message: "the OCSP answer is stale or not yet valid"))
         }
         switch status {

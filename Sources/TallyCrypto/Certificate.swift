@@ -6,7 +6,8 @@ import Foundation
 /// `@unchecked Sendable`: the wrapped `X509` is never mutated after parsing, and OpenSSL 3 computes
 /// its lazily cached extension data under the certificate's own lock, so concurrent reads are safe.
 public final class Certificate: @unchecked Sendable, CustomStringConvertible {
-    let x509: OpaquePointer
+    /// The owned `X509 *`, for OpenSSL calls elsewhere in the package (OCSP, PKCS#7).
+    package let x509: OpaquePointer
     /// The certificate's DER encoding.
     public let der: [UInt8]
 
@@ -25,15 +26,15 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
             return x509
         }
         guard let parsed else {
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return nil
         }
         self.x509 = parsed
         self.der = der
     }
 
-    /// Wraps an `X509` this object now owns.
-    init?(owning x509: OpaquePointer) {
+    /// Wraps an `X509` this object now owns (freed here when its DER cannot be written).
+    package init?(owning x509: OpaquePointer) {
         var cursor: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509(x509, &cursor)
         guard length > 0, let cursor else {
@@ -94,6 +95,7 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// The subject and serial, for logs and failure messages.
     public var description: String { "\(subject) (serial \(serialNumberHex))" }
 
     static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {

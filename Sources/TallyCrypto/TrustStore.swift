@@ -6,7 +6,8 @@ import Foundation
 /// `@unchecked Sendable`: the store is filled once in `init` and only read afterwards; OpenSSL locks
 /// an `X509_STORE` internally, so many `X509_STORE_CTX` may verify against it at the same time.
 public final class TrustStore: @unchecked Sendable {
-    let store: OpaquePointer
+    /// The owned `X509_STORE *`, for OpenSSL calls elsewhere in the package (OCSP).
+    package let store: OpaquePointer
     /// The trusted roots.
     public let roots: [Certificate]
 
@@ -14,7 +15,7 @@ public final class TrustStore: @unchecked Sendable {
     public init?(roots: [Certificate]) {
         guard let store = X509_STORE_new() else { return nil }
         for root in roots where X509_STORE_add_cert(store, root.x509) != 1 {
-            _ = OpenSSLError.drain()  // a duplicate root is harmless
+            _ = CryptoError.drain()  // a duplicate root is harmless
         }
         self.store = store
         self.roots = roots
@@ -41,7 +42,7 @@ public final class TrustStore: @unchecked Sendable {
             _ = OPENSSL_sk_push(untrusted, UnsafeRawPointer(certificate.x509))
         }
         guard X509_STORE_CTX_init(context, store, leaf.x509, untrusted) == 1 else {
-            return .failure(ChainError(code: -1, depth: 0, message: OpenSSLError.drain()))
+            return .failure(ChainError(code: -1, depth: 0, message: CryptoError.drain()))
         }
         let parameters = X509_STORE_CTX_get0_param(context)
         // Clamped to years 0001…9999 so a hostile signedDate can never overflow time_t.
@@ -55,7 +56,7 @@ public final class TrustStore: @unchecked Sendable {
             let code = X509_STORE_CTX_get_error(context)
             let depth = X509_STORE_CTX_get_error_depth(context)
             let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return .failure(ChainError(code: code, depth: depth, message: text))
         }
         var chain: [Certificate] = []
@@ -70,32 +71,4 @@ public final class TrustStore: @unchecked Sendable {
         }
         return .success(VerifiedChain(certificates: chain))
     }
-}
-
-/// A chain OpenSSL verified: leaf first, trusted root last.
-public struct VerifiedChain: Sendable {
-    /// The certificates, leaf first.
-    public var certificates: [Certificate]
-
-    /// The span in which every certificate of the chain is valid.
-    public var validity: ClosedRange<Date> {
-        let start = certificates.map(\.notBefore).max() ?? .distantPast
-        let end = certificates.map(\.notAfter).min() ?? .distantFuture
-        return start <= end ? start...end : start...start
-    }
-}
-
-/// Why OpenSSL rejected a chain.
-public struct ChainError: Error, Sendable, Hashable {
-    /// OpenSSL's `X509_V_ERR_*` code.
-    public var code: Int32
-    /// Position in the chain of the failing certificate: 0 leaf, 1 intermediate, 2 root.
-    public var depth: Int32
-    /// OpenSSL's text for the code.
-    public var message: String
-
-    /// The certificate had expired at the verification time.
-    public var isExpired: Bool { code == X509_V_ERR_CERT_HAS_EXPIRED }
-    /// The certificate was not yet valid at the verification time.
-    public var isNotYetValid: Bool { code == X509_V_ERR_CERT_NOT_YET_VALID }
 }

@@ -47,11 +47,11 @@ public enum ECDSA {
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pkey, nil) else { return false }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_verify_init(context) == 1 else {
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return false
         }
         let result = EVP_PKEY_verify(context, derSignature, derSignature.count, digest, digest.count)
-        if result != 1 { _ = OpenSSLError.drain() }
+        if result != 1 { _ = CryptoError.drain() }
         return result == 1
     }
 

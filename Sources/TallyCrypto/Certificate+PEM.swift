@@ -8,15 +8,23 @@ extension Certificate {
         let bytes = Array(data)
         if let der = Certificate(der: bytes) { return [der] }
         return bytes.withUnsafeBytes { raw -> [Certificate] in
-            guard let bio = OpenSSLBIO.reading(raw) else { return [] }
+            guard let bio = MemoryBIO.reading(raw) else { return [] }
             defer { BIO_free(bio) }
             var result: [Certificate] = []
             while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
                 if let certificate = Certificate(owning: x509) { result.append(certificate) }
             }
-            _ = OpenSSLError.drain()
+            _ = CryptoError.drain()
             return result
         }
+    }
+
+    /// Parses the first PEM `BEGIN CERTIFICATE` block of `pem`; the error carries OpenSSL's reason.
+    public static func fromPEM(_ pem: some Collection<UInt8>) throws(CryptoError) -> Certificate {
+        CryptoError.clear()
+        let parsed = try CryptoError.require(
+            MemoryBIO.parse(pem) { PEM_read_bio_X509($0, nil, nil, nil) }, "PEM_read_bio_X509")
+        return try CryptoError.require(Certificate(owning: parsed), "i2d_X509")
     }
 
     /// Parses a base64 (standard alphabet) DER certificate, as found in a JWS `x5c` header.

@@ -5,9 +5,11 @@ import COpenSSL
 /// `@unchecked Sendable`: the key is never mutated after creation; OpenSSL 3 allows one `EVP_PKEY`
 /// to be used by many verification contexts on many threads at once.
 public final class PublicKey: @unchecked Sendable {
-    let pkey: OpaquePointer
+    /// The owned `EVP_PKEY *`.
+    package let pkey: OpaquePointer
 
-    init(owning pkey: OpaquePointer) { self.pkey = pkey }
+    /// Wraps an `EVP_PKEY` this object now owns.
+    package init(owning pkey: OpaquePointer) { self.pkey = pkey }
 
     deinit { EVP_PKEY_free(pkey) }
 
@@ -17,11 +19,11 @@ public final class PublicKey: @unchecked Sendable {
         let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             if let key = d2i_PUBKEY(nil, &cursor, buffer.count) { return key }
-            guard let bio = OpenSSLBIO.reading(UnsafeRawBufferPointer(buffer)) else { return nil }
+            guard let bio = MemoryBIO.reading(UnsafeRawBufferPointer(buffer)) else { return nil }
             defer { BIO_free(bio) }
             return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
         }
-        _ = OpenSSLError.drain()
+        _ = CryptoError.drain()
         guard let parsed else { return nil }
         self.init(owning: parsed)
     }
@@ -36,7 +38,10 @@ public final class PublicKey: @unchecked Sendable {
     }
 
     /// True for an elliptic-curve key on P-256 (prime256v1), the only curve ES256 allows.
-    public var isP256: Bool {
+    public var isP256: Bool { Self.isP256(pkey) }
+
+    /// True when `pkey` (public or private) is an elliptic-curve key on P-256.
+    static func isP256(_ pkey: OpaquePointer) -> Bool {
         guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC else { return false }
         var name = [CChar](repeating: 0, count: 64)
         guard EVP_PKEY_get_group_name(pkey, &name, name.count, nil) == 1 else { return false }
