@@ -29,4 +29,19 @@ enum CoreBenchmark {
         Report.overTarget("sandbox purchases in memory", rate: Double(purchases) / purchaseSeconds,
                           unit: "purchases/s", target: 50_000)
     }
+
+    /// `tally-bench rules`: only the ownership rules, 20 times, for a profiler (`perf record`, callgrind).
+    static func profileRules() {
+        let fixture = BenchFixture()
+        let history = fixture.history(transactions: 100_000)
+        var seconds: [Double] = []
+        for _ in 0..<20 {
+            seconds.append(Stopwatch.seconds {
+                _ = CustomerState(catalog: fixture.catalog, configuration: fixture.configuration,
+                                  history: history, at: fixture.end)
+            })
+        }
+        Report.line(String(format: "rules: best %.2f ms, median %.2f ms", seconds.min()! * 1000,
+                           seconds.sorted()[seconds.count / 2] * 1000))
+    }
 }

@@ -14,8 +14,10 @@ for suite in suites {
         CoreBenchmark.run()
     case "verify":
         VerifyBenchmark.run()
+    case "rules":
+        CoreBenchmark.profileRules()
     default:
-        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify or all\n".utf8))
+        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, all or rules\n".utf8))
         exitStatus = 2
     }
 }
