@@ -13,10 +13,8 @@ struct ClassifiedHistoryFacts {
     var groupIds: [String?] = []
     var isUpgraded: [Bool] = []
     var usedIntroductoryOffer: [Bool] = []
-    var creditIds: [String?] = []
 
     init(capacity: Int) {
-        creditIds.reserveCapacity(capacity)
         indices.reserveCapacity(capacity)
         slots.reserveCapacity(capacity)
         kinds.reserveCapacity(capacity)

@@ -27,8 +27,6 @@ struct ClassifiedHistory: Sendable {
     let groupIds: [String?]
     let isUpgraded: [Bool]
     let usedIntroductoryOffer: [Bool]
-    /// The transaction id where the product credits a currency (kept so the ledger need not read it again).
-    let creditIds: [String?]
     /// The products met.
     let table: ProductTable
 
@@ -45,12 +43,10 @@ struct ClassifiedHistory: Sendable {
             facts.append(index: index, slot: slot,
                          kind: ProductKind.of(transactions[index].type, catalogKind: table.catalogKinds[slot]),
                          from: transactions)
-            facts.creditIds.append(table.creditsCurrency[slot] ? transactions[index].transactionId : nil)
         }
         let counted = facts.indices
         let winners = Self.winners(counted: counted, hashes: hashes, in: transactions)
         self.positions = winners
-        creditIds = facts.creditIds
         self.transactions = transactions
         indices = counted
         slots = facts.slots
@@ -86,7 +82,7 @@ struct ClassifiedHistory: Sendable {
 
     /// The transaction id at `position`.
     func transactionId(_ position: Int) -> String {
-        creditIds[position] ?? transactions[indices[position]].transactionId
+        transactions[indices[position]].transactionId
     }
 
     /// True when the transaction at `position` was refunded or revoked at or before `date`.

@@ -46,22 +46,22 @@ struct LedgerBuilder {
     }
 
     private mutating func addCredit(_ position: Int, slot: Int, history: ClassifiedHistory) {
-        let id = history.transactionId(position)
         let quantity = history.quantities[position]
         guard quantity > 0 else {
-            warnings.append("transaction \(id) of '\(history.table.entries[slot].productId)' has quantity "
-                + "\(quantity); it credits nothing")
+            warnings.append("transaction \(history.transactionId(position)) of "
+                + "'\(history.table.entries[slot].productId)' has quantity \(quantity); it credits nothing")
             return
         }
         var revoked = history.revocationDates[position]
         if let date = revoked, let now, date > now { revoked = nil }
         let productRates = slotRates[slot]
         for ratePosition in productRates.indices {
-            let rate = productRates[ratePosition]
             guard recordsEntries else {
                 if revoked == nil { addUnits(quantity, slot: slot, ratePosition: ratePosition) }
                 continue
             }
+            let rate = productRates[ratePosition]
+            let id = history.transactionId(position)
             let amount = rate.amount(quantity: quantity)
             let currency = rates.names[rate.currency]
             let suffix = productRates.count == 1 ? id : "\(id):\(currency)"
