@@ -10,7 +10,6 @@ struct ClassifiedHistoryFacts {
     var expiresDates: [Date?] = []
     var revocationDates: [Date?] = []
     var quantities: [Int] = []
-    var groupIds: [String?] = []
     var isUpgraded: [Bool] = []
     var usedIntroductoryOffer: [Bool] = []
 
@@ -22,7 +21,6 @@ struct ClassifiedHistoryFacts {
         expiresDates.reserveCapacity(capacity)
         revocationDates.reserveCapacity(capacity)
         quantities.reserveCapacity(capacity)
-        groupIds.reserveCapacity(capacity)
         isUpgraded.reserveCapacity(capacity)
         usedIntroductoryOffer.reserveCapacity(capacity)
     }
@@ -36,7 +34,6 @@ struct ClassifiedHistoryFacts {
         expiresDates.append(transactions[index].expiresDate)
         revocationDates.append(transactions[index].revocationDate)
         quantities.append(transactions[index].quantity)
-        groupIds.append(transactions[index].subscriptionGroupIdentifier)
         isUpgraded.append(transactions[index].isUpgraded == true)
         usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
                                                                 discount: transactions[index].offerDiscountType))

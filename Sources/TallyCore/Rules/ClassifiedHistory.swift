@@ -24,7 +24,6 @@ struct ClassifiedHistory: Sendable {
     let expiresDates: [Date?]
     let revocationDates: [Date?]
     let quantities: [Int]
-    let groupIds: [String?]
     let isUpgraded: [Bool]
     let usedIntroductoryOffer: [Bool]
     /// The products met.
@@ -55,7 +54,6 @@ struct ClassifiedHistory: Sendable {
         expiresDates = facts.expiresDates
         revocationDates = facts.revocationDates
         quantities = facts.quantities
-        groupIds = facts.groupIds
         isUpgraded = facts.isUpgraded
         usedIntroductoryOffer = facts.usedIntroductoryOffer
         self.table = table
@@ -83,6 +81,12 @@ struct ClassifiedHistory: Sendable {
     /// The transaction id at `position`.
     func transactionId(_ position: Int) -> String {
         transactions[indices[position]].transactionId
+    }
+
+    /// The `subscriptionGroupIdentifier` of the transaction at `position` (read from the transaction: only
+    /// auto-renewables need it, so the pass does not copy it for every purchase).
+    func groupId(_ position: Int) -> String? {
+        transactions[indices[position]].subscriptionGroupIdentifier
     }
 
     /// True when the transaction at `position` was refunded or revoked at or before `date`.
