@@ -90,24 +90,22 @@ struct LedgerBuilder {
 
     /// Adds every spend once by id, dated at or before `now`.
     mutating func addSpends(_ spends: [Spend]) {
-        var seen = StringPositions(capacity: spends.count)
-        var firstOfId: [Int] = []
-        firstOfId.reserveCapacity(spends.count)
+        // A Dictionary, not StringPositions: spend ids are the caller's strings, compared as Swift compares
+        // them (canonically equivalent ids are one id), like `PurchaseHistory.record` does.
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(spends.count)
         var sums = SpendSums()
         for (position, spend) in spends.enumerated() {
             if let now, spend.date > now { continue }
-            let (inserted, slot) = seen.insert(hash: StringPositions.hash(spend.id)) {
-                spends[firstOfId[$0]].id == spend.id
-            }
-            if !inserted {
-                let first = spends[firstOfId[slot]]
+            if let firstPosition = seen[spend.id] {
+                let first = spends[firstPosition]
                 if first.currency != spend.currency || first.amount != spend.amount {
                     warnings.append("spend '\(spend.id)' appears twice with different amounts "
                         + "(\(first.amount) \(first.currency), \(spend.amount) \(spend.currency)); the first counts")
                 }
                 continue
             }
-            firstOfId.append(position)
+            seen[spend.id] = position
             if !rates.names.contains(spend.currency) {
                 warnings.append("spend '\(spend.id)' uses currency '\(spend.currency)', which tally.json does not define")
             }
