@@ -58,7 +58,8 @@ struct StateView: Encodable {
         lines.append("Entitlements: " + (entitlements.isEmpty ? "none" : entitlements.joined(separator: ", ")))
         lines.append("Non-consumables: " + (nonConsumables.isEmpty ? "none" : nonConsumables.joined(separator: ", ")))
         for sub in subscriptions {
-            let expiry = sub.expiresDate.map { " until \($0.formatted(.iso8601))" } ?? ""
+            let word = sub.status.isEntitled ? "until" : "since"
+            let expiry = sub.expiresDate.map { " \(word) \($0.formatted(.iso8601))" } ?? ""
             let pending = sub.pendingProductId.map { ", then \($0)" } ?? ""
             lines.append("Subscription \(sub.groupId): \(sub.productId) \(sub.status.rawValue)\(expiry)"
                 + (sub.willRenew ? ", renews" : ", does not renew") + pending)
