@@ -22,8 +22,12 @@ enum PayloadDecoding {
         var message: String
     }
 
-    /// A fresh decoder (JSONDecoder is not documented as safe to share across threads).
-    static func decoder() -> JSONDecoder { JSONDecoder() }
+    /// One decoder for every call: JSONDecoder is `Sendable` (its options are locked) and its options are
+    /// never changed here, so sharing it only saves building one per JWS.
+    static let shared = JSONDecoder()
+
+    /// The shared decoder.
+    static func decoder() -> JSONDecoder { shared }
 
     /// Decodes `bytes` into claims plus `Model`; a failure means the payload is not a JSON object.
     static func envelope<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type)

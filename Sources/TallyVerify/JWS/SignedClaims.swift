@@ -80,6 +80,10 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     /// The value at `key`, or nil when absent, null or of another JSON type.
     func lenient<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
-        (try? decodeIfPresent(T.self, forKey: AnyCodingKey(key))) ?? nil
+        let codingKey = AnyCodingKey(key)
+        // `contains` first: most claims are absent from most payloads, and the check is far cheaper
+        // than a generic decode attempt.
+        guard contains(codingKey) else { return nil }
+        return (try? decodeIfPresent(T.self, forKey: codingKey)) ?? nil
     }
 }
