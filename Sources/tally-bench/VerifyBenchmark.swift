@@ -33,6 +33,16 @@ enum VerifyBenchmark {
         guard let root = Certificate(der: authority.rootDER) else { throw BenchError("root does not parse") }
         let verifier = try SignedDataVerifier(rootCertificates: [root], bundleId: bundleId, environment: .sandbox)
         guard case .success = verifier.verifyTransaction(tokens[0]) else { throw BenchError("first JWS failed") }
+        // Profiling aid: TALLY_BENCH_VERIFY_ONLY=N loops only the single-thread verification N times.
+        if let rounds = ProcessInfo.processInfo.environment["TALLY_BENCH_VERIFY_ONLY"].flatMap(Int.init) {
+            let seconds = Stopwatch.best(of: rounds) {
+                for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
+                    fatalError("a benchmark JWS failed to verify")
+                }
+            }
+            Report.line(String(format: "verify only: %.1f µs per JWS", seconds / Double(count) * 1e6))
+            return
+        }
 
         let single = Stopwatch.best(of: 3) {
             for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
