@@ -37,6 +37,8 @@ let package = Package(
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
+        /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
+        .testTarget(name: "TallyCLITests", dependencies: ["tally"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# Installs the system libraries Tally builds on, when they are missing.
+# Installs what Tally builds and tests with, when it is missing: OpenSSL's development files, pkg-config and the
+# openssl tool (system packages), and Apple's app-store-server-library (Python; tests and benchmarks compare
+# against it).
 set -euo pipefail
 if [[ "$(uname)" == "Darwin" ]]; then
-    command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3" >&2; exit 1; }
+    command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3 and pkg-config" >&2; exit 1; }
     brew list openssl@3 >/dev/null 2>&1 || brew install openssl@3
-    exit 0
+    brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
+else
+    missing=()
+    for pkg in libssl-dev pkg-config openssl python3-pip; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    # python3-pip is only needed when no pip is on the PATH.
+    if command -v pip3 >/dev/null || command -v pip >/dev/null; then
+        missing=("${missing[@]/python3-pip}")
+    fi
+    missing=(${missing[@]+"${missing[@]}"})
+    if ((${#missing[@]})); then
+        sudo_cmd=""
+        [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
+        $sudo_cmd apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
 fi
-missing=()
-for pkg in libssl-dev pkg-config; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-    sudo_cmd=""
-    [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+if ! python3 -c "import appstoreserverlibrary" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check app-store-server-library \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages app-store-server-library
 fi

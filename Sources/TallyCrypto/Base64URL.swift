@@ -11,24 +11,40 @@ public enum Base64URL {
     /// Decodes `text`; nil if it holds a character outside the base64url alphabet or an impossible length.
     /// Trailing `=` padding is tolerated.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var utf8 = Array(text.utf8)
-        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
-        if utf8.count % 4 == 1 { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in utf8 {
-            let value = table[Int(byte)]
-            if value == 0xFF { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    /// Decodes base64url `bytes` (ASCII); nil on a character outside the alphabet or an impossible length.
+    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var count = input.count
+        while count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
+        if count % 4 == 1 { return nil }
+        let outputCount = count * 3 / 4
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                var accumulator: UInt32 = 0
+                var bits: UInt32 = 0
+                var written = 0
+                for index in 0..<count {
+                    let value = table[Int(input[index])]
+                    if value == 0xFF {
+                        valid = false
+                        break
+                    }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        if written < outputCount { out[written] = UInt8(truncatingIfNeeded: accumulator >> bits) }
+                        written += 1
+                    }
+                }
+                initialized = valid ? min(written, outputCount) : 0
             }
+            return valid ? output : nil
         }
-        return output
     }
 
     /// Encodes `bytes` without padding.

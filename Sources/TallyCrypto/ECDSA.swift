@@ -44,21 +44,65 @@ public enum ECDSA {
 
     /// Verifies a DER ECDSA signature over a precomputed digest with `key`.
     public static func verify(digest: [UInt8], derSignature: [UInt8], key: PublicKey) -> Bool {
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pkey, nil) else { return false }
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_verify_init(context) == 1 else {
-            _ = CryptoError.drain()
-            return false
+        digest.withUnsafeBytes { digest in
+            derSignature.withUnsafeBytes { signature in verify(digest: digest, derSignature: signature, key: key) }
         }
-        let result = EVP_PKEY_verify(context, derSignature, derSignature.count, digest, digest.count)
+    }
+
+    /// Verifies a DER ECDSA signature over a precomputed digest with `key`, reusing one of the key's
+    /// verification contexts.
+    static func verify(digest: UnsafeRawBufferPointer, derSignature: UnsafeRawBufferPointer, key: PublicKey) -> Bool {
+        let result = key.verifyContexts.withContext(for: key.pkey) { context in
+            EVP_PKEY_verify(
+                context, derSignature.baseAddress?.assumingMemoryBound(to: UInt8.self), derSignature.count,
+                digest.baseAddress?.assumingMemoryBound(to: UInt8.self), digest.count)
+        }
         if result != 1 { _ = CryptoError.drain() }
         return result == 1
     }
 
     /// Verifies a JOSE `ES256` signature (raw r‖s) over `message` with a P-256 `key`.
     public static func verifyES256(message: UnsafeRawBufferPointer, rawSignature: [UInt8], key: PublicKey) -> Bool {
-        guard let der = derSignature(fromRaw: rawSignature) else { return false }
-        return verify(digest: sha256(message), derSignature: der, key: key)
+        guard rawSignature.count == 64 else { return false }
+        // Digest and DER signature live on the stack: no allocation per verification.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32 + 72) { scratch -> Bool in
+            guard let base = scratch.baseAddress else { return false }
+            guard SHA256(message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, base) != nil else {
+                return false
+            }
+            let der = UnsafeMutableBufferPointer(rebasing: scratch[32...])
+            let length = rawSignature.withUnsafeBufferPointer { raw in writeDERSignature(raw, into: der) }
+            return verify(
+                digest: UnsafeRawBufferPointer(start: base, count: 32),
+                derSignature: UnsafeRawBufferPointer(start: der.baseAddress, count: length), key: key)
+        }
+    }
+
+    /// Writes the DER `ECDSA-Sig-Value` of a 64-byte r‖s into `out` (at least 72 bytes); returns its length.
+    private static func writeDERSignature(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
+        var cursor = 2
+        for half in [raw[0..<32], raw[32..<64]] {
+            var start = half.startIndex
+            while start < half.endIndex - 1, half[start] == 0 { start += 1 }
+            let pad = half[start] & 0x80 != 0
+            let count = half.endIndex - start + (pad ? 1 : 0)
+            out[cursor] = 0x02
+            out[cursor + 1] = UInt8(count)
+            cursor += 2
+            if pad {
+                out[cursor] = 0
+                cursor += 1
+            }
+            for index in start..<half.endIndex {
+                out[cursor] = half[index]
+                cursor += 1
+            }
+        }
+        out[0] = 0x30
+        out[1] = UInt8(cursor - 2)
+        return cursor
     }
 
     /// DER INTEGER of an unsigned big-endian value: leading zeros stripped, a zero byte added when

@@ -7,6 +7,8 @@ import COpenSSL
 public final class PublicKey: @unchecked Sendable {
     /// The owned `EVP_PKEY *`.
     package let pkey: OpaquePointer
+    /// Reusable verification contexts for this key.
+    let verifyContexts = VerifyContextPool()
 
     /// Wraps an `EVP_PKEY` this object now owns.
     package init(owning pkey: OpaquePointer) { self.pkey = pkey }

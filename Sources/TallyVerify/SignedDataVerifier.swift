@@ -109,7 +109,7 @@ public final class SignedDataVerifier: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         let envelope: PayloadEnvelope<Model>
-        switch decodePayload(parts.payload, as: Model.self) {
+        switch decodePayload(parts.payload, as: Model.self, kind: kind) {
         case .success(let value): envelope = value
         case .failure(let failure): return .failure(failure)
         }
@@ -126,11 +126,17 @@ public final class SignedDataVerifier: Sendable {
         }
     }
 
-    func decodePayload<Model: Decodable>(_ segment: Substring, as model: Model.Type)
+    func decodePayload<Model: Decodable>(_ segment: Substring, as model: Model.Type, kind: SignedPayloadKind? = nil)
         -> Result<PayloadEnvelope<Model>, VerificationFailure>
     {
         guard let bytes = Base64URL.decode(segment) else {
             return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        }
+        // A transaction checked as a transaction: one strict decode gives both model and claims.
+        if kind == .transaction, Model.self == Transaction.self,
+            let envelope = PayloadDecoding.transactionEnvelope(bytes) as? PayloadEnvelope<Model>
+        {
+            return .success(envelope)
         }
         return PayloadDecoding.envelope(bytes, as: Model.self)
     }

@@ -1,1 +1,24 @@
-print("bench")
+import Foundation
+
+/// `tally-bench core|verify|all`: measured speed, printed against the limits or a peer measured in the
+/// same run. Run it in release: `swift run -c release tally-bench core`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify"] : arguments
+var exitStatus: Int32 = 0
+#if DEBUG
+print("note: this is a debug build; run 'swift run -c release tally-bench …' for meaningful numbers\n")
+#endif
+for suite in suites {
+    switch suite {
+    case "core":
+        CoreBenchmark.run()
+    case "verify":
+        VerifyBenchmark.run()
+    case "rules":
+        CoreBenchmark.profileRules()
+    default:
+        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, all or rules\n".utf8))
+        exitStatus = 2
+    }
+}
+exit(exitStatus)

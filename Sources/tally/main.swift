@@ -8,6 +8,8 @@ switch words.first {
 case nil, "help", "--help", "-h":
     print(TallyHelp.text)
     status = ExitCode.ok
+case "sandbox":
+    status = SandboxCommand.run(Array(words.dropFirst()))
 case "verify":
     status = VerifyCommand.run(Array(words.dropFirst()))
 default:

@@ -10,13 +10,10 @@ struct ClassifiedHistoryFacts {
     var expiresDates: [Date?] = []
     var revocationDates: [Date?] = []
     var quantities: [Int] = []
-    var groupIds: [String?] = []
     var isUpgraded: [Bool] = []
     var usedIntroductoryOffer: [Bool] = []
-    var creditIds: [String?] = []
 
     init(capacity: Int) {
-        creditIds.reserveCapacity(capacity)
         indices.reserveCapacity(capacity)
         slots.reserveCapacity(capacity)
         kinds.reserveCapacity(capacity)
@@ -24,7 +21,6 @@ struct ClassifiedHistoryFacts {
         expiresDates.reserveCapacity(capacity)
         revocationDates.reserveCapacity(capacity)
         quantities.reserveCapacity(capacity)
-        groupIds.reserveCapacity(capacity)
         isUpgraded.reserveCapacity(capacity)
         usedIntroductoryOffer.reserveCapacity(capacity)
     }
@@ -38,7 +34,6 @@ struct ClassifiedHistoryFacts {
         expiresDates.append(transactions[index].expiresDate)
         revocationDates.append(transactions[index].revocationDate)
         quantities.append(transactions[index].quantity)
-        groupIds.append(transactions[index].subscriptionGroupIdentifier)
         isUpgraded.append(transactions[index].isUpgraded == true)
         usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
                                                                 discount: transactions[index].offerDiscountType))

@@ -24,11 +24,8 @@ struct ClassifiedHistory: Sendable {
     let expiresDates: [Date?]
     let revocationDates: [Date?]
     let quantities: [Int]
-    let groupIds: [String?]
     let isUpgraded: [Bool]
     let usedIntroductoryOffer: [Bool]
-    /// The transaction id where the product credits a currency (kept so the ledger need not read it again).
-    let creditIds: [String?]
     /// The products met.
     let table: ProductTable
 
@@ -45,12 +42,10 @@ struct ClassifiedHistory: Sendable {
             facts.append(index: index, slot: slot,
                          kind: ProductKind.of(transactions[index].type, catalogKind: table.catalogKinds[slot]),
                          from: transactions)
-            facts.creditIds.append(table.creditsCurrency[slot] ? transactions[index].transactionId : nil)
         }
         let counted = facts.indices
         let winners = Self.winners(counted: counted, hashes: hashes, in: transactions)
         self.positions = winners
-        creditIds = facts.creditIds
         self.transactions = transactions
         indices = counted
         slots = facts.slots
@@ -59,7 +54,6 @@ struct ClassifiedHistory: Sendable {
         expiresDates = facts.expiresDates
         revocationDates = facts.revocationDates
         quantities = facts.quantities
-        groupIds = facts.groupIds
         isUpgraded = facts.isUpgraded
         usedIntroductoryOffer = facts.usedIntroductoryOffer
         self.table = table
@@ -86,7 +80,13 @@ struct ClassifiedHistory: Sendable {
 
     /// The transaction id at `position`.
     func transactionId(_ position: Int) -> String {
-        creditIds[position] ?? transactions[indices[position]].transactionId
+        transactions[indices[position]].transactionId
+    }
+
+    /// The `subscriptionGroupIdentifier` of the transaction at `position` (read from the transaction: only
+    /// auto-renewables need it, so the pass does not copy it for every purchase).
+    func groupId(_ position: Int) -> String? {
+        transactions[indices[position]].subscriptionGroupIdentifier
     }
 
     /// True when the transaction at `position` was refunded or revoked at or before `date`.

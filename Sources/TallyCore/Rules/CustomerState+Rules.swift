@@ -21,7 +21,7 @@ extension CustomerState {
                                               durations: configuration.nonRenewingDurations, now: now)
             .resolve(ownership.nonRenewing)
         let nonConsumables = ownership.nonConsumables.sorted()
-        let ledger = Ledger(history: history, classified: classified, through: now)
+        let ledger = Ledger(history: history, classified: classified, through: now, recordsEntries: false)
         var balances: [String: Decimal] = [:]
         var debts: [String: Decimal] = [:]
         for currency in ledger.currencies {
@@ -35,7 +35,8 @@ extension CustomerState {
         let warnings = Set(ownership.warnings).union(nonRenewing.warnings).union(ledger.warnings).sorted()
         self.init(date: now, entitlements: entitlements, nonConsumables: nonConsumables,
                   subscriptions: subscriptions, nonRenewing: nonRenewing.states, balances: balances, debts: debts,
-                  ledger: ledger.entries, introductoryOfferUsedGroups: ownership.introductoryOfferUsedGroups,
+                  ledger: LedgerStorage(history: history, classified: classified, through: now),
+                  introductoryOfferUsedGroups: ownership.introductoryOfferUsedGroups,
                   warnings: warnings)
     }
 

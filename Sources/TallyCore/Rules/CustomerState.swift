@@ -85,8 +85,12 @@ public struct CustomerState: Sendable, Hashable, Codable {
     public var balances: [String: Decimal]
     /// Currency owed after refunds clawed back coins already spent.
     public var debts: [String: Decimal]
-    /// The ledger behind balances and debts, in date order.
-    public var ledger: [LedgerEntry]
+    /// The ledger behind balances and debts, in date order (built on first read when the rules made this state).
+    public var ledger: [LedgerEntry] {
+        get { ledgerStorage.entries }
+        set { ledgerStorage = LedgerStorage(newValue) }
+    }
+    private var ledgerStorage: LedgerStorage
     /// Subscription groups whose introductory offer the customer has used.
     public var introductoryOfferUsedGroups: Set<String>
     /// Problems in the history or configuration the rules worked around (a non-renewing product without a
@@ -98,6 +102,16 @@ public struct CustomerState: Sendable, Hashable, Codable {
                 subscriptions: [Subscription] = [], nonRenewing: [NonRenewing] = [],
                 balances: [String: Decimal] = [:], debts: [String: Decimal] = [:], ledger: [LedgerEntry] = [],
                 introductoryOfferUsedGroups: Set<String> = [], warnings: [String] = []) {
+        self.init(date: date, entitlements: entitlements, nonConsumables: nonConsumables,
+                  subscriptions: subscriptions, nonRenewing: nonRenewing, balances: balances, debts: debts,
+                  ledger: LedgerStorage(ledger), introductoryOfferUsedGroups: introductoryOfferUsedGroups,
+                  warnings: warnings)
+    }
+
+    /// Creates a state whose ledger may be built later.
+    init(date: Date, entitlements: [Entitlement], nonConsumables: [String], subscriptions: [Subscription],
+         nonRenewing: [NonRenewing], balances: [String: Decimal], debts: [String: Decimal], ledger: LedgerStorage,
+         introductoryOfferUsedGroups: Set<String>, warnings: [String]) {
         self.date = date
         self.entitlements = entitlements
         self.nonConsumables = nonConsumables
@@ -105,9 +119,16 @@ public struct CustomerState: Sendable, Hashable, Codable {
         self.nonRenewing = nonRenewing
         self.balances = balances
         self.debts = debts
-        self.ledger = ledger
+        self.ledgerStorage = ledger
         self.introductoryOfferUsedGroups = introductoryOfferUsedGroups
         self.warnings = warnings
+    }
+
+    /// The JSON keys: the ledger is encoded as `ledger`, an array of entries.
+    private enum CodingKeys: String, CodingKey {
+        case date, entitlements, nonConsumables, subscriptions, nonRenewing, balances, debts
+        case ledgerStorage = "ledger"
+        case introductoryOfferUsedGroups, warnings
     }
 
     /// Whether the feature is active now.

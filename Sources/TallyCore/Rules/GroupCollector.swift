@@ -17,7 +17,7 @@ struct GroupCollector {
 
     mutating func add(_ position: Int, history: ClassifiedHistory) {
         let slot = history.slots[position]
-        let name = history.groupIds[position] ?? fallbackGroup(slot, table: history.table)
+        let name = history.groupId(position) ?? fallbackGroup(slot, table: history.table)
         let group: Int
         if let last = lastGroupOfSlot[slot], names[last] == name {
             group = last

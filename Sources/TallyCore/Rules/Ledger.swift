@@ -23,9 +23,11 @@ public struct Ledger: Sendable, Hashable {
         self.init(history: history, classified: classified, through: now)
     }
 
-    init(history: PurchaseHistory, classified: ClassifiedHistory, through now: Date?) {
-        var builder = LedgerBuilder(rates: classified.table.rates, through: now)
-        builder.addCredits(of: classified)
+    /// Builds the ledger of an already classified history; without `recordsEntries`, ``entries`` stays
+    /// empty and only totals and warnings are computed.
+    init(history: PurchaseHistory, classified: ClassifiedHistory, through now: Date?, recordsEntries: Bool = true) {
+        var builder = LedgerBuilder(rates: classified.table.rates, through: now, recordsEntries: recordsEntries)
+        builder.addCredits(of: classified, spendCount: history.spends.count)
         builder.addSpends(history.spends)
         builder.sortEntries()
         entries = builder.entries

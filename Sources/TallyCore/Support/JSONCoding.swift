@@ -23,6 +23,58 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
         try decode(T.self, forKey: AnyCodingKey(key))
     }
 
+    // Concrete overloads: the generic `decodeIfPresent<T>` makes JSONDecoder build a nested decoder per
+    // value, while these reach its direct String/number/Bool paths. Same values, same errors.
+
+    func optional(_ key: String, as type: String.Type = String.self) throws -> String? {
+        try decodeIfPresent(String.self, forKey: AnyCodingKey(key))
+    }
+
+    func optional(_ key: String, as type: Int.Type = Int.self) throws -> Int? {
+        try decodeIfPresent(Int.self, forKey: AnyCodingKey(key))
+    }
+
+    func optional(_ key: String, as type: Int64.Type = Int64.self) throws -> Int64? {
+        try decodeIfPresent(Int64.self, forKey: AnyCodingKey(key))
+    }
+
+    func optional(_ key: String, as type: Bool.Type = Bool.self) throws -> Bool? {
+        try decodeIfPresent(Bool.self, forKey: AnyCodingKey(key))
+    }
+
+    func required(_ key: String, as type: String.Type = String.self) throws -> String {
+        try decode(String.self, forKey: AnyCodingKey(key))
+    }
+
+    /// A string-backed value (Apple's open enumerations) read through its raw string, as its default
+    /// `Decodable` conformance does.
+    func optional<T: RawRepresentable & Decodable>(_ key: String, as type: T.Type = T.self) throws -> T?
+    where T.RawValue == String {
+        guard let raw = try optional(key, as: String.self) else { return nil }
+        return try rawValue(raw, as: T.self, key: key)
+    }
+
+    /// An integer-backed value read through its raw integer, as its default `Decodable` conformance does.
+    func optional<T: RawRepresentable & Decodable>(_ key: String, as type: T.Type = T.self) throws -> T?
+    where T.RawValue == Int {
+        guard let raw = try optional(key, as: Int.self) else { return nil }
+        return try rawValue(raw, as: T.self, key: key)
+    }
+
+    /// A required string-backed value read through its raw string.
+    func required<T: RawRepresentable & Decodable>(_ key: String, as type: T.Type = T.self) throws -> T
+    where T.RawValue == String {
+        try rawValue(try required(key, as: String.self), as: T.self, key: key)
+    }
+
+    private func rawValue<T: RawRepresentable>(_ raw: T.RawValue, as type: T.Type, key: String) throws -> T {
+        guard let value = T(rawValue: raw) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: AnyCodingKey(key), in: self, debugDescription: "Cannot initialize \(T.self) from invalid value \(raw)")
+        }
+        return value
+    }
+
     func millis(_ key: String) throws -> Date? {
         let codingKey = AnyCodingKey(key)
         if let whole = try? decodeIfPresent(Int64.self, forKey: codingKey) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JWS in compact serialization split into its three base64url segments.
 struct CompactJWS {
     /// The protected header segment.
@@ -14,14 +16,8 @@ struct CompactJWS {
         let trimmed = text.trimmingWhitespace()
         // Byte-wise search over contiguous UTF-8: '.' is ASCII, so these positions are valid string
         // indices, and the search is far cheaper than splitting by Character.
-        let offsets = trimmed.utf8.withContiguousStorageIfAvailable { bytes in
-            var found: [Int] = []
-            for offset in bytes.indices where bytes[offset] == UInt8(ascii: ".") {
-                found.append(offset)
-                if found.count > 3 { break }
-            }
-            return found
-        } ?? Array(trimmed.utf8).enumerated().filter { $0.element == UInt8(ascii: ".") }.prefix(4).map(\.offset)
+        let offsets = trimmed.utf8.withContiguousStorageIfAvailable { bytes in Self.dotOffsets(bytes) }
+            ?? Array(trimmed.utf8).withUnsafeBufferPointer { bytes in Self.dotOffsets(bytes) }
         let dots = offsets.map { trimmed.utf8.index(trimmed.startIndex, offsetBy: $0) }
         guard dots.count == 2 else {
             let count = dots.count > 3 ? "more than 4" : "\(dots.count + 1)"
@@ -37,6 +33,24 @@ struct CompactJWS {
         }
         return .success(CompactJWS(
             header: header, payload: payload, signature: signature, signingInput: trimmed[trimmed.startIndex..<dots[1]]))
+    }
+}
+
+extension CompactJWS {
+    /// Offsets of the first (at most four) `.` in `bytes`, found with `memchr`.
+    static func dotOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        guard let base = bytes.baseAddress else { return [] }
+        var found: [Int] = []
+        found.reserveCapacity(4)
+        var offset = 0
+        while found.count < 4, offset < bytes.count,
+            let hit = memchr(base + offset, Int32(UInt8(ascii: ".")), bytes.count - offset)
+        {
+            let position = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+            found.append(position)
+            offset = position + 1
+        }
+        return found
     }
 }
 

@@ -1,9 +1,15 @@
 import Foundation
+import TallyCore
 
 /// One JSON parse of a payload yields both the claims verification checks and the caller's model.
 struct PayloadEnvelope<Model: Decodable>: Decodable {
     var claims: SignedClaims
     var model: Result<Model, PayloadDecoding.ModelError>
+
+    init(claims: SignedClaims, model: Result<Model, PayloadDecoding.ModelError>) {
+        self.claims = claims
+        self.model = model
+    }
 
     init(from decoder: Decoder) throws {
         claims = try SignedClaims(from: decoder)
@@ -22,8 +28,12 @@ enum PayloadDecoding {
         var message: String
     }
 
-    /// A fresh decoder (JSONDecoder is not documented as safe to share across threads).
-    static func decoder() -> JSONDecoder { JSONDecoder() }
+    /// One decoder for every call: JSONDecoder is `Sendable` (its options are locked) and its options are
+    /// never changed here, so sharing it only saves building one per JWS.
+    static let shared = JSONDecoder()
+
+    /// The shared decoder.
+    static func decoder() -> JSONDecoder { shared }
 
     /// Decodes `bytes` into claims plus `Model`; a failure means the payload is not a JSON object.
     static func envelope<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type)
@@ -35,6 +45,15 @@ enum PayloadDecoding {
             return .failure(VerificationFailure(
                 .verificationFailure, "the JWS payload is not a JSON object: \(describe(error))"))
         }
+    }
+
+    /// A transaction payload decoded once, its claims taken from the decoded transaction; nil when that
+    /// does not give the same claims as ``envelope(_:as:)`` (then use it instead).
+    static func transactionEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<Transaction>? {
+        guard let transaction = try? shared.decode(Transaction.self, from: Data(bytes)),
+            let claims = SignedClaims(transaction: transaction)
+        else { return nil }
+        return PayloadEnvelope(claims: claims, model: .success(transaction))
     }
 
     /// A short readable account of a decoding error: what is wrong and where.

@@ -78,8 +78,33 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
 }
 
 extension KeyedDecodingContainer where Key == AnyCodingKey {
+    /// The string at `key`, or nil when absent, null or not a string (the direct, non-generic decoder path).
+    func lenient(_ key: String, as type: String.Type = String.self) -> String? {
+        let codingKey = AnyCodingKey(key)
+        guard contains(codingKey) else { return nil }
+        return (try? decodeIfPresent(String.self, forKey: codingKey)) ?? nil
+    }
+
+    /// The number at `key` as a Double, or nil when absent, null or not a number.
+    func lenient(_ key: String, as type: Double.Type = Double.self) -> Double? {
+        let codingKey = AnyCodingKey(key)
+        guard contains(codingKey) else { return nil }
+        return (try? decodeIfPresent(Double.self, forKey: codingKey)) ?? nil
+    }
+
+    /// The integer at `key`, or nil when absent, null or not an integer.
+    func lenient(_ key: String, as type: Int64.Type = Int64.self) -> Int64? {
+        let codingKey = AnyCodingKey(key)
+        guard contains(codingKey) else { return nil }
+        return (try? decodeIfPresent(Int64.self, forKey: codingKey)) ?? nil
+    }
+
     /// The value at `key`, or nil when absent, null or of another JSON type.
     func lenient<T: Decodable>(_ key: String, as type: T.Type = T.self) -> T? {
-        (try? decodeIfPresent(T.self, forKey: AnyCodingKey(key))) ?? nil
+        let codingKey = AnyCodingKey(key)
+        // `contains` first: most claims are absent from most payloads, and the check is far cheaper
+        // than a generic decode attempt.
+        guard contains(codingKey) else { return nil }
+        return (try? decodeIfPresent(T.self, forKey: codingKey)) ?? nil
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import TallyCore
+
+/// Everything the store keeps for one account, indexed so a purchase never scans the history.
+struct AccountRecord: Sendable, Hashable {
+    /// Every transaction in purchase order; a refund replaces the record in place.
+    var transactions: [Transaction] = []
+    /// Transaction id → index in `transactions` (rebuilt on load).
+    var positions: [String: Int] = [:]
+    /// Product id → the transaction of an owned (not revoked) non-consumable (rebuilt on load).
+    var ownedNonConsumables: [String: String] = [:]
+    /// Group id → the account's subscription in that group.
+    var chains: [String: SubscriptionChain] = [:]
+    /// Devices that ever purchased or restored, in first-seen order.
+    var devices: [String] = []
+    /// Device → unfinished transaction id → delivery sequence (lower was delivered first).
+    var unfinished: [String: [String: Int]] = [:]
+    /// Groups whose introductory offer the account used.
+    var introductoryOfferUsedGroups: Set<String> = []
+
+    init() {}
+
+    /// Notes a device as connected to the account.
+    mutating func connect(_ device: String) {
+        if !devices.contains(device) { devices.append(device) }
+    }
+
+    /// Appends a new transaction.
+    mutating func append(_ transaction: Transaction) {
+        positions[transaction.transactionId] = transactions.count
+        transactions.append(transaction)
+        if transaction.type == .nonConsumable && !transaction.isRevoked {
+            ownedNonConsumables[transaction.productId] = transaction.transactionId
+        }
+    }
+
+    /// The current record of a transaction.
+    func transaction(_ id: String) -> Transaction? {
+        positions[id].map { transactions[$0] }
+    }
+
+    /// Replaces the record of an existing transaction (same id).
+    mutating func replace(_ transaction: Transaction) {
+        guard let index = positions[transaction.transactionId] else { return }
+        transactions[index] = transaction
+        if transaction.type == .nonConsumable && transaction.isRevoked,
+           ownedNonConsumables[transaction.productId] == transaction.transactionId {
+            ownedNonConsumables[transaction.productId] = nil
+        }
+    }
+
+    /// Rebuilds the indexes from `transactions`.
+    mutating func reindex() {
+        positions = [:]
+        ownedNonConsumables = [:]
+        let all = transactions
+        transactions = []
+        transactions.reserveCapacity(all.count)
+        for transaction in all { append(transaction) }
+    }
+}
+
+extension AccountRecord: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case transactions, chains, devices, unfinished, introductoryOfferUsedGroups
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        transactions = try container.decode([Transaction].self, forKey: .transactions)
+        chains = try container.decode([String: SubscriptionChain].self, forKey: .chains)
+        devices = try container.decode([String].self, forKey: .devices)
+        unfinished = try container.decode([String: [String: Int]].self, forKey: .unfinished)
+        introductoryOfferUsedGroups = try container.decode(Set<String>.self, forKey: .introductoryOfferUsedGroups)
+        reindex()
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactions, forKey: .transactions)
+        try container.encode(chains, forKey: .chains)
+        try container.encode(devices, forKey: .devices)
+        try container.encode(unfinished, forKey: .unfinished)
+        try container.encode(introductoryOfferUsedGroups.sorted(), forKey: .introductoryOfferUsedGroups)
+    }
+}

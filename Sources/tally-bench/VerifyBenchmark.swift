@@ -1,0 +1,89 @@
+import Foundation
+import TallyCore
+import TallySandbox
+import TallyVerify
+
+/// `tally-bench verify`: JWS verifications per second on one thread and on all cores, beside Apple's Python
+/// app-store-server-library verifying the same signed transactions with the same root, and beside the raw
+/// OpenSSL ECDSA P-256 verify rate — all measured in this run.
+enum VerifyBenchmark {
+    static let count = 4_000
+    static let bundleId = "com.example.bench"
+
+    static func run() {
+        Report.header("verify")
+        do {
+            try measure()
+        } catch {
+            Report.line("could not run: \(error)")
+        }
+    }
+
+    private static func measure() throws {
+        let now = Date()
+        let authority = try SandboxCertificateAuthority.generate(now: now)
+        let signer = try authority.signer()
+        let tokens = try (0..<count).map { index in
+            try signer.signTransaction(Transaction(
+                transactionId: String(2_000_000_100_000_000 + index), bundleId: bundleId,
+                productId: "coins.\(index % 7)", purchaseDate: now, quantity: 1, type: .consumable,
+                signedDate: now, environment: .sandbox, storefront: "USA", storefrontId: "143441",
+                transactionReason: .purchase, currency: "USD", price: 990))
+        }
+        guard let root = Certificate(der: authority.rootDER) else { throw BenchError("root does not parse") }
+        let verifier = try SignedDataVerifier(rootCertificates: [root], bundleId: bundleId, environment: .sandbox)
+        guard case .success = verifier.verifyTransaction(tokens[0]) else { throw BenchError("first JWS failed") }
+        // Profiling aid: TALLY_BENCH_VERIFY_ONLY=N loops only the single-thread verification N times.
+        if let rounds = ProcessInfo.processInfo.environment["TALLY_BENCH_VERIFY_ONLY"].flatMap(Int.init) {
+            let seconds = Stopwatch.best(of: rounds) {
+                for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
+                    fatalError("a benchmark JWS failed to verify")
+                }
+            }
+            Report.line(String(format: "verify only: %.1f µs per JWS", seconds / Double(count) * 1e6))
+            return
+        }
+
+        let single = Stopwatch.best(of: 3) {
+            for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
+                fatalError("a benchmark JWS failed to verify")
+            }
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parallel = Stopwatch.best(of: 3) {
+            DispatchQueue.concurrentPerform(iterations: cores) { worker in
+                for index in stride(from: worker, to: tokens.count, by: cores) {
+                    _ = verifier.verifyTransaction(tokens[index])
+                }
+            }
+        }
+        let singleRate = Double(count) / single
+        let parallelRate = Double(count) / parallel
+
+        guard let raw = RawECDSA.sample(), raw.verify() else { throw BenchError("raw ECDSA sample failed") }
+        let rawCount = 20_000
+        let rawSeconds = Stopwatch.best(of: 3) { for _ in 0..<rawCount { _ = raw.verify() } }
+        let rawRate = Double(rawCount) / rawSeconds
+
+        Report.line(String(format: "Tally SignedDataVerifier, 1 thread: %.0f JWS/s", singleRate))
+        Report.line(String(format: "Tally SignedDataVerifier, %d cores: %.0f JWS/s", cores, parallelRate))
+        Report.line(String(format: "raw OpenSSL ECDSA P-256 verify, 1 thread: %.0f/s", rawRate))
+        Report.line(String(format: "1 thread vs raw ECDSA: %.0f%% (target ≥ 60%%) %@", 100 * singleRate / rawRate,
+                           singleRate / rawRate >= 0.6 ? "OK" : "MISSED"))
+        switch AppleLibraryPeer.measure(tokens: tokens, rootDER: authority.rootDER, bundleId: bundleId) {
+        case .success(let peer):
+            let peerRate = Double(peer.count) / peer.seconds
+            Report.line(String(format: "Apple app-store-server-library %@ (Python), 1 thread: %.0f JWS/s",
+                               peer.library, peerRate))
+            Report.line(String(format: "1 thread vs Apple's library: %.1f× (target ≥ 20×) %@", singleRate / peerRate,
+                               singleRate / peerRate >= 20 ? "OK" : "MISSED"))
+        case .failure(let error):
+            Report.line("Apple's library not measured: \(error)")
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

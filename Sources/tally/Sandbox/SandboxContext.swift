@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+import TallySandbox
+
+/// The options every sandbox command shares, and loading/saving the store they name.
+struct SandboxContext {
+    /// The data directory (`--data`, default `./.tally`).
+    let directory: SandboxDirectory
+    /// The data directory's URL.
+    let url: URL
+    /// `--account`, default `default`.
+    let account: String
+    /// `--device`, default `default`.
+    let device: String
+    /// `--json`.
+    let json: Bool
+
+    /// Options every command accepts.
+    static let commonOptions: Set<String> = ["data", "account", "device", "json"]
+
+    init(_ arguments: Arguments) {
+        url = URL(fileURLWithPath: arguments.value("data") ?? "./.tally", isDirectory: true)
+        directory = SandboxDirectory(url: url)
+        account = arguments.value("account") ?? "default"
+        device = arguments.value("device") ?? "default"
+        json = arguments.flag("json")
+    }
+
+    /// Loads the store, runs `body`, and saves the store if `body` returns normally.
+    func mutate<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
+        var sandbox = try directory.load()
+        let result = try body(&sandbox)
+        try directory.save(sandbox)
+        return result
+    }
+
+    /// Loads the store read-only.
+    func load() throws -> Sandbox { try directory.load() }
+
+    /// Prints `value` as JSON.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        print(try Output.json(value))
+    }
+}
+
+extension Arguments {
+    /// Parses sandbox arguments: `--json` is the only flag.
+    static func sandbox(_ words: [String], allowed: Set<String> = []) throws(UsageError) -> Arguments {
+        try Arguments(words, flags: ["json"], options: SandboxContext.commonOptions.union(allowed))
+    }
+}

@@ -1,0 +1,51 @@
+/// Help texts of `tally sandbox`.
+enum SandboxHelp {
+    static let usages: [(String, String, String)] = [
+        ("init", "tally sandbox init --config FILE.storekit [--app-config tally.json] [--start ISO8601] [--data DIR]",
+         "Create a store in DIR from a .storekit file and the app's tally.json (default: beside the .storekit)."),
+        ("products", "tally sandbox products [--ids a,b,c] [--locale en_US] [--json] [--data DIR]",
+         "List products with localized prices; unknown ids come back as invalid identifiers."),
+        ("buy", "tally sandbox buy PRODUCT_ID [--account A] [--device D] [--quantity N] [--app-account-token UUID] [--json]",
+         "Buy a product. Exit 0 when purchased or pending (Ask to Buy), 1 when cancelled or failed."),
+        ("approve", "tally sandbox approve PURCHASE_ID [--data DIR]", "Approve an Ask to Buy request."),
+        ("decline", "tally sandbox decline PURCHASE_ID [--data DIR]", "Decline an Ask to Buy request; nothing is charged."),
+        ("resolve", "tally sandbox resolve PURCHASE_ID [--data DIR]", "Complete an interrupted purchase."),
+        ("refund", "tally sandbox refund TRANSACTION_ID [--reason other|app-issue] [--data DIR]",
+         "Refund a transaction: it gains revocationDate and revocationReason."),
+        ("advance", "tally sandbox advance DURATION [--data DIR]",
+         "Move the store's clock (45m, 12h, 3d, 2w, 1M, 1y): renewals, grace, billing retry and expiry happen."),
+        ("auto-renew", "tally sandbox auto-renew PRODUCT_ID on|off [--account A] [--data DIR]",
+         "Turn auto-renew of a subscription on or off."),
+        ("set", "tally sandbox set ask-to-buy|billing-issue|grace-period|parental-controls|interrupted on|off [--account A]",
+         "Turn a store behaviour on or off, for everyone or one account."),
+        ("fail", "tally sandbox fail products|purchase|restore ERROR [--count N] [--data DIR]",
+         "Fail the next N calls of an API with network-error, system-error, not-available, user-cancelled, not-allowed or unknown."),
+        ("restore", "tally sandbox restore [--account A] [--device D] [--json]",
+         "Restore purchases on a device: non-consumables, subscriptions, non-renewing; never finished consumables."),
+        ("history", "tally sandbox history [--account A] [--json] [--data DIR]",
+         "Every transaction and renewal info (with their signed JWS forms), pending purchases and events."),
+        ("state", "tally sandbox state [--account A] [--json] [--data DIR]",
+         "What the customer owns now: entitlements, subscriptions, currency balances and debts."),
+        ("root", "tally sandbox root [--der] [--data DIR]", "Print the sandbox's root certificate (PEM, or DER with --der) for verifiers."),
+    ]
+
+    static var overview: String {
+        var lines = ["tally sandbox — a simulated App Store kept in a data directory (--data DIR, default ./.tally)", ""]
+        for (_, usage, summary) in usages {
+            lines.append("  " + usage)
+            lines.append("      " + summary)
+        }
+        lines.append("")
+        lines.append("Defaults: --account default, --device default. Options may come in any order.")
+        lines.append("Exit codes: 0 ok, 1 refused or failed, 2 usage error or bad input.")
+        return lines.joined(separator: "\n")
+    }
+
+    static func usageLine(for name: String) -> String? {
+        usages.first { $0.0 == name }?.1
+    }
+
+    static func text(for name: String) -> String? {
+        usages.first { $0.0 == name }.map { "usage: \($0.1)\n\n\($0.2)" }
+    }
+}
