@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TallySandbox", targets: ["TallySandbox"]),
         .library(name: "TallyVerify", targets: ["TallyVerify"]),
         .library(name: "Tally", targets: ["Tally"]),
+        .library(name: "TallySandboxBackend", targets: ["TallySandboxBackend"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -30,8 +31,13 @@ let package = Package(
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
         .target(name: "Tally", dependencies: ["TallyCore"]),
-        .executableTarget(name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
-        .executableTarget(name: "tally-bench", dependencies: ["TallyCore", "TallySandbox", "TallyVerify"]),
+        /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both).
+        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox"]),
+        .executableTarget(
+            name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend"]),
+        .executableTarget(
+            name: "tally-bench",
+            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
         .testTarget(

@@ -26,12 +26,10 @@ struct SandboxContext {
         json = arguments.flag("json")
     }
 
-    /// Loads the store, runs `body`, and saves the store if `body` returns normally.
+    /// Loads the store, runs `body`, and saves the store if `body` returns normally, holding the
+    /// directory's lock so another process's change is never lost.
     func mutate<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
-        var sandbox = try directory.load()
-        let result = try body(&sandbox)
-        try directory.save(sandbox)
-        return result
+        try directory.update(body)
     }
 
     /// Loads the store read-only.

@@ -1,0 +1,104 @@
+import Foundation
+import Tally
+import TallyCore
+import TallySandbox
+
+/// The engine's backend over a sandbox kept in a directory: every change loads the sandbox, acts, and saves it
+/// under the directory's lock, so another process (`tally sandbox approve`, `refund`, `advance`) sees and
+/// changes the same store and no change is lost.
+/// Transaction updates are found by polling the directory for unfinished transactions not yet sent.
+public actor SandboxBackend: StoreBackend {
+    let directory: SandboxDirectory
+    let account: String
+    let device: String
+    let pollInterval: Duration
+
+    public init(directory: URL, account: String = "default", device: String = "default",
+                pollInterval: Duration = .milliseconds(200)) {
+        self.directory = SandboxDirectory(url: directory)
+        self.account = account
+        self.device = device
+        self.pollInterval = pollInterval
+    }
+
+    public func products(for ids: [String]) async throws -> BackendProducts {
+        let response = try change { try $0.products(ids: ids) }
+        return BackendProducts(products: response.products, invalidProductIds: response.invalidIdentifiers)
+    }
+
+    public func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
+        let (result, sandbox) = try change { sandbox in
+            (sandbox.purchase(request.productId, account: account, device: device, quantity: request.quantity,
+                              appAccountToken: request.appAccountToken?.uuidString.lowercased()), sandbox)
+        }
+        switch result {
+        case .purchased(let transaction): return .purchased(update(transaction, in: sandbox))
+        case .pending(let pending): return .pending(purchaseId: pending.purchaseId)
+        case .cancelled: return .cancelled
+        case .failed(let error) where error.code == .userCancelled: return .cancelled
+        case .failed(let error): throw Self.storeError(error)
+        }
+    }
+
+    public func restore() async throws -> [TransactionUpdate] {
+        let (restored, sandbox) = try change { sandbox in
+            (try sandbox.restore(account: account, device: device), sandbox)
+        }
+        return restored.map { update($0, in: sandbox) }
+    }
+
+    public func unfinished() async throws -> [TransactionUpdate] {
+        let sandbox = try load()
+        return sandbox.unfinished(account: account, device: device).map { update($0, in: sandbox) }
+    }
+
+    public func finish(transactionId: String) async throws {
+        try change { $0.finish(transactionId: transactionId, account: account, device: device) }
+    }
+
+    public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
+        AsyncStream { continuation in
+            let task = Task {
+                var sent: Set<Transaction> = []
+                while !Task.isCancelled {
+                    for update in (try? await self.unfinished()) ?? [] where !sent.contains(update.transaction) {
+                        sent.insert(update.transaction)
+                        continuation.yield(update)
+                    }
+                    try? await Task.sleep(for: pollInterval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func update(_ transaction: Transaction, in sandbox: Sandbox) -> TransactionUpdate {
+        let info = sandbox.renewalInfos(account: account).first { $0.originalTransactionId == transaction.originalTransactionId }
+        return TransactionUpdate(transaction: transaction, renewalInfo: info)
+    }
+
+    private func load() throws -> Sandbox {
+        do { return try directory.load() } catch { throw Self.storeError(error) }
+    }
+
+    /// Loads, changes and saves the sandbox under the directory's lock.
+    private func change<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
+        do {
+            return try directory.update(body)
+        } catch let error as SandboxError {
+            throw Self.storeError(error)
+        }
+    }
+
+    static func storeError(_ error: SandboxError) -> StoreError {
+        switch error.code {
+        case .purchaseNotAllowed: StoreError(.purchaseNotAllowed, error.message)
+        case .productUnavailable, .unknownProduct: StoreError(.productUnavailable, error.message)
+        case .networkError: StoreError(.networkError, error.message)
+        case .invalidQuantity: StoreError(.invalidQuantity, error.message)
+        case .corruptState, .noState, .io: StoreError(.backend, error.message)
+        default: StoreError(.backend, error.message)
+        }
+    }
+}
