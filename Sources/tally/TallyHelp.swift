@@ -5,6 +5,7 @@ enum TallyHelp {
 
     USAGE
       tally sandbox <command> [options]   a simulated App Store driven by a .storekit file
+      tally market [options] [COMMAND]    the demo shop (coins, premium, restore) over the sandbox
       tally verify [options] [FILE|-]     verify App Store signed data and receipts
       tally help                          this text; add --help to any command for its own
 

@@ -10,6 +10,8 @@ case nil, "help", "--help", "-h":
     status = ExitCode.ok
 case "sandbox":
     status = SandboxCommand.run(Array(words.dropFirst()))
+case "market":
+    status = MarketCommand.run(Array(words.dropFirst()))
 case "verify":
     status = VerifyCommand.run(Array(words.dropFirst()))
 default:

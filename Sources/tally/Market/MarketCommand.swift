@@ -1,0 +1,84 @@
+import Foundation
+import Tally
+import TallyCore
+import TallySandbox
+
+/// `tally market …`: the tutorials' demo shop over the engine, with the sandbox in `--data` as its App Store.
+enum MarketCommand {
+    /// Runs the market (interactive without a command) and returns the exit code.
+    static func run(_ words: [String]) -> Int32 {
+        if words.contains("--help") || words.contains("-h") || words.first == "help" && words.count == 1 {
+            print(MarketHelp.text)
+            return ExitCode.ok
+        }
+        let options: MarketOptions
+        let command: [String]
+        do {
+            let arguments = try Arguments(words, flags: ["json"], options: MarketOptions.names)
+            options = try MarketOptions(arguments)
+            command = commandWords(words)
+            if command.isEmpty, arguments.value("quantity") != nil { throw UsageError("--quantity belongs to 'buy'") }
+        } catch {
+            Output.error("tally market: \(describe(error))")
+            Output.error("usage: \(MarketHelp.usage)")
+            return ExitCode.usage
+        }
+        return Blocking.run {
+            let session: MarketSession
+            do {
+                session = try await MarketSession.open(options)
+            } catch {
+                Output.error("tally market: \(describe(error))")
+                return error is UsageError || error is SandboxError || error is TallyError ? ExitCode.usage
+                    : ExitCode.refused
+            }
+            let printer = session.printEvents(quiet: options.json && !command.isEmpty)
+            let status = command.isEmpty ? await MarketInteractive(session: session).run()
+                : await session.execute(command, json: options.json)
+            await session.store.close()
+            await printer.value
+            return status
+        }
+    }
+
+    /// The words without the market's own options (and their values), keeping the command's `--quantity`.
+    static func commandWords(_ words: [String]) -> [String] {
+        var result: [String] = []
+        var iterator = words.makeIterator()
+        while let word = iterator.next() {
+            let name = String(word.drop(while: { $0 == "-" }))
+            if word.hasPrefix("--"), !name.contains("="), MarketOptions.names.contains(name), name != "quantity" {
+                _ = iterator.next()
+            } else if word == "--json" || (word.hasPrefix("--") && name.contains("=")
+                        && MarketOptions.names.contains(String(name.prefix(while: { $0 != "=" })))
+                        && !name.hasPrefix("quantity")) {
+                continue
+            } else {
+                result.append(word)
+            }
+        }
+        return result
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as UsageError: error.message
+        case let error as SandboxError: error.message
+        case let error as TallyError: error.message
+        case let error as StoreError: error.message
+        default: "\(error)"
+        }
+    }
+}
+
+extension MarketSession {
+    /// Prints every store event as it happens (unless `quiet`); the task ends when the store closes.
+    func printEvents(quiet: Bool) -> Task<Void, Never> {
+        let events = store.events()
+        return Task {
+            for await event in events where !quiet {
+                print(MarketEventText.line(event))
+            }
+        }
+    }
+}

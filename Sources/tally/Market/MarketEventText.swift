@@ -1,0 +1,36 @@
+import Foundation
+import Tally
+
+/// One line per store event, as the market prints them: `event: purchased market.coins.10 (transaction 2…)`.
+enum MarketEventText {
+    static func line(_ event: StoreEvent) -> String {
+        "event: " + text(event)
+    }
+
+    private static func text(_ event: StoreEvent) -> String {
+        switch event {
+        case .purchasing(let productId, _):
+            return "purchasing \(productId)"
+        case .purchased(let transaction, let context):
+            let screen = context?.screen.map { ", context screen=\($0)" } ?? ""
+            return "purchased \(transaction.productId) (transaction \(transaction.transactionId)\(screen))"
+        case .pending(let pending):
+            return "pending \(pending.productId) (purchase \(pending.id) waits for approval)"
+        case .cancelled(let productId):
+            return "cancelled \(productId)"
+        case .failed(let productId, let reason):
+            return "failed \(productId ?? "restore"): \(reason.message)"
+        case .restored(let count):
+            return "restored \(count) transaction\(count == 1 ? "" : "s")"
+        case .revoked(let transaction):
+            return "revoked \(transaction.productId) (transaction \(transaction.transactionId))"
+        case .renewed(let transaction):
+            let expiry = transaction.expiresDate.map { ", expires \($0.formatted(.iso8601))" } ?? ""
+            return "renewed \(transaction.productId) (transaction \(transaction.transactionId)\(expiry))"
+        case .expired(let subscription):
+            return "expired \(subscription.productId) (group \(subscription.groupId))"
+        case .balanceChanged(let currency, let balance):
+            return "balanceChanged \(currency) \(balance)"
+        }
+    }
+}

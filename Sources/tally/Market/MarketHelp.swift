@@ -1,0 +1,31 @@
+/// The help texts of `tally market`.
+enum MarketHelp {
+    static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
+        + "[--account A] [--device D] [--locale L] [--json] [COMMAND ...]"
+
+    static let commands = """
+      products                      the products with localized prices
+      status                        coins, premium, features, subscriptions, pending purchases
+      buy PRODUCT_ID [--quantity N] buy a product (Ask to Buy leaves it pending)
+      restore                       restore purchases (non-consumables and subscriptions)
+      spend CURRENCY AMOUNT         spend virtual currency, e.g. 'spend coins 5'
+      help                          this list
+      quit                          leave (interactive mode)
+    """
+
+    static let text = """
+    tally market — the tutorials' demo shop in the terminal, over the sandbox in --data
+
+    USAGE
+      \(usage)
+
+    Without a command it is interactive: reads commands line by line and prints store events as they
+    happen. With a command it runs it and exits. The sandbox (tally sandbox --data DIR) plays the App Store:
+    approve an Ask to Buy, refund, advance the clock there. --config creates the sandbox when DIR has none.
+
+    COMMANDS
+    \(commands)
+
+    Exit codes: 0 ok, 1 refused or failed (cancelled, declined, not allowed, spend refused), 2 usage or bad input.
+    """
+}

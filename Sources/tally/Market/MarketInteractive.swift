@@ -1,0 +1,40 @@
+import Foundation
+
+/// The interactive market: the products and labels, then commands read line by line from standard input
+/// until `quit` or the end of input, with store events printed as they happen.
+struct MarketInteractive {
+    let session: MarketSession
+
+    func run() async -> Int32 {
+        let options = session.options
+        print("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)")
+        _ = await session.execute(["products"], json: false)
+        _ = await session.execute(["status"], json: false)
+        print("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
+        while true {
+            await settle()
+            print("> ", terminator: "")
+            fflush(nil)
+            guard let line = await Self.readLine() else { break }
+            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            if words.first == "quit" || words.first == "exit" { break }
+            if words.isEmpty { continue }
+            _ = await session.execute(words, json: false)
+        }
+        print("")
+        return ExitCode.ok
+    }
+
+    /// Gives the event printer a moment to print what the last command emitted, so output reads in order.
+    private func settle() async {
+        for _ in 0..<8 { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(40))
+    }
+
+    /// Reads a line off the concurrency pool, so a waiting read never starves the event printer.
+    private static func readLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Swift.readLine()) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Tally
+import TallyCore
+
+extension MarketSession {
+    /// `buy PRODUCT_ID [--quantity N]`: 0 purchased or pending, 1 cancelled or refused, 2 unknown product.
+    func buy(_ arguments: Arguments, json: Bool) async throws -> Int32 {
+        let productId = try arguments.positional(0, "PRODUCT_ID")
+        let quantity = try arguments.value("quantity").map(SandboxBuy.parseQuantity) ?? 1
+        let known = try await store.products([productId])
+        guard known.invalidProductIds.isEmpty else {
+            throw UsageError("unknown product '\(productId)'; run 'tally market products' for the ids on sale")
+        }
+        let report: Report
+        do {
+            let outcome = try await store.purchase(productId, quantity: quantity,
+                                                   context: PurchaseContext(screen: "market"))
+            report = Report(outcome, productId: productId)
+        } catch {
+            report = Report(failure: error, productId: productId)
+        }
+        print(json ? try Output.json(report) : report.sentence)
+        return report.outcome == "purchased" || report.outcome == "pending" ? ExitCode.ok : ExitCode.refused
+    }
+
+    /// The answer to `buy`: `{"outcome","productId","transactionId","purchaseId","error","errorCode"}`.
+    struct Report: Encodable {
+        var outcome: String
+        var productId: String
+        var transactionId: String?
+        var expiresDate: Date?
+        var purchaseId: String?
+        var error: String?
+        var errorCode: String?
+
+        init(_ outcome: PurchaseOutcome, productId: String) {
+            self.productId = productId
+            switch outcome {
+            case .purchased(let transaction):
+                self.outcome = "purchased"
+                transactionId = transaction.transactionId
+                expiresDate = transaction.expiresDate
+            case .pending(let pending):
+                self.outcome = "pending"
+                purchaseId = pending.id
+            case .cancelled:
+                self.outcome = "cancelled"
+                error = "the purchase was cancelled; nothing was charged"
+                errorCode = "userCancelled"
+            }
+        }
+
+        init(failure: StoreError, productId: String) {
+            self.productId = productId
+            outcome = "failed"
+            error = failure.code == .purchaseNotAllowed
+                ? "purchase not allowed (parental controls or Screen Time): \(failure.message)" : failure.message
+            errorCode = failure.code.rawValue
+        }
+
+        /// One line for people.
+        var sentence: String {
+            switch outcome {
+            case "purchased":
+                let expiry = expiresDate.map { ", expires \($0.formatted(.iso8601))" } ?? ""
+                return "Purchased \(productId): transaction \(transactionId ?? "?")\(expiry)"
+            case "pending":
+                return "Pending: purchase \(purchaseId ?? "?") for \(productId) waits for approval "
+                    + "('tally sandbox approve \(purchaseId ?? "ID")')"
+            case "cancelled":
+                return "Cancelled: \(error ?? "")"
+            default:
+                return "Failed: \(error ?? "unknown error")"
+            }
+        }
+    }
+}

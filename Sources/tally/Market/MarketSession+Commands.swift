@@ -1,0 +1,114 @@
+import Foundation
+import Tally
+import TallyCore
+
+extension MarketSession {
+    /// Runs one market command (`["buy", "market.coins.10"]`) and returns its exit code; problems are
+    /// printed to standard error.
+    func execute(_ words: [String], json: Bool) async -> Int32 {
+        guard let name = words.first else { return ExitCode.ok }
+        do {
+            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity"])
+            let json = json || arguments.flag("json")
+            switch name {
+            case "products": return try await products(json: json)
+            case "status": return try await status(json: json)
+            case "buy": return try await buy(arguments, json: json)
+            case "restore": return try await restore(json: json)
+            case "spend": return try await spend(arguments, json: json)
+            case "help", "--help", "-h":
+                print(MarketHelp.commands)
+                return ExitCode.ok
+            default:
+                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, help, quit")
+            }
+        } catch let error as UsageError {
+            Output.error("market \(name): \(error.message)")
+            return ExitCode.usage
+        } catch let error as StoreError {
+            Output.error("market \(name): \(error.message)")
+            return error.code == .invalidValue ? ExitCode.usage : ExitCode.refused
+        } catch {
+            Output.error("market \(name): \(error)")
+            return ExitCode.refused
+        }
+    }
+
+    func products(json: Bool) async throws -> Int32 {
+        let found = try await store.products(store.catalog.products.map(\.id))
+        let rows = found.products.map { ProductRow($0.product, locale: locale) }
+        if json {
+            print(try Output.json(SandboxProducts.ProductList(products: rows, invalidIdentifiers: found.invalidProductIds)))
+        } else {
+            for row in rows {
+                let period = row.subscription.map { " / \($0.period)" } ?? ""
+                print("\(row.id)  \(row.displayPrice)\(period)  \(row.displayName)")
+            }
+        }
+        return ExitCode.ok
+    }
+
+    func status(json: Bool) async throws -> Int32 {
+        let state = await store.refresh()
+        let view = MarketStatus(state: state, configuration: store.configuration,
+                                pending: await store.pendingPurchases)
+        print(json ? try Output.json(view) : view.text)
+        return ExitCode.ok
+    }
+
+    func restore(json: Bool) async throws -> Int32 {
+        let restored = try await store.restore()
+        if json {
+            print(try Output.json(["restored": restored.map { ["productId": $0.productId,
+                                                                "transactionId": $0.transactionId] }]))
+        } else if restored.isEmpty {
+            print("Nothing to restore")
+        } else {
+            for transaction in restored {
+                print("Restored \(transaction.productId) (transaction \(transaction.transactionId))")
+            }
+        }
+        return ExitCode.ok
+    }
+
+    func spend(_ arguments: Arguments, json: Bool) async throws -> Int32 {
+        let currency = try arguments.positional(0, "CURRENCY (e.g. coins)")
+        let text = try arguments.positional(1, "AMOUNT")
+        guard let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), amount > 0,
+              text.allSatisfy({ $0.isNumber || $0 == "." }) else {
+            throw UsageError("AMOUNT must be a number above zero, not '\(text)'")
+        }
+        guard store.configuration.currencies[currency] != nil else {
+            throw UsageError("unknown currency '\(currency)'; tally.json has "
+                + store.configuration.currencies.keys.sorted().joined(separator: ", "))
+        }
+        let refusal: StoreError?
+        do {
+            try await store.spend(amount, of: currency, id: UUID().uuidString)
+            refusal = nil
+        } catch {
+            refusal = error
+        }
+        if let refusal {
+            guard refusal.code == .insufficientBalance else { throw refusal }
+            let balance = await store.balance(currency)
+            let message = "Refused: \(amount) \(currency) is more than the balance of \(balance)"
+            if json { print(try Output.json(SpendReport(outcome: "refused", balance: balance, error: message))) }
+            Output.error(message)
+            return ExitCode.refused
+        }
+        let balance = await store.balance(currency)
+        if json {
+            print(try Output.json(SpendReport(outcome: "spent", balance: balance, error: nil)))
+        } else {
+            print("Spent \(amount) \(currency); \(currency.uppercased()): \(balance)")
+        }
+        return ExitCode.ok
+    }
+
+    private struct SpendReport: Encodable {
+        var outcome: String
+        var balance: Decimal
+        var error: String?
+    }
+}

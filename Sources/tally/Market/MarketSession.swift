@@ -1,0 +1,51 @@
+import Foundation
+import Tally
+import TallyCore
+import TallySandbox
+import TallySandboxBackend
+
+/// An open market: the engine's store for one account on one device, over the sandbox in `--data`.
+struct MarketSession: Sendable {
+    /// The engine.
+    let store: Store
+    /// The options the market was opened with.
+    let options: MarketOptions
+    /// The locale of names and prices.
+    let locale: String
+
+    /// Opens the market: creates the sandbox from `--config` when the directory has none, then opens the
+    /// store in `DIR/apps/<account>/<device>` (delivering what arrived while the market was closed).
+    static func open(_ options: MarketOptions) async throws -> MarketSession {
+        let directory = SandboxDirectory(url: options.data)
+        let sandbox = try loadOrCreate(directory, options)
+        let locale = options.locale ?? sandbox.settings.locale
+        let clock = SandboxClock(directory: directory, start: sandbox.now)
+        let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
+        let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
+                                    directory: options.appDirectory, locale: locale, clock: { clock.now() })
+        return MarketSession(store: store, options: options, locale: locale)
+    }
+
+    /// The sandbox in the directory, created from `--config` (like `tally sandbox init`) when missing.
+    private static func loadOrCreate(_ directory: SandboxDirectory, _ options: MarketOptions) throws -> Sandbox {
+        if FileManager.default.fileExists(atPath: directory.stateFile.path) {
+            if options.config != nil {
+                Output.error("note: using the sandbox already in \(options.data.path); --config only creates one")
+            }
+            return try directory.load()
+        }
+        guard let configPath = options.config else {
+            throw UsageError("no sandbox in \(options.data.path): pass --config FILE.storekit to create one "
+                + "(or run 'tally sandbox init')")
+        }
+        let catalog = try ConfigurationFiles.catalog(at: configPath)
+        let configuration = try ConfigurationFiles.appConfiguration(
+            at: options.appConfig, besideStoreKit: configPath, catalog: catalog)
+        let start = Date()
+        let sandbox = try directory.create(catalog: catalog, configuration: configuration, start: start)
+        _ = try SandboxCertificateAuthority.loadOrGenerate(in: options.data, now: start)
+        for warning in catalog.warnings { Output.error("warning: \(warning)") }
+        Output.error("Sandbox created in \(options.data.path) from \(URL(fileURLWithPath: configPath).lastPathComponent)")
+        return sandbox
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Tally
+import TallyCore
+
+/// What `status` shows: `tally sandbox state --json`'s shape plus `"pending"`, and the labels for people.
+struct MarketStatus: Encodable {
+    /// A purchase waiting for Ask to Buy approval.
+    struct Pending: Encodable {
+        var purchaseId: String
+        var productId: String
+        var quantity: Int
+        var date: Date
+        var context: PurchaseContext
+    }
+
+    let state: CustomerState
+    let configuration: AppConfiguration
+    let pending: [Pending]
+
+    init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase]) {
+        self.state = state
+        self.configuration = configuration
+        self.pending = pending.map {
+            Pending(purchaseId: $0.id, productId: $0.productId, quantity: $0.quantity, date: $0.date,
+                    context: $0.context)
+        }
+    }
+
+    private enum Keys: String, CodingKey { case pending }
+
+    func encode(to encoder: any Encoder) throws {
+        try StateView(state).encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(pending, forKey: .pending)
+    }
+
+    /// The labels of the demo app: `COINS: n`, `Premium: LOCKED|UNLOCKED`, features, subscriptions, pending.
+    var text: String {
+        var lines: [String] = []
+        for currency in configuration.currencies.keys.sorted() {
+            lines.append("\(currency.uppercased()): \(state.balance(currency))")
+            if let debt = state.debts[currency], debt != 0 { lines.append("\(currency.uppercased()) owed: \(debt)") }
+        }
+        let features = state.entitlements.map(\.feature)
+        if configuration.entitlements["premium"] != nil {
+            lines.append("Premium: " + (features.contains("premium") ? "UNLOCKED" : "LOCKED"))
+        }
+        let others = features.filter { $0 != "premium" }
+        lines.append("Features: " + (others.isEmpty ? "none" : others.joined(separator: ", ")))
+        for sub in state.subscriptions {
+            let word = sub.status.isEntitled ? "until" : "since"
+            let expiry = sub.expiresDate.map { " \(word) \($0.formatted(.iso8601))" } ?? ""
+            lines.append("Subscription \(sub.productId): \(sub.status.rawValue)\(expiry)"
+                + (sub.willRenew ? ", renews" : ", does not renew"))
+        }
+        for item in state.nonRenewing {
+            lines.append("\(item.productId): \(item.isActive ? "active" : "ended") until "
+                + item.expiresDate.formatted(.iso8601))
+        }
+        for item in pending {
+            lines.append("Pending: \(item.productId) ×\(item.quantity) (purchase \(item.purchaseId), waits for approval)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
