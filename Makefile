@@ -1,8 +1,8 @@
-# Tally — two commands for a new user: `make run` and `make test`.
+# Tally — two commands for a new user: `make run` (the interactive market) and `make test`.
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run test build deps bench clean
+.PHONY: run tour test build deps bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -11,6 +11,9 @@ build: deps
 	$(SWIFT) build
 
 run: deps
+	@DATA=$(DATA) bash scripts/market.sh
+
+tour: deps
 	@bash scripts/tour.sh
 
 test: deps

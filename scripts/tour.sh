@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: a short scripted tour of the simulated App Store on the Market example.
+# `make tour`: a short scripted tour of the simulated App Store on the Market example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product tally >/dev/null
