@@ -32,6 +32,8 @@ struct MarketCLITests {
         #expect(coins(status) == 20)
         #expect(status["pending"] as? [Any] != nil)
         #expect(try store.market("status").stdout.contains("COINS: 20"))
+        #expect(try store.market("buy", "market.coins.100", "--quantity", "2").status == 0)
+        #expect(coins(try store.marketStatus()) == 220)
     }
 
     @Test func premiumUnlockSurvivesARestart() throws {

@@ -16,7 +16,7 @@ enum MarketCommand {
         do {
             let arguments = try Arguments(words, flags: ["json"], options: MarketOptions.names)
             options = try MarketOptions(arguments)
-            command = commandWords(words)
+            command = commandWords(arguments)
             if command.isEmpty, arguments.value("quantity") != nil { throw UsageError("--quantity belongs to 'buy'") }
         } catch {
             Output.error("tally market: \(describe(error))")
@@ -41,23 +41,9 @@ enum MarketCommand {
         }
     }
 
-    /// The words without the market's own options (and their values), keeping the command's `--quantity`.
-    static func commandWords(_ words: [String]) -> [String] {
-        var result: [String] = []
-        var iterator = words.makeIterator()
-        while let word = iterator.next() {
-            let name = String(word.drop(while: { $0 == "-" }))
-            if word.hasPrefix("--"), !name.contains("="), MarketOptions.names.contains(name), name != "quantity" {
-                _ = iterator.next()
-            } else if word == "--json" || (word.hasPrefix("--") && name.contains("=")
-                        && MarketOptions.names.contains(String(name.prefix(while: { $0 != "=" })))
-                        && !name.hasPrefix("quantity")) {
-                continue
-            } else {
-                result.append(word)
-            }
-        }
-        return result
+    /// The command to run: the positionals, with `buy`'s `--quantity` handed on.
+    static func commandWords(_ arguments: Arguments) -> [String] {
+        arguments.positionals + (arguments.value("quantity").map { ["--quantity", $0] } ?? [])
     }
 
     static func describe(_ error: any Error) -> String {
