@@ -8,7 +8,7 @@ enum MarketCommand {
     /// Runs the market (interactive without a command) and returns the exit code.
     static func run(_ words: [String]) -> Int32 {
         if words.contains("--help") || words.contains("-h") || words.first == "help" && words.count == 1 {
-            print(MarketHelp.text)
+            Console.line(MarketHelp.text)
             return ExitCode.ok
         }
         let options: MarketOptions
@@ -63,7 +63,7 @@ extension MarketSession {
         let events = store.events()
         return Task {
             for await event in events where !quiet {
-                print(MarketEventText.line(event))
+                Console.line(MarketEventText.line(event))
             }
         }
     }

@@ -7,21 +7,20 @@ struct MarketInteractive {
 
     func run() async -> Int32 {
         let options = session.options
-        print("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)")
+        Console.line("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)")
         _ = await session.execute(["products"], json: false)
         _ = await session.execute(["status"], json: false)
-        print("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
+        Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
         while true {
             await settle()
-            print("> ", terminator: "")
-            fflush(nil)
+            Console.write("> ")
             guard let line = await Self.readLine() else { break }
             let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
             if words.first == "quit" || words.first == "exit" { break }
             if words.isEmpty { continue }
             _ = await session.execute(words, json: false)
         }
-        print("")
+        Console.line("")
         return ExitCode.ok
     }
 

@@ -19,7 +19,7 @@ extension MarketSession {
         } catch {
             report = Report(failure: error, productId: productId)
         }
-        print(json ? try Output.json(report) : report.sentence)
+        Console.line(json ? try Output.json(report) : report.sentence)
         return report.outcome == "purchased" || report.outcome == "pending" ? ExitCode.ok : ExitCode.refused
     }
 

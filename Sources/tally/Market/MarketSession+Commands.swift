@@ -17,7 +17,7 @@ extension MarketSession {
             case "restore": return try await restore(json: json)
             case "spend": return try await spend(arguments, json: json)
             case "help", "--help", "-h":
-                print(MarketHelp.commands)
+                Console.line(MarketHelp.commands)
                 return ExitCode.ok
             default:
                 throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, help, quit")
@@ -38,11 +38,11 @@ extension MarketSession {
         let found = try await store.products(store.catalog.products.map(\.id))
         let rows = found.products.map { ProductRow($0.product, locale: locale) }
         if json {
-            print(try Output.json(SandboxProducts.ProductList(products: rows, invalidIdentifiers: found.invalidProductIds)))
+            Console.line(try Output.json(SandboxProducts.ProductList(products: rows, invalidIdentifiers: found.invalidProductIds)))
         } else {
             for row in rows {
                 let period = row.subscription.map { " / \($0.period)" } ?? ""
-                print("\(row.id)  \(row.displayPrice)\(period)  \(row.displayName)")
+                Console.line("\(row.id)  \(row.displayPrice)\(period)  \(row.displayName)")
             }
         }
         return ExitCode.ok
@@ -52,20 +52,20 @@ extension MarketSession {
         let state = await store.refresh()
         let view = MarketStatus(state: state, configuration: store.configuration,
                                 pending: await store.pendingPurchases)
-        print(json ? try Output.json(view) : view.text)
+        Console.line(json ? try Output.json(view) : view.text)
         return ExitCode.ok
     }
 
     func restore(json: Bool) async throws -> Int32 {
         let restored = try await store.restore()
         if json {
-            print(try Output.json(["restored": restored.map { ["productId": $0.productId,
+            Console.line(try Output.json(["restored": restored.map { ["productId": $0.productId,
                                                                 "transactionId": $0.transactionId] }]))
         } else if restored.isEmpty {
-            print("Nothing to restore")
+            Console.line("Nothing to restore")
         } else {
             for transaction in restored {
-                print("Restored \(transaction.productId) (transaction \(transaction.transactionId))")
+                Console.line("Restored \(transaction.productId) (transaction \(transaction.transactionId))")
             }
         }
         return ExitCode.ok
@@ -93,15 +93,15 @@ extension MarketSession {
             guard refusal.code == .insufficientBalance else { throw refusal }
             let balance = await store.balance(currency)
             let message = "Refused: \(amount) \(currency) is more than the balance of \(balance)"
-            if json { print(try Output.json(SpendReport(outcome: "refused", balance: balance, error: message))) }
+            if json { Console.line(try Output.json(SpendReport(outcome: "refused", balance: balance, error: message))) }
             Output.error(message)
             return ExitCode.refused
         }
         let balance = await store.balance(currency)
         if json {
-            print(try Output.json(SpendReport(outcome: "spent", balance: balance, error: nil)))
+            Console.line(try Output.json(SpendReport(outcome: "spent", balance: balance, error: nil)))
         } else {
-            print("Spent \(amount) \(currency); \(currency.uppercased()): \(balance)")
+            Console.line("Spent \(amount) \(currency); \(currency.uppercased()): \(balance)")
         }
         return ExitCode.ok
     }
