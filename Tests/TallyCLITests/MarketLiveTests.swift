@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// A `tally market` kept running: lines are written to its standard input one at a time and its output is
@@ -19,7 +18,7 @@ final class RunningMarket: Sendable {
         process.standardError = stdout
         stdout.fileHandleForReading.readabilityHandler = { [output] handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0 += text }
+            output.append(text)
         }
         try process.run()
         self.process = process
@@ -27,7 +26,7 @@ final class RunningMarket: Sendable {
     }
 
     /// What the market printed so far.
-    var text: String { output.text.withLock { $0 } }
+    var text: String { output.text }
 
     /// Types a line into the market.
     func send(_ line: String) {
@@ -46,8 +45,13 @@ final class RunningMarket: Sendable {
     }
 
     /// The output read so far, shared with the pipe's reading handler.
-    private final class Buffer: Sendable {
-        let text = Mutex("")
+    ///
+    /// `@unchecked Sendable`: `value` is read and written only while holding `lock`.
+    private final class Buffer: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = ""
+        func append(_ text: String) { lock.withLock { value += text } }
+        var text: String { lock.withLock { value } }
     }
 
     /// Sends `quit` and waits for the process to end; returns its exit status.

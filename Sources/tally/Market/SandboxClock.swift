@@ -1,17 +1,16 @@
 import Foundation
-import Synchronization
 import TallySandbox
 
 /// The engine's clock for the market: the sandbox's `now`, re-read from the data directory so that
 /// `tally sandbox advance` in another process moves the market's time too.
 final class SandboxClock: Sendable {
     private let directory: SandboxDirectory
-    private let last: Mutex<Date>
+    private let last: LockedValue<Date>
 
     /// A clock over `directory`, starting at `start` (the sandbox's now when the market opened).
     init(directory: SandboxDirectory, start: Date) {
         self.directory = directory
-        last = Mutex(start)
+        last = LockedValue(start)
     }
 
     /// The sandbox's now; the last value read when the directory is briefly unreadable (mid-save by
