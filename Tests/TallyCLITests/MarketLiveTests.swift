@@ -79,4 +79,17 @@ struct MarketLiveTests {
         #expect(try market.quit() == 0)
         #expect(market.text.contains("context screen=market"))
     }
+
+    @Test func aSubscriptionEndingAsTheSandboxClockMovesShowsInTheRunningMarket() throws {
+        let store = try MarketSandbox()
+        #expect(try store.market("buy", "market.pro.monthly").status == 0)
+        #expect(try store.run("auto-renew", "market.pro.monthly", "off").status == 0)
+        let market = try RunningMarket(["--data", store.directory.path])
+        #expect(market.waitFor("Features: plus, pro"))
+        #expect(try store.run("advance", "1M").status == 0)
+        #expect(market.waitFor("event: expired market.pro.monthly"), "\(market.text)")
+        market.send("status")
+        #expect(market.waitFor("market.pro.monthly: expired since"))
+        #expect(try market.quit() == 0)
+    }
 }

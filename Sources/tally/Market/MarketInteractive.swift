@@ -11,6 +11,8 @@ struct MarketInteractive {
         _ = await session.execute(["products"], json: false)
         _ = await session.execute(["status"], json: false)
         Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
+        let clockWatch = watchClock()
+        defer { clockWatch.cancel() }
         while true {
             await settle()
             Console.write("> ")
@@ -22,6 +24,17 @@ struct MarketInteractive {
         }
         Console.line("")
         return ExitCode.ok
+    }
+
+    /// Re-reads the state every second, so a subscription ending because `tally sandbox advance` moved the
+    /// clock shows as an `expired` event while the market waits for a command.
+    private func watchClock() -> Task<Void, Never> {
+        Task { [store = session.store] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await store.refresh()
+            }
+        }
     }
 
     /// Gives the event printer a moment to print what the last command emitted, so output reads in order.
