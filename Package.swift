@@ -48,7 +48,7 @@ let package = Package(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
-        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
