@@ -3,7 +3,7 @@ import Foundation
 /// `tally-bench core|verify|engine|all`: measured speed, printed against the limits or a peer measured in the
 /// same run. Run it in release: `swift run -c release tally-bench core`.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify"] : arguments
+let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify", "engine"] : arguments
 var exitStatus: Int32 = 0
 #if DEBUG
 print("note: this is a debug build; run 'swift run -c release tally-bench …' for meaningful numbers\n")
