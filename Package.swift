@@ -38,13 +38,17 @@ let package = Package(
         .executableTarget(
             name: "tally-bench",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend"]),
+        /// Buys through the engine over a sandbox directory and pauses at a named delivery step
+        /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.
+        .executableTarget(
+            name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
-        .testTarget(name: "TallyCLITests", dependencies: ["tally"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

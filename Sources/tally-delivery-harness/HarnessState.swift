@@ -1,0 +1,17 @@
+import Foundation
+
+/// What `buy` and `state` print: the engine's view after launch delivery, and what the sandbox still holds
+/// unfinished for the device.
+struct HarnessState: Codable, Equatable {
+    var coins: Decimal
+    var transactions: Int
+    var unfinished: Int
+    var premium: Bool
+
+    /// One JSON line, keys sorted.
+    func jsonLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
