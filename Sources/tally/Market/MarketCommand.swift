@@ -17,7 +17,7 @@ enum MarketCommand {
             let arguments = try Arguments(words, flags: ["json"], options: MarketOptions.names)
             options = try MarketOptions(arguments)
             command = commandWords(arguments)
-            if command.isEmpty, arguments.value("quantity") != nil { throw UsageError("--quantity belongs to 'buy'") }
+            if arguments.positionals.isEmpty, arguments.value("quantity") != nil { throw UsageError("--quantity belongs to 'buy'") }
         } catch {
             Output.error("tally market: \(describe(error))")
             Output.error("usage: \(MarketHelp.usage)")
