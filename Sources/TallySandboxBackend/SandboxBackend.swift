@@ -56,6 +56,10 @@ public actor SandboxBackend: StoreBackend {
         try change { $0.finish(transactionId: transactionId, account: account, device: device) }
     }
 
+    public func subscriptionStatuses() async throws -> [RenewalInfo] {
+        try load().renewalInfos(account: account)
+    }
+
     public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
         AsyncStream { continuation in
             let task = Task {

@@ -23,6 +23,12 @@ actor MemoryBackend: StoreBackend {
     private(set) var restoreCount = 0
     /// How many product requests reached this store.
     private(set) var productRequests = 0
+    /// Original transaction id → the chain's current renewal info, as ``subscriptionStatuses()`` reports it.
+    private(set) var renewalInfos: [String: RenewalInfo] = [:]
+    /// How many of the coming `subscriptionStatuses` calls fail.
+    var statusFailures = 0
+    /// How many subscription status requests reached this store.
+    private(set) var statusRequests = 0
     private var pending: [String: PurchaseRequest] = [:]
     private var nextNumber = 1000
     private let listeners = Listeners()
@@ -35,6 +41,7 @@ actor MemoryBackend: StoreBackend {
     func setNext(_ next: NextPurchase) { self.next = next }
     func failFinish(times: Int) { finishFailures = times }
     func failRestore(times: Int) { restoreFailures = times }
+    func failStatus(times: Int) { statusFailures = times }
 
     // MARK: StoreBackend
 
@@ -96,6 +103,15 @@ actor MemoryBackend: StoreBackend {
             throw StoreError(.networkError, "finish \(transactionId): the network is down")
         }
         unfinishedIds.removeAll { $0 == transactionId }
+    }
+
+    func subscriptionStatuses() async throws -> [RenewalInfo] {
+        statusRequests += 1
+        if statusFailures > 0 {
+            statusFailures -= 1
+            throw StoreError(.networkError, "subscription status: the network is down")
+        }
+        return renewalInfos.keys.sorted().compactMap { renewalInfos[$0] }
     }
 
     nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
@@ -166,7 +182,21 @@ actor MemoryBackend: StoreBackend {
         }
         let info = RenewalInfo(originalTransactionId: originalTransactionId, productId: last.productId,
                                autoRenewStatus: .off, signedDate: clock.now, renewalDate: last.expiresDate)
+        renewalInfos[originalTransactionId] = info
         broadcast(TransactionUpdate(transaction: last, renewalInfo: info))
+        return info
+    }
+
+    /// Changes a chain's renewal info in the store only, with no transaction (as the App Store does when the
+    /// customer turns auto-renew off or schedules a downgrade in Settings).
+    @discardableResult
+    func changeRenewal(of originalTransactionId: String, autoRenewStatus: AutoRenewStatus,
+                       autoRenewProductId: String? = nil) -> RenewalInfo? {
+        guard var info = renewalInfos[originalTransactionId] else { return nil }
+        info.autoRenewStatus = autoRenewStatus
+        info.autoRenewProductId = autoRenewProductId ?? info.productId
+        info.signedDate = clock.now
+        renewalInfos[originalTransactionId] = info
         return info
     }
 
@@ -198,9 +228,11 @@ actor MemoryBackend: StoreBackend {
     /// Auto-renew on for a subscription transaction; nil for other products.
     private func renewalInfo(for transaction: Transaction) -> RenewalInfo? {
         guard transaction.type == .autoRenewable else { return nil }
-        return RenewalInfo(originalTransactionId: transaction.originalTransactionId, productId: transaction.productId,
+        let info = RenewalInfo(originalTransactionId: transaction.originalTransactionId, productId: transaction.productId,
                            autoRenewStatus: .on, signedDate: transaction.signedDate,
                            renewalDate: transaction.expiresDate)
+        renewalInfos[transaction.originalTransactionId] = info
+        return info
     }
 
     private func broadcast(_ update: TransactionUpdate) {

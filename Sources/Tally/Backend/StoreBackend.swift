@@ -29,4 +29,15 @@ public protocol StoreBackend: Sendable {
     /// Transactions that happen outside a purchase call (StoreKit's `Transaction.updates`): Ask to Buy
     /// approvals, renewals, refunds, purchases on other devices. The engine calls this once, at creation.
     func transactionUpdates() -> AsyncStream<TransactionUpdate>
+
+    /// The latest renewal info of each of this account's subscription chains, one per original transaction id
+    /// (StoreKit's `Product.SubscriptionInfo.status`). Renewal info changes without a transaction (auto-renew
+    /// turned off, a downgrade scheduled, billing retry or grace starting), so the engine asks for it in
+    /// ``Store/refreshSubscriptionStatus()``. A backend that cannot answer keeps the default, `[]`.
+    func subscriptionStatuses() async throws -> [RenewalInfo]
+}
+
+extension StoreBackend {
+    /// No renewal info: for backends that learn it only with transactions.
+    public func subscriptionStatuses() async throws -> [RenewalInfo] { [] }
 }

@@ -26,13 +26,14 @@ struct MarketInteractive {
         return ExitCode.ok
     }
 
-    /// Re-reads the state every second, so a subscription ending because `tally sandbox advance` moved the
-    /// clock shows as an `expired` event while the market waits for a command.
+    /// Re-reads the state and the subscriptions' renewal info every second, so a subscription ending because
+    /// `tally sandbox advance` moved the clock shows as an `expired` event while the market waits for a command.
+    /// A failed read is retried at the next tick without a note (the prompt would be interrupted each second).
     private func watchClock() -> Task<Void, Never> {
         Task { [store = session.store] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                await store.refresh()
+                _ = await MarketSession.currentState(of: store, quiet: true)
             }
         }
     }

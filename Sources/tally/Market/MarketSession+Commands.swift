@@ -49,7 +49,7 @@ extension MarketSession {
     }
 
     func status(json: Bool) async throws -> Int32 {
-        let state = await store.refresh()
+        let state = await MarketSession.currentState(of: store)
         let view = MarketStatus(state: state, configuration: store.configuration,
                                 pending: await store.pendingPurchases)
         Console.line(json ? try Output.json(view) : view.text)
@@ -110,5 +110,18 @@ extension MarketSession {
         var outcome: String
         var balance: Decimal
         var error: String?
+    }
+}
+
+extension MarketSession {
+    /// The state with the store's current renewal info (auto-renew, scheduled downgrade, billing retry); when
+    /// the sandbox cannot answer, says so on standard error and shows the state from the customer file.
+    static func currentState(of store: Store, quiet: Bool = false) async -> CustomerState {
+        do {
+            return try await store.refreshSubscriptionStatus()
+        } catch {
+            if !quiet { Output.error("note: subscription status not refreshed (\(error.message)); showing the saved state") }
+            return await store.refresh()
+        }
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Asks the backend for the current renewal info of every subscription chain (StoreKit's
+    /// `Product.SubscriptionInfo.status`), durably records what differs from the customer file (one `fdatasync`
+    /// for the batch; nothing written when nothing changed), and returns the state as ``refresh()`` does,
+    /// emitting its ``StoreEvent/expired(_:)`` and ``StoreEvent/balanceChanged(currency:balance:)`` events.
+    ///
+    /// Call it when showing subscriptions: auto-renew turned off, a scheduled downgrade, billing retry or grace
+    /// reach the app this way, not with a transaction.
+    /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`); the customer file is unchanged then.
+    @discardableResult
+    public func refreshSubscriptionStatus() async throws(StoreError) -> CustomerState {
+        let infos: [RenewalInfo]
+        do {
+            infos = try await backend.subscriptionStatuses()
+        } catch {
+            throw StoreError.from(error, doing: "reading the subscription status")
+        }
+        var latest: [String: RenewalInfo] = [:]
+        for info in infos { latest[info.originalTransactionId] = info }
+        let entries: [JournalEntry] = latest.keys.sorted().compactMap { id in
+            guard let info = latest[id], record.renewalInfos[id] != info else { return nil }
+            return .renewalInfo(info)
+        }
+        prepareForChange()
+        try write(entries)
+        return refresh()
+    }
+}
