@@ -27,4 +27,17 @@ struct MarketStatusTests {
         #expect(try store.run("auto-renew", "market.pro.monthly", "on").status == 0)
         #expect(subscriptions(try store.marketStatus()).first?["willRenew"] as? Bool == true)
     }
+
+    @Test func downgradeScheduledOnAnotherDeviceShowsAsThePendingProduct() throws {
+        let store = try MarketSandbox()
+        #expect(try store.market("buy", "market.pro.monthly").status == 0)
+        #expect(subscriptions(try store.marketStatus()).first?["pendingProductId"] == nil)
+        let downgrade = try store.run("buy", "market.plus.monthly", "--device", "ipad")
+        #expect(downgrade.status == 0, "\(downgrade.stderr)")
+        let after = try #require(subscriptions(try store.marketStatus()).first)
+        #expect(after["productId"] as? String == "market.pro.monthly")
+        #expect(after["willRenew"] as? Bool == true)
+        #expect(after["pendingProductId"] as? String == "market.plus.monthly")
+        #expect(try store.market("status").stdout.contains(", renews as market.plus.monthly"))
+    }
 }

@@ -51,7 +51,8 @@ struct MarketStatus: Encodable {
             let word = sub.status.isEntitled ? "until" : "since"
             let expiry = sub.expiresDate.map { " \(word) \($0.formatted(.iso8601))" } ?? ""
             lines.append("Subscription \(sub.productId): \(sub.status.rawValue)\(expiry)"
-                + (sub.willRenew ? ", renews" : ", does not renew"))
+                + (sub.willRenew ? ", renews" : ", does not renew")
+                + (sub.pendingProductId.map { " as \($0)" } ?? ""))
         }
         for item in state.nonRenewing {
             lines.append("\(item.productId): \(item.isActive ? "active" : "ended") until "
