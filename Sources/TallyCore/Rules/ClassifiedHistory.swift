@@ -35,13 +35,13 @@ struct ClassifiedHistory: Sendable {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(transactions.count)
         var table = ProductTable(lookup: products, rates: rates)
+        var recent = RecentProduct()
         for index in transactions.indices {
             if let now, transactions[index].purchaseDate > now { continue }
             hashes.append(StringPositions.hash(transactions[index].transactionId))
-            let slot = table.slot(of: transactions[index].productId)
-            facts.append(index: index, slot: slot,
-                         kind: ProductKind.of(transactions[index].type, catalogKind: table.catalogKinds[slot]),
-                         from: transactions)
+            let (slot, kind) = recent.slotAndKind(of: transactions[index].productId,
+                                                  type: transactions[index].type, in: &table)
+            facts.append(index: index, slot: slot, kind: kind, from: transactions)
         }
         let counted = facts.indices
         let winners = Self.winners(counted: counted, hashes: hashes, in: transactions)
