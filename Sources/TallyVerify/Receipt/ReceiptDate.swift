@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// Parses the RFC 3339 dates of receipt attributes: `2025-04-18T01:02:18Z`, `2020-07-22T18:33:15+0100`,
 /// `…+01:00`, optional fractional seconds; an empty string means "no date".
@@ -32,10 +33,10 @@ enum ReceiptDate {
         }
         guard index < bytes.count else { throw FormatError(detail: expected) }
         let offsetSeconds = try offset(Array(bytes[index...]), expected: expected)
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 61
         else { throw FormatError(detail: "date out of range: \"\(text.prefix(40))\"") }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilDate.dayNumber(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -62,24 +63,5 @@ enum ReceiptDate {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date.
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
