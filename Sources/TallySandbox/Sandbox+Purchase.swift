@@ -176,7 +176,7 @@ extension Sandbox {
             purchaseDate: purchaseDate, originalPurchaseDate: chain?.originalPurchaseDate ?? purchaseDate,
             expiresDate: expiresDate, quantity: quantity, type: product.kind.transactionType,
             appAccountToken: appAccountToken, inAppOwnershipType: .purchased, signedDate: now,
-            environment: environment, storefront: settings.storefront, storefrontId: Storefront.id(settings.storefront),
+            environment: environment, storefront: settings.storefront, storefrontId: Storefront.appleId(for: settings.storefront),
             transactionReason: reason, currency: product.currency, price: priceMillis ?? entry.priceMillis)
     }
 }
