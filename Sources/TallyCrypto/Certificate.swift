@@ -46,6 +46,12 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         self.x509 = x509
     }
 
+    /// Wraps an `X509` OpenSSL owns elsewhere (a PKCS#7 signer, a verified chain), taking a reference of its own.
+    package convenience init?(retaining x509: OpaquePointer) {
+        X509_up_ref(x509)
+        self.init(owning: x509)
+    }
+
     deinit { X509_free(x509) }
 
     /// Start of the validity period.

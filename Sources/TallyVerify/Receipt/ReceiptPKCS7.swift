@@ -18,7 +18,7 @@ final class ReceiptPKCS7 {
         guard let decoded else {
             throw VerificationFailure(
                 .verificationFailure,
-                "the receipt (\(der.count) bytes) is not a PKCS#7 container: \(ReceiptOpenSSLError.latest() ?? "unreadable")")
+                "the receipt (\(der.count) bytes) is not a PKCS#7 container: \(ReceiptSignatureCheck.openSSLDetail("unreadable"))")
         }
         pointer = decoded
     }

@@ -28,10 +28,10 @@ public struct ReceiptVerifier: Sendable {
                 .invalidCertificate, "no trusted root configured; pass ReceiptVerifier.appleIncRootCertificate")
         }
         for (index, root) in trustedRoots.enumerated() {
-            _ = try ReceiptCertificate(der: root, role: "trusted root \(index + 1)")
+            _ = try ReceiptSignatureCheck.certificate(root, role: "trusted root \(index + 1)")
         }
         if let storeKitTestCertificate {
-            _ = try ReceiptCertificate(der: storeKitTestCertificate, role: "StoreKit test certificate")
+            _ = try ReceiptSignatureCheck.certificate(storeKitTestCertificate, role: "StoreKit test certificate")
         }
         self.trustedRoots = trustedRoots
         self.storeKitTestCertificate = storeKitTestCertificate
