@@ -77,6 +77,8 @@ enum VerifyBenchmark {
                                peer.library, peerRate))
             Report.line(String(format: "1 thread vs Apple's library: %.1f× (target ≥ 20×) %@", singleRate / peerRate,
                                singleRate / peerRate >= 20 ? "OK" : "MISSED"))
+            Report.line(String(format: "%d cores vs Apple's library (which uses one): %.1f×", cores,
+                               parallelRate / peerRate))
         case .failure(let error):
             Report.line("Apple's library not measured: \(error)")
         }
