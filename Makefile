@@ -19,7 +19,8 @@ tour: deps
 test: deps
 	$(SWIFT) test
 
-bench: deps
+bench:
+	@bash scripts/install-deps.sh --bench
 	$(SWIFT) run -c release tally-bench all
 
 clean:

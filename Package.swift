@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "TallyVerify", targets: ["TallyVerify"]),
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallySandboxBackend", targets: ["TallySandboxBackend"]),
+        .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
+        .library(name: "TallyServer", targets: ["TallyServer"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -19,6 +21,18 @@ let package = Package(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        /// GNU libmicrohttpd (libmicrohttpd-dev / Homebrew libmicrohttpd): the HTTP server under TallyHTTP.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        /// SQLite (libsqlite3-dev / the macOS SDK): TallyServer's default customer store.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         /// The model and the rules: pure values, no I/O.
         .target(name: "TallyCore"),
@@ -33,11 +47,19 @@ let package = Package(
         .target(name: "Tally", dependencies: ["TallyCore"]),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both).
         .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox"]),
+        /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
+        .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
+        /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
+        .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
         .executableTarget(
-            name: "tally", dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend"]),
+            name: "tally",
+            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer"]),
         .executableTarget(
             name: "tally-bench",
-            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend"]),
+            dependencies: [
+                "TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer", "TallyHTTP",
+                "CSQLite",
+            ]),
         /// Buys through the engine over a sandbox directory and pauses at a named delivery step
         /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.
         .executableTarget(
@@ -49,6 +71,9 @@ let package = Package(
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
+        .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
+        .testTarget(
+            name: "TallyServerTests", dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# Installs what Tally builds and tests with, when it is missing: OpenSSL's development files, pkg-config and the
-# openssl tool (system packages), and Apple's app-store-server-library (Python; tests and benchmarks compare
-# against it).
+# Installs what Tally builds and tests with, when it is missing: OpenSSL's, SQLite's and libmicrohttpd's
+# development files, pkg-config and the openssl tool (system packages), and Apple's app-store-server-library
+# (Python; tests and benchmarks compare against it). With --bench, also the benchmark peers: wrk and nginx.
 set -euo pipefail
 if [[ "$(uname)" == "Darwin" ]]; then
     command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3 and pkg-config" >&2; exit 1; }
     brew list openssl@3 >/dev/null 2>&1 || brew install openssl@3
     brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
+    brew list libmicrohttpd >/dev/null 2>&1 || brew install libmicrohttpd
+    if [[ "${1:-}" == "--bench" ]]; then
+        brew list wrk >/dev/null 2>&1 || brew install wrk
+        brew list nginx >/dev/null 2>&1 || brew install nginx
+    fi
 else
     missing=()
-    for pkg in libssl-dev pkg-config openssl python3-pip; do
+    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip)
+    [[ "${1:-}" == "--bench" ]] && wanted+=(wrk nginx-light)
+    for pkg in "${wanted[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
     done
     # python3-pip is only needed when no pip is on the PATH.

@@ -1,0 +1,19 @@
+#ifndef TALLY_CMICROHTTPD_SHIM_H
+#define TALLY_CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// MHD_start_daemon is variadic, which Swift cannot call: this fixed-argument wrapper passes every option
+/// through one MHD_OPTION_ARRAY (terminated by an MHD_OPTION_END item).
+static inline struct MHD_Daemon *tally_mhd_start(unsigned int flags, uint16_t port,
+                                                 MHD_AccessHandlerCallback handler, void *handler_context,
+                                                 struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+#endif

@@ -1,0 +1,29 @@
+/// One HTTP request as the server's handler sees it: the body is complete and within the size limit.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method as sent, upper case: `GET`, `POST`, …
+    public var method: String
+    /// The path exactly as sent, still percent-encoded (`/v1/customers/a%2Fb`), without the query.
+    /// Split it on `/` first, then decode each segment with ``HTTPRequest/decodePathSegment(_:)``.
+    public var path: String
+    /// Query parameters, percent-decoded; the last value wins when a name repeats.
+    public var query: [String: String]
+    /// Header fields keyed by lower-cased name; repeated fields are joined with `, `.
+    public var headers: [String: String]
+    /// The request body (empty when there is none).
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+                body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header field, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}

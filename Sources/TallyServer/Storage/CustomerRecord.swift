@@ -1,0 +1,30 @@
+import TallyCore
+
+/// Everything a store keeps for one customer: the input of the rules and of the history endpoint.
+public struct CustomerRecord: Sendable, Hashable {
+    /// The app's id for the customer.
+    public var appUserId: String
+    /// The customer's transactions (one per transaction id, the latest copy), in any order.
+    public var transactions: [StoredTransaction]
+    /// Accepted spends, in any order.
+    public var spends: [Spend]
+    /// Chains moved to or away from this customer, oldest first.
+    public var transfers: [OwnershipTransfer]
+    /// Grows with every write to this customer; 0 for a customer never written. Caches key on it.
+    public var version: Int64
+
+    /// Creates a record.
+    public init(appUserId: String, transactions: [StoredTransaction] = [], spends: [Spend] = [],
+                transfers: [OwnershipTransfer] = [], version: Int64 = 0) {
+        self.appUserId = appUserId
+        self.transactions = transactions
+        self.spends = spends
+        self.transfers = transfers
+        self.version = version
+    }
+
+    /// The purchase history the TallyCore rules read.
+    public var purchaseHistory: PurchaseHistory {
+        PurchaseHistory(transactions: transactions.map(\.transaction), spends: spends)
+    }
+}

@@ -1,0 +1,26 @@
+/// What ``CustomerStore/record(_:for:policy:at:)`` did with each posted transaction.
+public struct RecordOutcome: Sendable, Hashable {
+    /// Transaction ids stored for the first time.
+    public var inserted: [String]
+    /// Transaction ids whose stored copy was replaced by a different one.
+    public var updated: [String]
+    /// Transaction ids already stored exactly so.
+    public var unchanged: [String]
+    /// Chains moved to this customer.
+    public var transfers: [OwnershipTransfer]
+    /// Transaction ids left with another customer under ``OwnershipPolicy/keep``.
+    public var kept: [String]
+
+    /// Creates an outcome.
+    public init(inserted: [String] = [], updated: [String] = [], unchanged: [String] = [],
+                transfers: [OwnershipTransfer] = [], kept: [String] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+        self.transfers = transfers
+        self.kept = kept
+    }
+
+    /// Whether the customer's stored data changed.
+    public var changedAnything: Bool { !inserted.isEmpty || !updated.isEmpty || !transfers.isEmpty }
+}
