@@ -1,9 +1,9 @@
 import Foundation
 
-/// `tally-bench core|verify|engine|all`: measured speed, printed against the limits or a peer measured in the
+/// `tally-bench core|verify|engine|server|http|all`: measured speed, printed against the limits or a peer measured in the
 /// same run. Run it in release: `swift run -c release tally-bench core`.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify", "engine"] : arguments
+let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify", "engine", "server"] : arguments
 var exitStatus: Int32 = 0
 #if DEBUG
 print("note: this is a debug build; run 'swift run -c release tally-bench …' for meaningful numbers\n")
@@ -16,10 +16,14 @@ for suite in suites {
         VerifyBenchmark.run()
     case "engine":
         if await !EngineBenchmark.run() { exitStatus = 1 }
+    case "server":
+        if !ServerBenchmark.run() { exitStatus = 1 }
+    case "http":
+        if !HTTPLayerBenchmark.run() { exitStatus = 1 }
     case "rules":
         CoreBenchmark.profileRules()
     default:
-        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, all or rules\n".utf8))
+        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, server, http, all or rules\n".utf8))
         exitStatus = 2
     }
 }

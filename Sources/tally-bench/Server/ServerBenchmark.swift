@@ -1,0 +1,117 @@
+import Foundation
+import TallyCore
+
+/// `tally-bench server`: a real `tally serve` process under wrk load. (a) `GET /v1/customers/{id}` beside
+/// nginx serving the same bytes as a static file; (b) signed transactions posted per second (verification and
+/// a durable write each) beside SQLite's single-commit rate in the same folder. `TALLY_BENCH_SECONDS` sets
+/// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed.
+enum ServerBenchmark {
+    static let reader = "bench-reader"
+
+    static func run() -> Bool {
+        Report.header("server")
+        guard let tally = BenchTools.tally() else {
+            Report.line("skipped: no tally executable beside tally-bench (swift build -c release --product tally)")
+            return true
+        }
+        guard let wrkPath = BenchTools.find("wrk") else {
+            Report.line("skipped: wrk is not installed (apt-get install wrk)")
+            return true
+        }
+        guard let nginx = BenchTools.find("nginx") else {
+            Report.line("skipped: nginx is not installed (apt-get install nginx-light)")
+            return true
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
+        let posts = max(100, environment["TALLY_BENCH_POSTS"].flatMap { Int($0) } ?? 3_000 * seconds)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let setup = try ServerBenchSetup(tally: tally, folder: folder)
+            let server = try TallyServeProcess(tally: tally, config: setup.config, folder: folder)
+            let wrk = Wrk(executable: wrkPath, seconds: seconds)
+            Report.line("tally serve on port \(server.port); wrk -t\(wrk.threads) -c\(wrk.connections) -d\(seconds)s")
+            try measureReads(setup: setup, server: server, wrk: wrk, nginx: nginx)
+            try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
+            let status = server.stop()
+            if status != 0 { Report.line("tally serve exited \(status) on SIGTERM (expected 0): \(server.errorText)") }
+            return status == 0
+        } catch {
+            Report.line("could not run: \(error)")
+            return false
+        }
+    }
+
+    /// (a) GET of one customer's state, against nginx serving the same bytes.
+    private static func measureReads(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, nginx: URL) throws {
+        let base = "http://127.0.0.1:\(server.port)"
+        let auth = ["Authorization": setup.authorization]
+        let purchases: [(String, ProductType)] = [
+            ("market.coins.10", .consumable), ("market.coins.100", .consumable), ("market.coins.10", .consumable),
+            ("market.premium", .nonConsumable), ("market.removeads", .nonConsumable),
+        ]
+        for (index, (productId, type)) in purchases.enumerated() {
+            let jws = try setup.signedTransaction(id: index, productId: productId, type: type)
+            _ = try BenchHTTP.post("\(base)/v1/customers/\(reader)/transactions",
+                                   headers: auth.merging(["Content-Type": "application/json"]) { $1 },
+                                   body: ServerBenchSetup.postBody(jws))
+        }
+        let path = "v1/customers/\(reader)"
+        let body = try BenchHTTP.get("\(base)/\(path)", headers: auth)
+        let ours = try wrk.run("\(base)/\(path)", headers: ["Authorization: \(setup.authorization)"])
+        let peer = try NginxPeer(nginx: nginx, folder: setup.folder, path: path, body: body)
+        let theirs = try wrk.run("http://127.0.0.1:\(peer.port)/\(path)")
+        peer.stop()
+
+        Report.line(String(format: "GET /%@ (%d-byte answer): tally serve %.0f req/s, p50 %.2f ms, p99 %.2f ms",
+                           path, body.count, ours.requestsPerSecond, ours.p50 * 1e3, ours.p99 * 1e3))
+        Report.line(String(format: "same bytes from nginx (static file): %.0f req/s, p50 %.2f ms, p99 %.2f ms",
+                           theirs.requestsPerSecond, theirs.p50 * 1e3, theirs.p99 * 1e3))
+        let ratio = ours.requestsPerSecond / theirs.requestsPerSecond
+        Report.line(String(format: "tally serve vs nginx: %.0f%% (target ≥ 50%%) %@", ratio * 100,
+                           ratio >= 0.5 ? "OK" : "MISSED"))
+        Report.underLimit("tally serve GET p99", value: ours.p99 * 1e3, unit: "ms", limit: 10)
+        reportErrors("tally serve GET", ours)
+        reportErrors("nginx GET", theirs)
+    }
+
+    /// (b) Distinct signed transactions posted, one customer each, against SQLite's single-commit rate.
+    private static func measurePosts(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, count: Int) throws {
+        var lines: [String] = []
+        lines.reserveCapacity(count)
+        let signing = try Stopwatch.seconds {
+            for index in 0..<count {
+                let jws = try setup.signedTransaction(id: 1_000 + index, productId: "market.coins.10", type: .consumable)
+                let body = String(decoding: try ServerBenchSetup.postBody(jws), as: UTF8.self)
+                lines.append("/v1/customers/bench-post-\(index)/transactions\t\(body)")
+            }
+        }
+        Report.line(String(format: "signed %d transactions in %.1f s", count, signing))
+        let files = try PostScript.write(lines: lines, folder: setup.folder)
+        let sqlite = try SQLiteCommitRate.measure(folder: setup.folder, seconds: min(2, Double(wrk.seconds)))
+        let posted = try wrk.run(
+            "http://127.0.0.1:\(server.port)/",
+            headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
+            script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
+
+        Report.line(String(format: "POST …/transactions (verify + durable write): %.0f posts/s, p50 %.2f ms, p99 %.2f ms",
+                           posted.requestsPerSecond, posted.p50 * 1e3, posted.p99 * 1e3))
+        Report.line(String(format: "SQLite alone, one INSERT per commit (WAL, synchronous=FULL): %.0f commits/s",
+                           sqlite))
+        Report.line(String(format: "posts vs SQLite commits: %.0f%%", 100 * posted.requestsPerSecond / sqlite))
+        if posted.requests > count {
+            Report.line("note: \(posted.requests) requests for \(count) transactions: repeats (no write) are "
+                + "included; raise TALLY_BENCH_POSTS")
+        }
+        reportErrors("tally serve POST", posted)
+    }
+
+    private static func reportErrors(_ name: String, _ result: WrkResult) {
+        if result.non2xx > 0 || result.socketErrors > 0 {
+            Report.line("WARNING \(name): \(result.non2xx) non-2xx answers, \(result.socketErrors) socket errors "
+                + "of \(result.requests) requests")
+        }
+    }
+}
