@@ -22,7 +22,7 @@ func accessHandlerCallback(
     guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
     guard let statePointer = requestContext.pointee else {
-        requestContext.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        requestContext.pointee = Unmanaged.passRetained(RequestState(tally: server.liveRequests)).toOpaque()
         if let length = announcedContentLength(connection), length > UInt64(server.maxBodyBytes) {
             let head = requestHead(connection: connection, url: url, method: method)
             return queue(server.rejection(head), on: connection)

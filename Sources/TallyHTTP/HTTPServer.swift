@@ -56,6 +56,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    #if DEBUG
+    /// Requests whose state is still allocated (debug builds only): 0 after ``stop()`` unless one leaked.
+    var liveRequestCount: Int { context.liveRequests.value }
+    #endif
+
     /// Whether the server is still listening.
     public var isRunning: Bool {
         lock.lock()

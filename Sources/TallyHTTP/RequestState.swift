@@ -10,4 +10,20 @@ final class RequestState {
     var body: [UInt8] = []
     /// Set when the body grew past the limit: the rest is read and dropped, and the rejection is sent.
     var isTooLarge = false
+
+    #if DEBUG
+    /// Debug builds count live states per server, so tests can prove every one is released.
+    private let tally: LiveCount
+
+    init(tally: LiveCount) {
+        self.tally = tally
+        tally.add(1)
+    }
+
+    deinit {
+        tally.add(-1)
+    }
+    #else
+    init(tally: LiveCount) {}
+    #endif
 }

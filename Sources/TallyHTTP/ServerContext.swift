@@ -7,6 +7,8 @@ final class ServerContext: Sendable {
     let handler: HTTPHandler
     let rejection: @Sendable (HTTPRequest) -> HTTPResponse
     let maxBodyBytes: Int
+    /// Request states alive now (counted in debug builds only).
+    let liveRequests = LiveCount()
 
     init(handler: @escaping HTTPHandler, rejection: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
          maxBodyBytes: Int) {

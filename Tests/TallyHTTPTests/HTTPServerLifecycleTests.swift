@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TallyHTTP
+@testable import TallyHTTP
 
 /// Starting, port selection, errors at start, stopping.
 @Suite struct HTTPServerLifecycleTests {
@@ -54,3 +54,37 @@ import TallyHTTP
         #expect(server.port != 0)
     }
 }
+
+#if DEBUG
+/// Every request's state is released, however the request ended (debug builds count them).
+@Suite struct HTTPServerReleaseTests {
+    @Test func everyRequestStateIsReleasedByStop() throws {
+        let recorder = RecordingHandler()
+        let server = try recorder.startServer(maxBodyBytes: 100)
+        let keepAlive = try RawHTTPClient(port: server.port)
+        for index in 0..<5 {
+            try keepAlive.send(rawGet("/\(index)"))
+            _ = try keepAlive.readResponse()
+        }
+        let oversize = try RawHTTPClient(port: server.port)
+        try oversize.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+        _ = try oversize.readResponse()
+        let broken = try RawHTTPClient(port: server.port)
+        try broken.send("NOT HTTP\r\n\r\n")
+        _ = try broken.readResponse()
+        // A body that never finishes, and a connection left mid-request.
+        let abandoned = try RawHTTPClient(port: server.port)
+        try abandoned.send("POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n0123456789")
+        let aborted = try RawHTTPClient(port: server.port)
+        try aborted.send("POST /gone HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n0123")
+        _ = consume aborted
+        let idle = try RawHTTPClient(port: server.port)
+        try idle.send(rawGet("/last"))
+        _ = try idle.readResponse()
+        server.stop()
+        #expect(server.liveRequestCount == 0)
+        #expect(recorder.requests.count == 6)
+        _ = abandoned
+    }
+}
+#endif
