@@ -18,19 +18,23 @@ public final class SQLiteCustomerStore: CustomerStore {
 
     /// Opens (creating when absent) the database file at `path` and migrates its schema.
     ///
-    /// - Parameter readers: how many read connections to keep (at least 1).
+    /// - Parameters:
+    ///   - readers: how many read connections to keep (at least 1).
+    ///   - busyTimeoutMilliseconds: how long a call waits for another process's lock on the file before
+    ///     failing with ``CustomerStoreError/Reason/busy``.
     /// - Throws: ``CustomerStoreError/Reason/unavailable`` when the file cannot be opened, created or migrated,
     ///   or its schema is newer than this code knows.
-    public init(path: String, readers: Int = 4) throws(CustomerStoreError) {
+    public init(path: String, readers: Int = 4, busyTimeoutMilliseconds: Int = 5_000) throws(CustomerStoreError) {
         self.path = path
+        let timeout = Int32(clamping: max(busyTimeoutMilliseconds, 0))
         do {
-            let writer = try SQLiteConnection(path: path)
+            let writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
             try writer.configureForStore()
             try writer.enableWriteAheadLog()
             try writer.migrate()
             self.writer = LockedConnection(writer)
             self.readers = try ReadConnectionPool(count: readers) { () throws(SQLiteError) in
-                let reader = try SQLiteConnection(path: path)
+                let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
                 try reader.configureForStore()
                 try reader.execute("PRAGMA query_only = ON")
                 return reader

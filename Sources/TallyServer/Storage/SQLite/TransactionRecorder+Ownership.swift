@@ -32,7 +32,7 @@ extension TransactionRecorder {
     /// Moves a chain and every stored transaction of it to this customer, recording the transfer;
     /// nothing when the chain is unknown or already this customer's.
     mutating func moveChain(_ chain: String) throws(SQLiteError) {
-        guard let from = try owner(ofChain: chain), from != appUserId else { return }
+        guard let from = try owner(ofChain: chain), !isThisCustomer(from) else { return }
         try connection.execute("UPDATE chains SET app_user_id = ? WHERE original_transaction_id = ?",
                                [.text(appUserId), .text(chain)])
         try connection.execute("UPDATE transactions SET app_user_id = ? WHERE original_transaction_id = ?",
@@ -43,7 +43,7 @@ extension TransactionRecorder {
             """, [.text(chain), .text(from), .text(appUserId), .integer(date.millisecondsSince1970)])
         outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
                                                    toAppUserId: appUserId, date: date))
-        losers.insert(from)
+        if !losers.contains(where: { $0.utf8.elementsEqual(from.utf8) }) { losers.append(from) }
     }
 
     /// Moves an account token to this customer, with every chain of its owner that carries the token.

@@ -9,8 +9,8 @@ struct TransactionRecorder {
     /// When the post happened, at whole milliseconds (as transfers read back).
     let date: Date
     var outcome = RecordOutcome()
-    /// Customers a chain moved away from; their versions grow at ``finish()``.
-    var losers: Set<String> = []
+    /// Customers a chain moved away from (each once, compared by bytes); their versions grow at ``finish()``.
+    var losers: [String] = []
 
     init(connection: SQLiteConnection, appUserId: String, policy: OwnershipPolicy, date: Date) {
         self.connection = connection
@@ -27,7 +27,7 @@ struct TransactionRecorder {
         let chainOwner = try owner(ofChain: chain)
         let tokenOwner = try token.map { (token) throws(SQLiteError) in try owner(ofToken: token) } ?? nil
         let existing = try storedCopy(transaction.transactionId)
-        let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { $0 != appUserId }
+        let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { !isThisCustomer($0) }
         if !others.isEmpty {
             guard policy == .transfer else {
                 outcome.kept.append(transaction.transactionId)
@@ -35,8 +35,8 @@ struct TransactionRecorder {
             }
             try connection.ensureCustomer(appUserId)
             try moveChain(chain)
-            if let existing, existing.chain != chain { try moveChain(existing.chain) }
-            if let token, let tokenOwner, tokenOwner != appUserId { try moveToken(token, from: tokenOwner) }
+            if let existing { try moveChain(existing.chain) }  // a stored copy filed under another chain
+            if let token, let tokenOwner, !isThisCustomer(tokenOwner) { try moveToken(token, from: tokenOwner) }
         }
         try connection.ensureCustomer(appUserId)
         if chainOwner == nil {
@@ -53,8 +53,14 @@ struct TransactionRecorder {
     /// Bumps the versions of every customer this call changed and returns the outcome.
     mutating func finish() throws(SQLiteError) -> RecordOutcome {
         if outcome.changedAnything { try connection.bumpVersion(of: appUserId) }
-        for loser in losers.sorted() { try connection.bumpVersion(of: loser) }
+        for loser in losers { try connection.bumpVersion(of: loser) }
         return outcome
+    }
+
+    /// Whether `id` is this customer's id, byte for byte as SQLite compares text (Swift's `==` would also
+    /// match a different Unicode normalization, which the database stores as another customer).
+    func isThisCustomer(_ id: String) -> Bool {
+        id.utf8.elementsEqual(appUserId.utf8)
     }
 
     /// Inserts the transaction, replaces a stored copy that differs, or leaves an equal one.
