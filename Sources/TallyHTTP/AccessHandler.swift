@@ -78,14 +78,3 @@ private func announcedContentLength(_ connection: OpaquePointer) -> UInt64? {
     guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
     return UInt64(String(cString: value).trimmingSpaces)
 }
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return self[first...last]
-    }
-}

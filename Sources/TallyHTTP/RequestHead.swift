@@ -1,4 +1,9 @@
 import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The request line, query and headers of the request on `connection`, with an empty body.
 func requestHead(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?)
@@ -22,7 +27,7 @@ private func collectHeader(
 ) -> MHD_Result {
     guard let context, let key else { return .YES }
     let headers = context.assumingMemoryBound(to: [String: String].self)
-    let name = String(cString: key).lowercased()
+    let name = asciiLowercased(key)
     let text = value.map { String(cString: $0) } ?? ""
     if let existing = headers.pointee[name] {
         headers.pointee[name] = existing + ", " + text
@@ -42,4 +47,18 @@ private func collectQueryItem(
     let name = HTTPRequest.decodeQueryComponent(String(cString: key))
     query.pointee[name] = value.map { HTTPRequest.decodeQueryComponent(String(cString: $0)) } ?? ""
     return .YES
+}
+
+/// The C string with ASCII letters lower-cased (header names are ASCII tokens; this avoids Unicode case mapping).
+private func asciiLowercased(_ text: UnsafePointer<CChar>) -> String {
+    let length = strlen(text)
+    return String(unsafeUninitializedCapacity: length) { buffer in
+        text.withMemoryRebound(to: UInt8.self, capacity: length) { source in
+            for index in 0..<length {
+                let byte = source[index]
+                buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+        }
+        return length
+    }
 }

@@ -12,7 +12,7 @@ func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result
     }
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
-    for field in response.headers where field.name.lowercased() != "content-length" {
+    for field in response.headers where !field.isContentLength {
         guard MHD_add_response_header(created, field.name, field.value) == .YES else {
             return queue(.internalServerError("the handler returned an invalid header field \"\(field.name)\""),
                          on: connection)
@@ -27,5 +27,12 @@ extension HTTPResponse {
         HTTPResponse(
             status: 500, headers: [Field("Content-Type", "text/plain; charset=utf-8")],
             body: Array("internal server error: \(reason)\n".utf8))
+    }
+}
+
+extension HTTPResponse.Field {
+    /// Whether this is a `Content-Length` field (libmicrohttpd sets that one itself).
+    var isContentLength: Bool {
+        name.utf8.elementsEqual("content-length".utf8) { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
     }
 }

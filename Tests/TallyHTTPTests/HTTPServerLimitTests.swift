@@ -74,4 +74,16 @@ import TallyHTTP
         #expect(response.status == 500)
         #expect(response.headers["injected"] == nil)
     }
+
+    @Test func aContentLengthFromTheHandlerIsReplacedByTheRealOne() throws {
+        let server = try HTTPServer(configuration: .init(port: 0, threads: 1)) { _ in
+            HTTPResponse(status: 200, headers: [HTTPResponse.Field("CONTENT-length", "999")], body: Array("four".utf8))
+        }
+        let client = try RawHTTPClient(port: server.port)
+        try client.send(rawGet("/one") + rawGet("/two"))
+        #expect(try client.readResponse().text == "four")
+        let second = try client.readResponse()
+        #expect(second.headers["content-length"] == "4")
+        #expect(second.text == "four")
+    }
 }
