@@ -1,0 +1,77 @@
+import Foundation
+import TallyCore
+import TallyCrypto
+import TallyHTTP
+import TallySandbox
+import Testing
+@testable import TallyServer
+
+/// One API over a fresh store, with the Market example's catalog, sandbox-signed transactions and a
+/// clock the test moves.
+struct ServerFixture {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let marketDirectory = packageRoot.appendingPathComponent("Examples/Market")
+    static let publicKey = "tk_public_test-key"
+    static let secretKey = "tk_secret_test-key"
+    static let start = Date(millisecondsSince1970: 1_796_000_000_000)  // 2026-11-30
+
+    let api: EntitlementAPI
+    let store: MemoryCustomerStore
+    let clock: TestClock
+    let signer: SandboxSigner
+
+    init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
+         environments: [Environment] = [.sandbox], store: MemoryCustomerStore = MemoryCustomerStore()) throws {
+        let authority = try Signing.authority()
+        signer = try authority.signer()
+        let root = try #require(Certificate(der: authority.rootDER))
+        let configuration = ServerConfiguration(
+            catalog: try Self.catalog(), appConfiguration: try Self.appConfiguration(),
+            verification: VerificationSettings(bundleId: "com.example.market", appAppleId: 1_234_567_890,
+                                               environments: environments, roots: [root]),
+            ownership: ownership, keys: Self.keys, limits: limits)
+        clock = TestClock(Self.start)
+        self.store = store
+        api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock)
+    }
+
+    static var keys: [APIKeyEntry] {
+        [APIKeyEntry(name: "ios-app", role: .public, sha256: ECDSA.sha256(Array(publicKey.utf8))),
+         APIKeyEntry(name: "backend", role: .secret, sha256: ECDSA.sha256(Array(secretKey.utf8)))]
+    }
+
+    static func catalog() throws -> Catalog {
+        let url = marketDirectory.appendingPathComponent("Market.storekit")
+        return try Catalog(storeKitData: Data(contentsOf: url), fileName: "Market.storekit")
+    }
+
+    static func appConfiguration() throws -> AppConfiguration {
+        try AppConfiguration(jsonData: Data(contentsOf: marketDirectory.appendingPathComponent("tally.json")),
+                             fileName: "tally.json")
+    }
+
+    /// Sends a request straight to the handler.
+    func send(_ method: String, _ path: String, key: String? = ServerFixture.secretKey, body: String? = nil,
+              query: [String: String] = [:]) -> Reply {
+        var headers: [String: String] = [:]
+        if let key { headers["authorization"] = "Bearer \(key)" }
+        let request = HTTPRequest(method: method, path: path, query: query, headers: headers,
+                                  body: Array((body ?? "").utf8))
+        return Reply(api.handle(request))
+    }
+
+    /// Posts a signed transaction for `user`.
+    func post(_ transaction: Transaction, for user: String, key: String = ServerFixture.publicKey) throws -> Reply {
+        let jws = try signer.signTransaction(transaction)
+        return send("POST", "/v1/customers/\(Self.escape(user))/transactions", key: key,
+                    body: #"{"signedTransaction":"\#(jws)"}"#)
+    }
+
+    /// `user` percent-encoded as one path segment.
+    static func escape(_ user: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return user.addingPercentEncoding(withAllowedCharacters: allowed) ?? user
+    }
+}
