@@ -91,7 +91,7 @@ final class MemoryCustomerStore: CustomerStore {
             do {
                 admitted = try admit(record)
             } catch {
-                throw CustomerStoreError(.refused, "\(error)", underlying: error as? any Error & Sendable)
+                throw CustomerStoreError(.refused, "\(error)", underlying: error)
             }
             guard admitted else { return .duplicate(record) }
             record.spends.append(spend)
