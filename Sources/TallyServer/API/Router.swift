@@ -1,3 +1,5 @@
+import TallyHTTP
+
 /// Finds the route of a request path (still percent-encoded) and decodes its parameters.
 enum Router {
     /// The longest `appUserId` accepted, in UTF-8 bytes.
@@ -35,7 +37,7 @@ enum Router {
     }
 
     private static func decode(_ segment: Substring, name: String) throws(APIError) -> String {
-        guard let text = PathSegment.decode(segment) else {
+        guard let text = HTTPRequest.decodePathSegment(segment) else {
             throw .invalidRequest("\(name) is not valid percent-encoded UTF-8")
         }
         guard !text.isEmpty else { throw .invalidRequest("\(name) is empty") }

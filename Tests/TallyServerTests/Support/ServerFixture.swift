@@ -17,12 +17,13 @@ struct ServerFixture {
     static let start = Date(millisecondsSince1970: 1_796_000_000_000)  // 2026-11-30
 
     let api: EntitlementAPI
-    let store: MemoryCustomerStore
+    let store: SwitchableStore
+    let directory: TemporaryDirectory
     let clock: TestClock
     let signer: SandboxSigner
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
-         environments: [Environment] = [.sandbox], store: MemoryCustomerStore = MemoryCustomerStore()) throws {
+         environments: [Environment] = [.sandbox]) throws {
         let authority = try Signing.authority()
         signer = try authority.signer()
         let root = try #require(Certificate(der: authority.rootDER))
@@ -32,7 +33,8 @@ struct ServerFixture {
                                                environments: environments, roots: [root]),
             ownership: ownership, keys: Self.keys, limits: limits)
         clock = TestClock(Self.start)
-        self.store = store
+        directory = try TemporaryDirectory()
+        store = SwitchableStore(try directory.open(readers: 2))
         api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock)
     }
 
