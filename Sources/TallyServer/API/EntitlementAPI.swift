@@ -94,3 +94,14 @@ public final class EntitlementAPI: Sendable {
         ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"].contains(method) ? method : "other"
     }
 }
+
+extension EntitlementAPI {
+    /// The 413 `body_too_large` answer for a body the HTTP server refused to read, counted in the metrics.
+    public func rejectOversizedBody(_ request: HTTPRequest) -> HTTPResponse {
+        let template = (try? Router.match(request.path))??.route.rawValue ?? "unmatched"
+        let response = APIError.bodyTooLarge(configuration.limits.maxBodyBytes).response
+        metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
+                              seconds: 0)
+        return response
+    }
+}
