@@ -11,6 +11,16 @@ import Testing
 struct ServerFixture {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `<package root>/../shared/vectors`, or the nearest ancestor's `shared/vectors` (from a nested worktree).
+    static let sharedVectors: URL = {
+        var directory = packageRoot.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("shared/vectors")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+    }()
     static let marketDirectory = packageRoot.appendingPathComponent("Examples/Market")
     static let publicKey = "tk_public_test-key"
     static let secretKey = "tk_secret_test-key"
@@ -23,13 +33,14 @@ struct ServerFixture {
     let signer: SandboxSigner
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
-         environments: [Environment] = [.sandbox]) throws {
+         environments: [Environment] = [.sandbox], bundleId: String = "com.example.market",
+         catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil) throws {
         let authority = try Signing.authority()
         signer = try authority.signer()
         let root = try #require(Certificate(der: authority.rootDER))
         let configuration = ServerConfiguration(
-            catalog: try Self.catalog(), appConfiguration: try Self.appConfiguration(),
-            verification: VerificationSettings(bundleId: "com.example.market", appAppleId: 1_234_567_890,
+            catalog: try catalog ?? Self.catalog(), appConfiguration: try appConfiguration ?? Self.appConfiguration(),
+            verification: VerificationSettings(bundleId: bundleId, appAppleId: 1_234_567_890,
                                                environments: environments, roots: [root]),
             ownership: ownership, keys: Self.keys, limits: limits)
         clock = TestClock(Self.start)
