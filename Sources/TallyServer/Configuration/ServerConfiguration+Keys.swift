@@ -11,6 +11,7 @@ extension ServerConfiguration {
         guard let elements = reader.array(node, "keys") else { return [] }
         if elements.isEmpty { reader.problem("keys", "must hold at least one key") }
         var keys: [APIKeyEntry] = []
+        var names: Set<String> = []
         for (index, element) in elements.enumerated() {
             let path = "keys[\(index)]"
             guard let members = reader.object(element, path, allowed: keyKeys) else { continue }
@@ -25,7 +26,7 @@ extension ServerConfiguration {
             if hexText != nil, digest?.count != 32 {
                 reader.problem("\(path).sha256", "must be 64 hex digits: the SHA-256 that 'tally serve key' prints")
             }
-            if let name, keys.contains(where: { $0.name == name }) {
+            if let name, !names.insert(name).inserted {
                 reader.problem("\(path).name", "\"\(name)\" is used by another key")
             }
             if let name, let role, let digest, digest.count == 32 {
