@@ -36,7 +36,9 @@ extension APIError {
         APIError(429, "rate_limited", "too many requests for this key; retry in \(seconds) s",
                  headers: [HTTPResponse.Field("Retry-After", String(seconds))])
     }
-    static func unavailable(_ message: String) -> APIError {
-        APIError(503, "unavailable", "the store failed; nothing was acknowledged, retry: \(message)")
+    /// The store's own message (paths, SQLite text) stays on the server; the client learns only the kind.
+    static func unavailable(_ error: CustomerStoreError) -> APIError {
+        APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "
+                 + "nothing was acknowledged, retry")
     }
 }

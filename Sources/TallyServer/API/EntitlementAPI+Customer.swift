@@ -33,7 +33,7 @@ extension EntitlementAPI {
         do {
             return try body()
         } catch {
-            throw .unavailable(error.message)
+            throw .unavailable(error)
         }
     }
 

@@ -8,7 +8,7 @@ extension EntitlementAPI {
     /// `GET /v1/customers/{appUserId}/history?cursor=&limit=`: newest first, one page.
     func history(_ appUserId: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var limit = Self.defaultHistoryLimit
-        if let text = request.query["limit"] {
+        if let text = request.query["limit"], !text.isEmpty {
             guard let value = Int(text), (1...Self.maximumHistoryLimit).contains(value) else {
                 throw .invalidRequest("limit must be a whole number from 1 to \(Self.maximumHistoryLimit)")
             }

@@ -61,7 +61,7 @@ extension EntitlementAPI {
             }
         } catch {
             guard error.reason == .refused, let refusal = error.underlying as? SpendRefusal else {
-                throw .unavailable(error.message)
+                throw .unavailable(error)
             }
             switch refusal {
             case .insufficientBalance(let balance, let message): throw .insufficientBalance(balance, message)

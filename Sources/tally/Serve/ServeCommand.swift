@@ -42,6 +42,8 @@ enum ServeCommand {
             Output.error("tally serve: \(error.description)")
             return ExitCode.usage
         }
+        // Installed before the server starts, so a signal during start-up still ends in a clean stop.
+        let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let server: EntitlementServer
         do {
             server = try EntitlementServer(configuration: configuration, dataDirectory: data, listen: listen)
@@ -49,7 +51,6 @@ enum ServeCommand {
             Output.error("tally serve: \(error.description)")
             return error.isConfigurationProblem ? ExitCode.usage : ExitCode.refused
         }
-        let stop = SignalWait(signals: [SIGINT, SIGTERM])
         // Written straight to the file descriptor (no stdio buffer), so a pipe sees it at once.
         FileHandle.standardOutput.write(Data("tally serve: listening on http://\(server.address)\n".utf8))
         stop.wait()

@@ -61,6 +61,8 @@ struct HistoryEndpointTests {
         #expect(ledger["currency"] as? String == "coins")
         #expect(ledger["transactionId"] as? String == "4100")
         #expect(reply.text.contains(#""amount":10"#))
+        let empty = fixture.send("GET", "/v1/customers/shape/history", query: ["cursor": "", "limit": ""])
+        #expect((empty.json["items"] as? [[String: Any]])?.count == 2)
     }
 
     @Test("a bad limit or cursor is 400 invalid_request", arguments: [
