@@ -31,7 +31,7 @@ struct PurchaseVerifier: Sendable {
             receipts = nil
         }
         guard problems.isEmpty, let receipts else {
-            throw ServerConfigurationError(fileName: "verification", problems: problems)
+            throw ServerConfigurationError(fileName: "the server configuration", problems: problems)
         }
         self.receipts = receipts
         self.verifiers = verifiers
