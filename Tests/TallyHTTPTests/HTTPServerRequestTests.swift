@@ -57,3 +57,22 @@ import TallyHTTP
         #expect(request.headers["host"] == "127.0.0.1")
     }
 }
+
+/// The largest request head docs/server.md allows: a 16384-byte appUserId, every byte percent-encoded.
+@Suite struct HTTPServerLongPathTests {
+    @Test(arguments: [8192, 8193])
+    func maximalEncodedIdArrivesWithTheDefaultMemoryLimit(characters: Int) throws {
+        let recorder = RecordingHandler()
+        let server = try recorder.startServer()
+        let encoded = String(repeating: "%C3%A9", count: characters)  // "é": 2 bytes, 6 characters encoded
+        let client = try RawHTTPClient(port: server.port)
+        let headers = "Authorization: Bearer tk_secret_\(String(repeating: "x", count: 43))\r\n"
+            + "User-Agent: Tally-Test/1.0 (a fairly long user agent string like real clients send)\r\n"
+            + "Accept: application/json\r\nAccept-Encoding: gzip, deflate, br\r\n"
+        let path = "/v1/customers/\(encoded)/currencies/coins/spend"
+        try client.send(rawGet(path, extraHeaders: headers))
+        #expect(try client.readResponse().status == 200)
+        let arrivedWhole = recorder.requests.first?.path == path  // a Bool: a failure would print 49 KB otherwise
+        #expect(arrivedWhole)
+    }
+}

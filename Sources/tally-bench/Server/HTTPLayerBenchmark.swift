@@ -17,7 +17,11 @@ enum HTTPLayerBenchmark {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let threads = ProcessInfo.processInfo.environment["TALLY_BENCH_HTTP_THREADS"].flatMap { Int($0) } ?? 4
-            let server = try HTTPServer(configuration: .init(port: 0, threads: threads)) { _ in
+            var configuration = HTTPServer.Configuration(port: 0, threads: threads)
+            if let kilobytes = ProcessInfo.processInfo.environment["TALLY_BENCH_HTTP_MEMORY_KB"].flatMap({ Int($0) }) {
+                configuration.memoryLimitPerConnection = kilobytes * 1024
+            }
+            let server = try HTTPServer(configuration: configuration) { _ in
                 HTTPResponse(status: 200, headers: [HTTPResponse.Field("Content-Type", "application/json")],
                              body: body)
             }

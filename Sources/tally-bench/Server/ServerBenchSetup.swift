@@ -38,7 +38,7 @@ struct ServerBenchSetup {
             "appConfiguration": "tally.json",
             "verification": ["bundleId": Self.bundleId, "environments": ["Sandbox"], "roots": ["root.pem"]],
             "keys": [["name": "bench", "role": "secret", "sha256": sha256]],
-            "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 10_000_000],
+            "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000],
             "threads": 4,
         ]
         config = folder.appendingPathComponent("tally-server.json")
