@@ -4,9 +4,10 @@ import Foundation
 /// The peer for the transaction-post benchmark: SQLite's own rate of committed single-row transactions in
 /// the same temporary folder, with the server's durability settings (WAL, `synchronous=FULL`).
 enum SQLiteCommitRate {
-    /// Commits one INSERT of a `payloadBytes` blob per transaction for about `seconds`; returns commits/s.
-    static func measure(folder: URL, seconds: Double, payloadBytes: Int = 3_000) throws -> Double {
-        let path = folder.appendingPathComponent("commit-rate.sqlite").path
+    /// Commits one INSERT of a `payloadBytes` blob per transaction for about `seconds` into a new database
+    /// `commit-rate-<name>.sqlite`; returns commits/s.
+    static func measure(folder: URL, name: String, seconds: Double, payloadBytes: Int = 3_000) throws -> Double {
+        let path = folder.appendingPathComponent("commit-rate-\(name).sqlite").path
         var database: OpaquePointer?
         guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
             let database

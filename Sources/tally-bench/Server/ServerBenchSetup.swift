@@ -39,7 +39,7 @@ struct ServerBenchSetup {
             "verification": ["bundleId": Self.bundleId, "environments": ["Sandbox"], "roots": ["root.pem"]],
             "keys": [["name": "bench", "role": "secret", "sha256": sha256]],
             "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000],
-            "threads": 4,
+            "threads": ProcessInfo.processInfo.environment["TALLY_BENCH_SERVER_THREADS"].flatMap { Int($0) } ?? 4,
         ]
         config = folder.appendingPathComponent("tally-server.json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.prettyPrinted, .sortedKeys])

@@ -4,7 +4,8 @@ import TallyCore
 /// `tally-bench server`: a real `tally serve` process under wrk load. (a) `GET /v1/customers/{id}` beside
 /// nginx serving the same bytes as a static file; (b) signed transactions posted per second (verification and
 /// a durable write each) beside SQLite's single-commit rate in the same folder. `TALLY_BENCH_SECONDS` sets
-/// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed.
+/// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed;
+/// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4).
 enum ServerBenchmark {
     static let reader = "bench-reader"
 
@@ -90,22 +91,39 @@ enum ServerBenchmark {
         }
         Report.line(String(format: "signed %d transactions in %.1f s", count, signing))
         let files = try PostScript.write(lines: lines, folder: setup.folder)
-        let sqlite = try SQLiteCommitRate.measure(folder: setup.folder, seconds: min(2, Double(wrk.seconds)))
+        // The disk is shared: SQLite's rate is measured just before and just after the posts, and averaged.
+        let sqliteSeconds = min(2, Double(wrk.seconds))
+        let before = try SQLiteCommitRate.measure(folder: setup.folder, name: "before", seconds: sqliteSeconds)
         let posted = try wrk.run(
             "http://127.0.0.1:\(server.port)/",
             headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
             script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
+        let after = try SQLiteCommitRate.measure(folder: setup.folder, name: "after", seconds: sqliteSeconds)
+        let sqlite = (before + after) / 2
 
         Report.line(String(format: "POST …/transactions (verify + durable write): %.0f posts/s, p50 %.2f ms, p99 %.2f ms",
                            posted.requestsPerSecond, posted.p50 * 1e3, posted.p99 * 1e3))
-        Report.line(String(format: "SQLite alone, one INSERT per commit (WAL, synchronous=FULL): %.0f commits/s",
-                           sqlite))
+        Report.line(String(format: "SQLite alone, one INSERT per commit (WAL, synchronous=FULL): %.0f commits/s "
+                           + "(%.0f before, %.0f after)", sqlite, before, after))
         Report.line(String(format: "posts vs SQLite commits: %.0f%%", 100 * posted.requestsPerSecond / sqlite))
         if posted.requests > count {
             Report.line("note: \(posted.requests) requests for \(count) transactions: repeats (no write) are "
                 + "included; raise TALLY_BENCH_POSTS")
         }
         reportErrors("tally serve POST", posted)
+        try checkCredited(setup: setup, server: server)
+    }
+
+    /// Proves the posts were real: the first customer posted to owns the 10 coins its transaction credits.
+    private static func checkCredited(setup: ServerBenchSetup, server: TallyServeProcess) throws {
+        let data = try BenchHTTP.get("http://127.0.0.1:\(server.port)/v1/customers/bench-post-0",
+                                     headers: ["Authorization": setup.authorization])
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let customer = object?["customer"] as? [String: Any]
+        let coins = (customer?["balances"] as? [String: Any])?["coins"] as? NSNumber
+        guard coins?.intValue == 10 else {
+            throw BenchError("bench-post-0 should own 10 coins after its post: \(String(decoding: data, as: UTF8.self))")
+        }
     }
 
     private static func reportErrors(_ name: String, _ result: WrkResult) {
