@@ -32,3 +32,21 @@ import Testing
         #expect(HTTPRequest.decodeQueryComponent("%E2%82%AC") == "€")
     }
 }
+
+@Suite struct BearerTokenTests {
+    @Test func tokenIsReadWhateverTheSchemeCaseAndSpacing() {
+        #expect(HTTPRequest.bearerToken(fromAuthorization: "Bearer tk_secret_abc") == "tk_secret_abc")
+        #expect(HTTPRequest.bearerToken(fromAuthorization: "  bEaReR \t tk_1  ") == "tk_1")
+        #expect(HTTPRequest.bearerToken(fromAuthorization: "Bearer\ttk_2") == "tk_2")
+        let request = HTTPRequest(method: "GET", path: "/", headers: ["authorization": "BEARER k"])
+        #expect(request.bearerToken == "k")
+    }
+
+    @Test func otherSchemesAndEmptyTokensAreNil() {
+        #expect(HTTPRequest(method: "GET", path: "/").bearerToken == nil)
+        for value in ["", "Bearer", "Bearer ", "Bearer   \t", "Basic dXNlcjpwYXNz", "Bearertk", "Bearers tk",
+                      "Bearer-tk", "tk_secret_abc", "earer tk"] {
+            #expect(HTTPRequest.bearerToken(fromAuthorization: value) == nil, "\(value)")
+        }
+    }
+}
