@@ -13,6 +13,15 @@ enum BenchTools {
         return nil
     }
 
+    /// "; load average 1.23 on 2 cores" from /proc/loadavg (Linux), or "" where there is none: shared machines
+    /// make latency noisy, and this says how busy this one was.
+    static var loadAverageNote: String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+            let first = text.split(separator: " ").first
+        else { return "" }
+        return "; load average \(first) on \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    }
+
     /// The `tally` executable built beside this `tally-bench`.
     static func tally() -> URL? {
         guard let bench = Bundle.main.executableURL else { return nil }

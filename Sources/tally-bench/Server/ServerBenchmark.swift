@@ -33,7 +33,8 @@ enum ServerBenchmark {
             let setup = try ServerBenchSetup(tally: tally, folder: folder)
             let server = try TallyServeProcess(tally: tally, config: setup.config, folder: folder)
             let wrk = Wrk(executable: wrkPath, seconds: seconds)
-            Report.line("tally serve on port \(server.port); wrk -t\(wrk.threads) -c\(wrk.connections) -d\(seconds)s")
+            Report.line("tally serve on port \(server.port); wrk -t\(wrk.threads) -c\(wrk.connections) -d\(seconds)s"
+                + BenchTools.loadAverageNote)
             try measureReads(setup: setup, server: server, wrk: wrk, nginx: nginx)
             try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
             let status = server.stop()
