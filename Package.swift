@@ -72,6 +72,9 @@ let package = Package(
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
+        /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
+        .testTarget(
+            name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"]),
         .testTarget(
             name: "TallyServerTests", dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+extension ServerProcessTests {
+    /// Unknown routes, wrong methods and bodies that are not what the route takes.
+    @Suite struct Routing {
+        @Test func unknownRoutesAre404AndWrongMethods405WithAllow() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            let secret = fixture.keys.secretKey
+            for path in ["/v1/nothing", "/v2/customers/ann", "/v1/customers/ann/transactions/extra", "/"] {
+                let reply = try await client.send("GET", path, key: secret)
+                #expect(reply.status == 404, "\(path): \(reply)")
+                #expect(reply.errorCode == "not_found", "\(path): \(reply)")
+                await expectHealthy(client, after: "GET \(path)")
+            }
+            let wrong: [(String, String, String)] = [
+                ("DELETE", APIClient.customerPath("ann"), "GET"),
+                ("GET", APIClient.customerPath("ann") + "/transactions", "POST"),
+                ("PUT", APIClient.customerPath("ann") + "/currencies/coins/spend", "POST"),
+                ("POST", "/healthz", "GET"),
+            ]
+            for (method, path, allowed) in wrong {
+                let reply = try await client.send(method, path, key: secret, body: method == "GET" ? nil : Data("{}".utf8))
+                #expect(reply.status == 405, "\(method) \(path): \(reply)")
+                #expect(reply.errorCode == "method_not_allowed", "\(method) \(path): \(reply)")
+                let allow = reply.header("Allow")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(allow?.contains(allowed) == true, "\(method) \(path): Allow is \(String(describing: allow))")
+                await expectHealthy(client, after: "\(method) \(path)")
+            }
+        }
+
+        @Test func malformedOrTooDeepJSONIs400() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            let path = APIClient.customerPath("ann") + "/transactions"
+            let malformed: [(String, Data)] = [
+                ("truncated JSON", Data(#"{"signedTransaction":"#.utf8)),
+                ("not JSON", Data("signedTransaction=abc".utf8)),
+                ("invalid UTF-8", Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])),
+                ("an empty body", Data()),
+            ]
+            for (what, body) in malformed {
+                let reply = try await client.send("POST", path, key: fixture.keys.publicKey, body: body)
+                #expect(reply.status == 400, "\(what): \(reply)")
+                #expect(reply.errorCode == "malformed_json", "\(what): \(reply)")
+                await expectHealthy(client, after: what)
+            }
+            let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+            let tooDeep = try await client.send("POST", path, key: fixture.keys.publicKey,
+                                                body: Data(#"{"signedTransaction":\#(deep)}"#.utf8))
+            #expect(tooDeep.status == 400, "\(tooDeep)")
+            #expect(tooDeep.errorCode == "json_too_deep", "\(tooDeep)")
+            await expectHealthy(client, after: "JSON 200 levels deep")
+            let shallow = String(repeating: "[", count: 5) + String(repeating: "]", count: 5)
+            let wrongType = try await client.send("POST", path, key: fixture.keys.publicKey,
+                                                  body: Data(#"{"signedTransaction":\#(shallow)}"#.utf8))
+            #expect(wrongType.status == 400, "\(wrongType)")
+            #expect(wrongType.errorCode == "invalid_request", "a shallow array is parsed, then refused as the wrong type: \(wrongType)")
+            let missing = try await client.send("POST", path, key: fixture.keys.publicKey, body: Data("{}".utf8))
+            #expect(missing.status == 400)
+            #expect(missing.errorCode == "invalid_request", "\(missing)")
+            await expectHealthy(client, after: "a body without signedTransaction")
+        }
+
+        @Test func aBodyOverTheLimitIs413() async throws {
+            var options = ServerOptions()
+            options.maxBodyBytes = 4_096
+            let fixture = try ServerFixture(options)
+            let client = fixture.client
+            let big = try APIClient.json(["signedTransaction": String(repeating: "a", count: 8_000)])
+            let reply = try await client.send("POST", APIClient.customerPath("ann") + "/transactions",
+                                              key: fixture.keys.publicKey, body: big)
+            #expect(reply.status == 413, "\(reply)")
+            #expect(reply.errorCode == "body_too_large", "\(reply)")
+            await expectHealthy(client, after: "a body over maxBodyBytes")
+            let small = try APIClient.json(["signedTransaction": String(repeating: "a", count: 1_000)])
+            let under = try await client.send("POST", APIClient.customerPath("ann") + "/transactions",
+                                              key: fixture.keys.publicKey, body: small)
+            #expect(under.status == 422, "a body under the limit is read and fails verification: \(under)")
+        }
+    }
+}
