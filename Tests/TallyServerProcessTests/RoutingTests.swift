@@ -30,6 +30,17 @@ extension ServerProcessTests {
             }
         }
 
+        @Test func healthzAndMetricsNeedNoKey() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            #expect(await client.isHealthy())
+            _ = try await client.customerReply("ann")
+            let metrics = try await client.send("GET", "/metrics")
+            #expect(metrics.status == 200, "\(metrics)")
+            #expect(metrics.text.contains("tally_http_requests_total{"), "\(metrics.text.prefix(500))")
+            #expect(metrics.text.contains("tally_http_request_duration_seconds"), "\(metrics.text.prefix(500))")
+        }
+
         @Test func malformedOrTooDeepJSONIs400() async throws {
             let fixture = try ServerFixture()
             let client = fixture.client

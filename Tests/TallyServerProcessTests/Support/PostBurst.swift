@@ -11,7 +11,7 @@ final class PostBurst: Sendable {
 
     /// Acknowledged transaction ids per customer.
     let acknowledged = Locked([String: [String]]())
-    /// Replies that were neither 2xx nor a dropped connection.
+    /// Replies that were neither 2xx, 503 (busy: nothing acknowledged) nor a dropped connection.
     let unexpected = Locked([String]())
     private let group = DispatchGroup()
     private let running: Locked<Int>
@@ -53,7 +53,7 @@ final class PostBurst: Sendable {
                   let reply = try? connection.request("POST", path, key: publicKey, body: body) else { return }
             if (200..<300).contains(reply.status) {
                 acknowledged.withLock { $0[lane.appUserId, default: []].append(post.transactionId) }
-            } else {
+            } else if reply.status != 503 {
                 unexpected.withLock { $0.append("\(lane.appUserId) \(post.transactionId): \(reply)") }
             }
         }

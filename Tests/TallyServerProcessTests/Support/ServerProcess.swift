@@ -32,7 +32,8 @@ final class ServerProcess {
         stderr = OutputBuffer(reading: err.fileHandleForReading)
         let found = stdout.wait(until: Date().addingTimeInterval(timeout), for: Self.port(in:))
         guard let found else {
-            let running = process.isRunning
+            // A closed stdout means the server is exiting: let it, then report how it ended.
+            let running = !stdout.isClosed && process.isRunning
             if running { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             throw HarnessError("""
