@@ -42,6 +42,7 @@ final class ServerFixture {
     }
 
     deinit {
+        client.session.finishTasksAndInvalidate()
         try? server.killNow()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -50,6 +51,7 @@ final class ServerFixture {
     func restart() throws {
         guard !server.isRunning else { throw HarnessError("restart() while the server (pid \(server.pid)) still runs") }
         server = try ServerProcess(data: dataDirectory, config: configFile)
+        client.session.finishTasksAndInvalidate()
         client = APIClient(port: server.port, keys: keys)
     }
 
