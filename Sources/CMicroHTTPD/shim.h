@@ -16,4 +16,10 @@ static inline struct MHD_Daemon *tally_mhd_start(unsigned int flags, uint16_t po
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
+/// MHD_get_daemon_info is variadic too: the port the daemon's listening socket is bound to (0 when unknown).
+static inline uint16_t tally_mhd_bind_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
 #endif

@@ -8,3 +8,27 @@ import Testing
         #expect(request.header("X-Missing") == nil)
     }
 }
+
+@Suite struct PercentDecodingTests {
+    @Test func pathSegmentDecoding() {
+        #expect(HTTPRequest.decodePathSegment("a%2Fb") == "a/b")
+        #expect(HTTPRequest.decodePathSegment("%c3%a9") == "é")
+        #expect(HTTPRequest.decodePathSegment("a+b") == "a+b")
+        #expect(HTTPRequest.decodePathSegment("") == "")
+    }
+
+    @Test func invalidPathSegmentsAreNil() {
+        #expect(HTTPRequest.decodePathSegment("%") == nil)
+        #expect(HTTPRequest.decodePathSegment("%2") == nil)
+        #expect(HTTPRequest.decodePathSegment("%G0") == nil)
+        #expect(HTTPRequest.decodePathSegment("%FF") == nil)
+        #expect(HTTPRequest.decodePathSegment("%C3") == nil)
+    }
+
+    @Test func queryComponentDecoding() {
+        #expect(HTTPRequest.decodeQueryComponent("a+b%20c") == "a b c")
+        #expect(HTTPRequest.decodeQueryComponent("100%") == "100%")
+        #expect(HTTPRequest.decodeQueryComponent("%FFx") == "%FFx")
+        #expect(HTTPRequest.decodeQueryComponent("%E2%82%AC") == "€")
+    }
+}

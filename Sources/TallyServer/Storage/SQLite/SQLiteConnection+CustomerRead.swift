@@ -1,0 +1,38 @@
+import Foundation
+import TallyCore
+
+extension SQLiteConnection {
+    /// Everything stored for `appUserId`, read with the connection's current transaction (or autocommit).
+    func customerRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
+        let user = SQLiteValue.text(appUserId)
+        var record = CustomerRecord(appUserId: appUserId)
+        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [user]) ?? 0
+        try query("""
+            SELECT transaction_id, source, payload, signed_transaction FROM transactions
+            WHERE app_user_id = ? ORDER BY transaction_id
+            """, [user]) { (row) throws(SQLiteError) in
+            let id = try row.requiredText(0)
+            let transaction = try StoredValueCoding.transaction(json: try row.requiredText(2), id: id)
+            record.transactions.append(StoredTransaction(
+                transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
+                signedTransaction: row.text(3)))
+        }
+        try query("""
+            SELECT spend_id, currency, amount, date_ms FROM spends WHERE app_user_id = ? ORDER BY sequence
+            """, [user]) { (row) throws(SQLiteError) in
+            let id = try row.requiredText(0)
+            record.spends.append(Spend(
+                id: id, currency: try row.requiredText(1), amount: try StoredValueCoding.amount(try row.requiredText(2), spendId: id),
+                date: Date(millisecondsSince1970: row.int64(3))))
+        }
+        try query("""
+            SELECT original_transaction_id, from_app_user_id, to_app_user_id, date_ms FROM transfers
+            WHERE from_app_user_id = ?1 OR to_app_user_id = ?1 ORDER BY sequence
+            """, [user]) { (row) throws(SQLiteError) in
+            record.transfers.append(OwnershipTransfer(
+                originalTransactionId: try row.requiredText(0), fromAppUserId: try row.requiredText(1),
+                toAppUserId: try row.requiredText(2), date: Date(millisecondsSince1970: row.int64(3))))
+        }
+        return record
+    }
+}

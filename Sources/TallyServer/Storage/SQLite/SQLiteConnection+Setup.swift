@@ -1,0 +1,43 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// Settings every connection of the store uses: foreign keys enforced, `synchronous=FULL` (a COMMIT
+    /// reaches the disk before it returns).
+    func configureForStore() throws(SQLiteError) {
+        try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA synchronous = FULL")
+        guard try integer("PRAGMA foreign_keys") == 1 else {
+            throw SQLiteError(code: SQLITE_MISUSE, "'\(path)': this SQLite does not enforce foreign keys")
+        }
+    }
+
+    /// Switches the database to write-ahead logging, which lets readers run beside the writer.
+    func enableWriteAheadLog() throws(SQLiteError) {
+        let mode = try text("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, "'\(path)' cannot use write-ahead logging (journal mode "
+                + "stayed '\(mode ?? "unknown")'); put the database on a local file system")
+        }
+    }
+
+    /// Brings the schema to ``StoreSchema/currentVersion`` inside one `BEGIN IMMEDIATE` transaction.
+    /// Throws when the file's `user_version` is newer than this code knows.
+    func migrate() throws(SQLiteError) {
+        try immediateTransaction { () throws(SQLiteError) in
+            let found = Int(try integer("PRAGMA user_version") ?? 0)
+            let known = StoreSchema.currentVersion
+            guard found <= known else {
+                throw SQLiteError(code: SQLITE_CANTOPEN, "'\(path)' has schema version \(found), newer than the "
+                    + "\(known) this server knows; run a newer tally, or restore a backup made for this version")
+            }
+            guard found >= 0 else {
+                throw SQLiteError(code: SQLITE_CORRUPT, "'\(path)' has schema version \(found); expected 0…\(known)")
+            }
+            for (index, steps) in StoreSchema.migrations.enumerated().dropFirst(found) {
+                for step in steps { try execute(step) }
+                // PRAGMA takes no bound parameters; the value is this code's own migration number, not data.
+                try execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+}

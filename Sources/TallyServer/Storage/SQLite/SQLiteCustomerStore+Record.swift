@@ -1,0 +1,27 @@
+import Foundation
+
+extension SQLiteCustomerStore {
+    /// Stores verified transactions for `appUserId` in one durable transaction, applying `policy` to chains
+    /// and account tokens that belong to another customer (see ``CustomerStore/record(_:for:policy:at:)``).
+    ///
+    /// A transaction id already stored whose transaction value (after the JSON round trip) is equal is
+    /// `unchanged`, whatever its source or signature; a different value replaces it (`updated`). The
+    /// customer's version grows once per call that changed anything; each customer a chain moved away from
+    /// grows too.
+    public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
+                       at date: Date) throws(CustomerStoreError) -> RecordOutcome {
+        var prepared: [PreparedTransaction] = []
+        prepared.reserveCapacity(transactions.count)
+        for transaction in transactions {
+            prepared.append(try PreparedTransaction(transaction))
+        }
+        let items = prepared
+        return try write { (connection) throws(SQLiteError) -> RecordOutcome in
+            var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: policy, date: date)
+            for item in items {
+                try writer.store(item)
+            }
+            return try writer.finish()
+        }
+    }
+}

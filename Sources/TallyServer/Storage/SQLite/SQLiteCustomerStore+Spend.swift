@@ -1,0 +1,44 @@
+import Foundation
+import TallyCore
+
+extension SQLiteCustomerStore {
+    /// What `admit` decided, carried out of the write transaction.
+    private enum Admission: Sendable {
+        case recorded(CustomerRecord)
+        case duplicate(CustomerRecord)
+        case refused(any Error)
+    }
+
+    /// Stores `spend` if `admit`, run on the record read inside the same write transaction, lets it.
+    /// The write connection's lock and `BEGIN IMMEDIATE` keep every other write out until COMMIT, so
+    /// concurrent spends are judged one after another and never overdraw.
+    public func spend(_ spend: Spend, for appUserId: String,
+                      admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome {
+        let admission = try write { (connection) throws(SQLiteError) -> Admission in
+            var record = try connection.customerRecord(appUserId)
+            let admitted: Bool
+            do {
+                admitted = try admit(record)
+            } catch {
+                return .refused(error)  // nothing written: the COMMIT is empty
+            }
+            guard admitted else { return .duplicate(record) }
+            let user = SQLiteValue.text(appUserId)
+            try connection.ensureCustomer(appUserId)
+            try connection.execute("""
+                INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms) VALUES (?, ?, ?, ?, ?)
+                """, [user, .text(spend.id), .text(spend.currency), .text(StoredValueCoding.text(spend.amount)),
+                      .integer(StoredValueCoding.milliseconds(spend.date))])
+            record.version = try connection.bumpVersion(of: appUserId)
+            record.spends.append(Spend(id: spend.id, currency: spend.currency, amount: spend.amount,
+                                       date: Date(millisecondsSince1970: StoredValueCoding.milliseconds(spend.date))))
+            return .recorded(record)
+        }
+        switch admission {
+        case .recorded(let record): return .recorded(record)
+        case .duplicate(let record): return .duplicate(record)
+        case .refused(let error):
+            throw CustomerStoreError(.refused, "spend '\(spend.id)' was refused: \(error)", underlying: error)
+        }
+    }
+}

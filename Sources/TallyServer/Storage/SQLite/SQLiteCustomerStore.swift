@@ -1,0 +1,80 @@
+import Foundation
+import TallyCore
+
+/// The default ``CustomerStore``: one SQLite database file in write-ahead-log mode.
+///
+/// Writes go through one connection behind a lock, each in a `BEGIN IMMEDIATE` transaction committed with
+/// `synchronous=FULL` before the method returns; reads use a small pool of other connections, each query set
+/// in its own read transaction (one consistent snapshot), running beside the writer. Opening creates the file
+/// when absent and runs the schema migrations (``StoreSchema``).
+public final class SQLiteCustomerStore: CustomerStore {
+    /// The database file name ``init(directory:readers:)`` uses.
+    public static let fileName = "tally.sqlite"
+
+    /// The database file.
+    public let path: String
+    let writer: LockedConnection
+    let readers: ReadConnectionPool
+
+    /// Opens (creating when absent) the database file at `path` and migrates its schema.
+    ///
+    /// - Parameters:
+    ///   - readers: how many read connections to keep (at least 1).
+    ///   - busyTimeoutMilliseconds: how long a call waits for another process's lock on the file before
+    ///     failing with ``CustomerStoreError/Reason/busy``.
+    /// - Throws: ``CustomerStoreError/Reason/unavailable`` when the file cannot be opened, created or migrated,
+    ///   or its schema is newer than this code knows.
+    public init(path: String, readers: Int = 4, busyTimeoutMilliseconds: Int = 5_000) throws(CustomerStoreError) {
+        self.path = path
+        let timeout = Int32(clamping: max(busyTimeoutMilliseconds, 0))
+        do {
+            let writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
+            try writer.configureForStore()
+            try writer.enableWriteAheadLog()
+            try writer.migrate()
+            self.writer = LockedConnection(writer)
+            self.readers = try ReadConnectionPool(count: readers) { () throws(SQLiteError) in
+                let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
+                try reader.configureForStore()
+                try reader.execute("PRAGMA query_only = ON")
+                return reader
+            }
+        } catch {
+            throw CustomerStoreError(.unavailable, "the customer store '\(path)' cannot be opened: \(error.message)",
+                                     underlying: error)
+        }
+    }
+
+    /// Opens (creating when absent) `directory/tally.sqlite`, creating the directory too.
+    public convenience init(directory: String, readers: Int = 4) throws(CustomerStoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CustomerStoreError(.unavailable, "the data directory '\(directory)' cannot be created: "
+                + "\(error.localizedDescription)", underlying: error)
+        }
+        try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName), readers: readers)
+    }
+
+    /// Everything stored for `appUserId`, from one snapshot; an empty record (version 0) for a customer never seen.
+    public func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
+        do {
+            return try readers.withConnection { (connection) throws(SQLiteError) in
+                try connection.readTransaction { () throws(SQLiteError) in try connection.customerRecord(appUserId) }
+            }
+        } catch {
+            throw error.storeError()
+        }
+    }
+
+    /// Runs `body` in one write transaction on the write connection, mapping failures to store errors.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
+        do {
+            return try writer.withConnection { (connection) throws(SQLiteError) in
+                try connection.immediateTransaction { () throws(SQLiteError) in try body(connection) }
+            }
+        } catch {
+            throw error.storeError()
+        }
+    }
+}

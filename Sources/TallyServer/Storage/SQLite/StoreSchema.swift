@@ -1,0 +1,69 @@
+/// The customer store's schema as forward migrations: migration `n` (1-based) takes `PRAGMA user_version`
+/// from `n - 1` to `n`. Append new migrations; never edit a released one.
+enum StoreSchema {
+    /// Each migration is a list of single statements, run in order inside one transaction.
+    static let migrations: [[String]] = [
+        // 1: customers, chains and account tokens with their owners, transactions, spends, transfers.
+        [
+            """
+            CREATE TABLE customers (
+                app_user_id TEXT PRIMARY KEY NOT NULL,
+                version INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            CREATE TABLE chains (
+                original_transaction_id TEXT PRIMARY KEY NOT NULL,
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id)
+            )
+            """,
+            "CREATE INDEX chains_by_customer ON chains(app_user_id)",
+            """
+            CREATE TABLE account_tokens (
+                app_account_token TEXT PRIMARY KEY NOT NULL,
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id)
+            )
+            """,
+            """
+            CREATE TABLE transactions (
+                transaction_id TEXT PRIMARY KEY NOT NULL,
+                original_transaction_id TEXT NOT NULL REFERENCES chains(original_transaction_id),
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                app_account_token TEXT,
+                source TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                signed_transaction TEXT,
+                updated_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX transactions_by_customer ON transactions(app_user_id)",
+            "CREATE INDEX transactions_by_chain ON transactions(original_transaction_id)",
+            "CREATE INDEX transactions_by_token ON transactions(app_account_token, app_user_id)",
+            """
+            CREATE TABLE spends (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                spend_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                amount TEXT NOT NULL,
+                date_ms INTEGER NOT NULL,
+                UNIQUE (app_user_id, spend_id)
+            )
+            """,
+            """
+            CREATE TABLE transfers (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                original_transaction_id TEXT NOT NULL,
+                from_app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                to_app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                date_ms INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX transfers_from ON transfers(from_app_user_id)",
+            "CREATE INDEX transfers_to ON transfers(to_app_user_id)",
+        ],
+    ]
+
+    /// The schema version this code writes.
+    static var currentVersion: Int { migrations.count }
+}

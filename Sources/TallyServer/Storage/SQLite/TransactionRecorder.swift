@@ -1,0 +1,95 @@
+import Foundation
+import TallyCore
+
+/// Stores one ``CustomerStore/record(_:for:policy:at:)`` call's transactions inside its write transaction.
+struct TransactionRecorder {
+    let connection: SQLiteConnection
+    let appUserId: String
+    let policy: OwnershipPolicy
+    /// When the post happened, at whole milliseconds (as transfers read back).
+    let date: Date
+    var outcome = RecordOutcome()
+    /// Customers a chain moved away from (each once, compared by bytes); their versions grow at ``finish()``.
+    var losers: [String] = []
+
+    init(connection: SQLiteConnection, appUserId: String, policy: OwnershipPolicy, date: Date) {
+        self.connection = connection
+        self.appUserId = appUserId
+        self.policy = policy
+        self.date = Date(millisecondsSince1970: date.millisecondsSince1970)
+    }
+
+    /// Applies the ownership policy to `item`, then inserts, updates or leaves its stored copy.
+    mutating func store(_ item: PreparedTransaction) throws(SQLiteError) {
+        let transaction = item.normalized
+        let chain = transaction.originalTransactionId
+        let token = transaction.appAccountToken
+        let chainOwner = try owner(ofChain: chain)
+        let tokenOwner = try token.map { (token) throws(SQLiteError) in try owner(ofToken: token) } ?? nil
+        let existing = try storedCopy(transaction.transactionId)
+        let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { !isThisCustomer($0) }
+        if !others.isEmpty {
+            guard policy == .transfer else {
+                outcome.kept.append(transaction.transactionId)
+                return
+            }
+            try connection.ensureCustomer(appUserId)
+            try moveChain(chain)
+            if let existing { try moveChain(existing.chain) }  // a stored copy filed under another chain
+            if let token, let tokenOwner, !isThisCustomer(tokenOwner) { try moveToken(token, from: tokenOwner) }
+        }
+        try connection.ensureCustomer(appUserId)
+        if chainOwner == nil {
+            try connection.execute("INSERT INTO chains (original_transaction_id, app_user_id) VALUES (?, ?)",
+                                   [.text(chain), .text(appUserId)])
+        }
+        if let token, tokenOwner == nil {
+            try connection.execute("INSERT INTO account_tokens (app_account_token, app_user_id) VALUES (?, ?)",
+                                   [.text(token), .text(appUserId)])
+        }
+        try write(item, replacing: existing)
+    }
+
+    /// Bumps the versions of every customer this call changed and returns the outcome.
+    mutating func finish() throws(SQLiteError) -> RecordOutcome {
+        if outcome.changedAnything { try connection.bumpVersion(of: appUserId) }
+        for loser in losers { try connection.bumpVersion(of: loser) }
+        return outcome
+    }
+
+    /// Whether `id` is this customer's id, byte for byte as SQLite compares text (Swift's `==` would also
+    /// match a different Unicode normalization, which the database stores as another customer).
+    func isThisCustomer(_ id: String) -> Bool {
+        id.utf8.elementsEqual(appUserId.utf8)
+    }
+
+    /// Inserts the transaction, replaces a stored copy that differs, or leaves an equal one.
+    private mutating func write(_ item: PreparedTransaction, replacing existing: StoredCopy?) throws(SQLiteError) {
+        let transaction = item.normalized
+        let id = transaction.transactionId
+        let values: [SQLiteValue] = [
+            .text(transaction.originalTransactionId), .text(appUserId), .optionalText(transaction.appAccountToken),
+            .text(item.stored.source.rawValue), .text(item.json), .optionalText(item.stored.signedTransaction),
+            .integer(date.millisecondsSince1970), .text(id),
+        ]
+        guard let existing else {
+            try connection.execute("""
+                INSERT INTO transactions (original_transaction_id, app_user_id, app_account_token, source, payload,
+                                          signed_transaction, updated_at, transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, values)
+            outcome.inserted.append(id)
+            return
+        }
+        guard try StoredValueCoding.transaction(json: existing.payload, id: id) != transaction else {
+            outcome.unchanged.append(id)
+            return
+        }
+        try connection.execute("""
+            UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
+                payload = ?, signed_transaction = ?, updated_at = ?
+            WHERE transaction_id = ?
+            """, values)
+        outcome.updated.append(id)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyServer
+
+private typealias F = StoreFixtures
+
+@Suite("SQLite store: ownership policies")
+struct StoreOwnershipTests {
+    /// A store where u1 owns chain p1 (two periods) and the coins purchase c1.
+    private func owned() throws -> (TemporaryDirectory, SQLiteCustomerStore) {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.period("p1", original: "p1", month: 0), F.period("p2", original: "p1", month: 1),
+                              F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
+        return (directory, store)
+    }
+
+    private func ids(_ record: CustomerRecord) -> Set<String> {
+        Set(record.transactions.map(\.transaction.transactionId))
+    }
+
+    @Test func transferMovesTheWholeChainAndRecordsItForBoth() throws {
+        let (directory, store) = try owned()
+        let outcome = try store.record([F.period("p3", original: "p1", month: 2)], for: "u2", policy: .transfer,
+                                       at: F.day(60))
+        let move = OwnershipTransfer(originalTransactionId: "p1", fromAppUserId: "u1", toAppUserId: "u2", date: F.day(60))
+        #expect(outcome == RecordOutcome(inserted: ["p3"], transfers: [move]))
+        let winner = try store.customer("u2")
+        let loser = try store.customer("u1")
+        #expect(ids(winner) == ["p1", "p2", "p3"])
+        #expect(ids(loser) == ["c1"])
+        #expect(winner.transfers == [move])
+        #expect(loser.transfers == [move])
+        #expect(winner.version == 1)
+        #expect(loser.version == 2)
+        _ = directory
+    }
+
+    @Test func transferOfAnUnchangedCopyStillMovesIt() throws {
+        let (directory, store) = try owned()
+        let outcome = try store.record([F.period("p1", original: "p1", month: 0)], for: "u2", policy: .transfer,
+                                       at: F.day(1))
+        #expect(outcome.unchanged == ["p1"])
+        #expect(outcome.transfers.map(\.originalTransactionId) == ["p1"])
+        #expect(ids(try store.customer("u2")) == ["p1", "p2"])
+        // Posting it back moves it back: each move is recorded.
+        _ = try store.record([F.period("p1", original: "p1", month: 0)], for: "u1", policy: .transfer, at: F.day(2))
+        #expect(try store.customer("u1").transfers.map(\.toAppUserId) == ["u2", "u1"])
+        _ = directory
+    }
+
+    @Test func keepLeavesTheChainWithItsOwner() throws {
+        let (directory, store) = try owned()
+        let before = try store.customer("u1")
+        let outcome = try store.record([F.period("p3", original: "p1", month: 2), F.coins("c2")], for: "u2",
+                                       policy: .keep, at: F.day(60))
+        #expect(outcome == RecordOutcome(inserted: ["c2"], kept: ["p3"]))
+        #expect(try store.customer("u1") == before)
+        let other = try store.customer("u2")
+        #expect(ids(other) == ["c2"])
+        #expect(other.transfers.isEmpty)
+        _ = directory
+    }
+
+    @Test func keepWithNothingElseChangesNothing() throws {
+        let (directory, store) = try owned()
+        let outcome = try store.record([F.coins("c1")], for: "u2", policy: .keep, at: F.day(1))
+        #expect(outcome == RecordOutcome(kept: ["c1"]))
+        #expect(!outcome.changedAnything)
+        #expect(try store.customer("u2") == CustomerRecord(appUserId: "u2"))
+        _ = directory
+    }
+
+    @Test func anAccountTokenBelongsToItsFirstCustomerUnderKeep() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let token = "6E3B1A52-0000-4000-8000-000000000001"
+        _ = try store.record([F.premium("t1", token: token)], for: "u1", policy: .keep, at: F.start)
+        let outcome = try store.record([F.coins("t2", token: token)], for: "u2", policy: .keep, at: F.day(1))
+        #expect(outcome == RecordOutcome(kept: ["t2"]))
+        #expect(ids(try store.customer("u1")) == ["t1"])
+        #expect(ids(try store.customer("u2")).isEmpty)
+        _ = directory
+    }
+
+    @Test func transferOfAnAccountTokenMovesTheChainsThatCarryIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let token = "6E3B1A52-0000-4000-8000-000000000002"
+        _ = try store.record([F.premium("t1", token: token), F.coins("t0")], for: "u1", policy: .transfer, at: F.start)
+        let outcome = try store.record([F.coins("t2", token: token)], for: "u2", policy: .transfer, at: F.day(1))
+        #expect(outcome.inserted == ["t2"])
+        #expect(outcome.transfers == [OwnershipTransfer(originalTransactionId: "t1", fromAppUserId: "u1",
+                                                        toAppUserId: "u2", date: F.day(1))])
+        #expect(ids(try store.customer("u2")) == ["t1", "t2"])
+        #expect(ids(try store.customer("u1")) == ["t0"])
+        // The token is u2's now: u1 posting a new purchase with it under keep is kept.
+        let back = try store.record([F.coins("t3", token: token)], for: "u1", policy: .keep, at: F.day(2))
+        #expect(back == RecordOutcome(kept: ["t3"]))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyServer
+
+private typealias F = StoreFixtures
+
+@Suite("SQLite store: recording transactions")
+struct StoreRecordTests {
+    @Test func firstPostInsertsAndBumpsTheVersion() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        #expect(try store.customer("u1") == CustomerRecord(appUserId: "u1"))
+        let outcome = try store.record([F.coins("t1"), F.premium("t2")], for: "u1", policy: .transfer, at: F.start)
+        #expect(outcome == RecordOutcome(inserted: ["t1", "t2"]))
+        let record = try store.customer("u1")
+        #expect(record.version == 1)
+        #expect(Set(record.transactions) == [F.coins("t1"), F.premium("t2")])
+        #expect(F.balance(record) == 100)
+    }
+
+    @Test func theSamePostTwiceChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
+        let before = try store.customer("u1")
+        let again = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.day(1))
+        #expect(again == RecordOutcome(unchanged: ["t1"]))
+        #expect(try store.customer("u1") == before)
+        #expect(before.version == 1)
+    }
+
+    @Test func aRepeatInsideOnePostIsUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let outcome = try store.record([F.coins("t1"), F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
+        #expect(outcome == RecordOutcome(inserted: ["t1"], unchanged: ["t1"]))
+        #expect(try store.customer("u1").transactions.count == 1)
+    }
+
+    @Test func subMillisecondDatesStillCompareAsTheSameContent() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let fine = F.signed(Transaction(transactionId: "t1", productId: "app.premium",
+                                        purchaseDate: F.start.addingTimeInterval(0.000_3), type: .nonConsumable))
+        #expect(try store.record([fine], for: "u1", policy: .transfer, at: F.start).inserted == ["t1"])
+        #expect(try store.record([fine], for: "u1", policy: .transfer, at: F.start).unchanged == ["t1"])
+        #expect(try store.customer("u1").version == 1)
+    }
+
+    @Test func aRefundedCopyReplacesTheStoredOne() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.premium("t1")], for: "u1", policy: .transfer, at: F.start)
+        let refunded = F.premium("t1", revokedAt: F.day(3))
+        let outcome = try store.record([refunded], for: "u1", policy: .transfer, at: F.day(3))
+        #expect(outcome == RecordOutcome(updated: ["t1"]))
+        let record = try store.customer("u1")
+        #expect(record.transactions == [refunded])
+        #expect(record.version == 2)
+        #expect(record.transactions.first?.transaction.revocationDate == F.day(3))
+    }
+
+    @Test func receiptRecordsKeepTheirSourceAndNoSignature() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let receipt = StoredTransaction(transaction: F.premium("t1").transaction, source: .receipt)
+        _ = try store.record([receipt], for: "u1", policy: .transfer, at: F.start)
+        #expect(try store.customer("u1").transactions == [receipt])
+    }
+
+    @Test func customersAreSeparate() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
+        _ = try store.record([F.coins("t2")], for: "u2", policy: .transfer, at: F.start)
+        #expect(try store.customer("u1").transactions.map(\.transaction.transactionId) == ["t1"])
+        #expect(try store.customer("u2").transactions.map(\.transaction.transactionId) == ["t2"])
+    }
+}

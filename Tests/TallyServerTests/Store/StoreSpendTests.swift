@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyServer
+
+private typealias F = StoreFixtures
+
+@Suite("SQLite store: spends")
+struct StoreSpendTests {
+    private func funded(_ quantity: Int = 1) throws -> (TemporaryDirectory, SQLiteCustomerStore) {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.coins("c1", quantity: quantity)], for: "u1", policy: .transfer, at: F.start)
+        return (directory, store)
+    }
+
+    @Test func anAdmittedSpendIsRecordedWithItsExactAmount() throws {
+        let (directory, store) = try funded()
+        let amount = Decimal(string: "12.345", locale: Locale(identifier: "en_US_POSIX")) ?? 0
+        let spend = F.spend("s1", amount)
+        guard case .recorded(let record) = try store.spend(spend, for: "u1", admit: F.admit(spend)) else {
+            Issue.record("expected recorded")
+            return
+        }
+        #expect(record.spends == [spend])
+        #expect(record.version == 2)
+        let stored = try store.customer("u1")
+        #expect(stored == record)
+        #expect(F.balance(stored) == 100 - amount)
+        _ = directory
+    }
+
+    @Test func theSameSpendAgainIsADuplicate() throws {
+        let (directory, store) = try funded()
+        let spend = F.spend("s1", 30)
+        _ = try store.spend(spend, for: "u1", admit: F.admit(spend))
+        let before = try store.customer("u1")
+        #expect(try store.spend(spend, for: "u1", admit: F.admit(spend)) == .duplicate(before))
+        #expect(try store.customer("u1") == before)
+        _ = directory
+    }
+
+    @Test func aRefusedSpendCarriesTheRuleErrorAndWritesNothing() throws {
+        let (directory, store) = try funded()
+        let before = try store.customer("u1")
+        let spend = F.spend("s1", 101)
+        let error = try #require(throws: CustomerStoreError.self) {
+            try store.spend(spend, for: "u1", admit: F.admit(spend))
+        }
+        #expect(error.reason == .refused)
+        #expect((error.underlying as? TallyError)?.code == .insufficientBalance)
+        #expect(try store.customer("u1") == before)
+        _ = directory
+    }
+
+    @Test func aSpendIdIsPerCustomer() throws {
+        let (directory, store) = try funded()
+        _ = try store.record([F.coins("c2")], for: "u2", policy: .transfer, at: F.start)
+        for user in ["u1", "u2"] {
+            let spend = F.spend("same", 10)
+            guard case .recorded = try store.spend(spend, for: user, admit: F.admit(spend)) else {
+                Issue.record("expected recorded for \(user)")
+                return
+            }
+        }
+        _ = directory
+    }
+
+    @Test func concurrentSpendsNeverOverdraw() async throws {
+        let (directory, store) = try funded(5)
+        let threads = 25
+        let perThread = 40
+        let results = ResultCounter()
+        let group = DispatchGroup()
+        for thread in 0..<threads {
+            let worker = Thread {
+                for index in 0..<perThread {
+                    let spend = F.spend("t\(thread)-\(index)", 1)
+                    do {
+                        switch try store.spend(spend, for: "u1", admit: F.admit(spend)) {
+                        case .recorded: results.add(.recorded)
+                        case .duplicate: results.add(.duplicate)
+                        }
+                    } catch let error as CustomerStoreError where error.reason == .refused {
+                        results.add(.refused)
+                    } catch {
+                        results.add(.failed)
+                    }
+                }
+                group.leave()
+            }
+            group.enter()
+            worker.start()
+        }
+        await withCheckedContinuation { continuation in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+        #expect(results.counts == [.recorded: 500, .refused: 500])
+        let record = try store.customer("u1")
+        #expect(record.spends.count == 500)
+        #expect(F.balance(record) == 0)
+        _ = directory
+    }
+}
