@@ -14,6 +14,8 @@ case "market":
     status = MarketCommand.run(Array(words.dropFirst()))
 case "verify":
     status = VerifyCommand.run(Array(words.dropFirst()))
+case "serve":
+    status = ServeCommand.run(Array(words.dropFirst()))
 default:
     Output.error("tally: unknown command '\(words[0])'. Run 'tally help'.")
     status = ExitCode.usage

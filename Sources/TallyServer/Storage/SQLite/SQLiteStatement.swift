@@ -14,12 +14,16 @@ final class SQLiteStatement {
     /// Prepares `sql` (exactly one statement) on `database`.
     init(sql: String, database: OpaquePointer) throws(SQLiteError) {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+        // `tail` points into the C string, so it is read while that string is alive (inside withCString).
+        let (code, hasMore) = sql.withCString { text -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(database, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            return (code, tail.map { $0.pointee != 0 } ?? false)
+        }
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(code: code, "preparing `\(sql)`: \(String(cString: sqlite3_errmsg(database)))")
         }
-        if let tail, tail.pointee != 0 {
+        if hasMore {
             sqlite3_finalize(statement)
             throw SQLiteError(code: SQLITE_MISUSE, "preparing `\(sql)`: only one SQL statement may be prepared at a time")
         }

@@ -1,0 +1,44 @@
+import Foundation
+import TallyHTTP
+
+extension APIError {
+    static func malformedJSON(_ message: String) -> APIError { APIError(400, "malformed_json", message) }
+    static func jsonTooDeep(_ message: String) -> APIError { APIError(400, "json_too_deep", message) }
+    static func invalidRequest(_ message: String) -> APIError { APIError(400, "invalid_request", message) }
+    static func invalidAmount(_ message: String) -> APIError { APIError(400, "invalid_amount", message) }
+    static let unauthorized = APIError(
+        401, "unauthorized", "send a configured key as 'Authorization: Bearer <key>'",
+        headers: [HTTPResponse.Field("WWW-Authenticate", "Bearer")])
+    static let forbidden = APIError(403, "forbidden", "this route needs a secret key; a public key cannot use it")
+    static let notFound = APIError(404, "not_found", "no such route; see docs/server.md for the API")
+    static func unknownCurrency(_ currency: String, known: [String]) -> APIError {
+        APIError(404, "unknown_currency", "tally.json defines no currency '\(currency)' (currencies: "
+                 + "\(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+    }
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
+        APIError(405, "method_not_allowed", "\(method) is not allowed here; use \(allowed.joined(separator: " or "))",
+                 headers: [HTTPResponse.Field("Allow", allowed.joined(separator: ", "))])
+    }
+    static func insufficientBalance(_ balance: Decimal, _ message: String) -> APIError {
+        APIError(409, "insufficient_balance", message, detail: .balance(balance))
+    }
+    static func conflictingId(_ message: String) -> APIError { APIError(409, "conflicting_id", message) }
+    static let ownedByAnotherCustomer = APIError(
+        409, "owned_by_another_customer",
+        "every posted transaction belongs to another customer, and this server keeps ownership")
+    static func bodyTooLarge(_ limit: Int) -> APIError {
+        APIError(413, "body_too_large", "the body is larger than \(limit) bytes")
+    }
+    static func verificationFailed(_ reason: String, _ detail: String) -> APIError {
+        APIError(422, "verification_failed", detail, detail: .reason(reason))
+    }
+    static func rateLimited(retryAfter seconds: Int) -> APIError {
+        APIError(429, "rate_limited", "too many requests for this key; retry in \(seconds) s",
+                 headers: [HTTPResponse.Field("Retry-After", String(seconds))])
+    }
+    /// The store's own message (paths, SQLite text) stays on the server; the client learns only the kind.
+    static func unavailable(_ error: CustomerStoreError) -> APIError {
+        APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "
+                 + "nothing was acknowledged, retry")
+    }
+}

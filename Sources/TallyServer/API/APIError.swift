@@ -1,0 +1,53 @@
+import Foundation
+import TallyHTTP
+
+/// An error answer: `{"error":{"code":…,"message":…}}` with the status and codes of docs/server.md.
+struct APIError: Error, Sendable {
+    /// A field some errors add inside `error`.
+    enum Detail: Sendable {
+        /// `"reason"`: Apple's name for a verification failure.
+        case reason(String)
+        /// `"balance"`: what a refused spend could have had.
+        case balance(Decimal)
+    }
+
+    var status: Int
+    var code: String
+    var message: String
+    var detail: Detail?
+    var headers: [HTTPResponse.Field] = []
+
+    init(_ status: Int, _ code: String, _ message: String, detail: Detail? = nil,
+         headers: [HTTPResponse.Field] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.detail = detail
+        self.headers = headers
+    }
+
+    /// The JSON response.
+    var response: HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.key("code")
+        writer.string(code)
+        writer.key("message")
+        writer.string(message)
+        switch detail {
+        case .reason(let reason)?:
+            writer.key("reason")
+            writer.string(reason)
+        case .balance(let balance)?:
+            writer.key("balance")
+            writer.decimal(balance)
+        case nil:
+            break
+        }
+        writer.endObject()
+        writer.endObject()
+        return HTTPResponse(status: status, headers: [APIResponse.jsonContentType] + headers, body: writer.bytes)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+import TallyHTTP
+
+extension EntitlementAPI {
+    /// `GET /v1/customers/{appUserId}`: from the cache while it is fresh, else from the store.
+    func getCustomer(_ appUserId: String) throws(APIError) -> HTTPResponse {
+        let now = clock.now()
+        let customer: [UInt8]
+        if let cached = cache.lookup(appUserId, now: now) {
+            customer = cached.body
+        } else {
+            customer = try loadCustomer(appUserId, now: now)
+        }
+        return APIResponse.json(Self.wrap(("customer", customer)))
+    }
+
+    /// Reads the customer from the store, encodes its state at `now` and caches it.
+    func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
+        let ticket = cache.ticket()
+        let record = try storeCall { () throws(CustomerStoreError) in try store.customer(appUserId) }
+        let state = CustomerState(catalog: configuration.catalog, configuration: configuration.appConfiguration,
+                                  history: record.purchaseHistory, at: now)
+        let body = CustomerJSON.encode(appUserId: appUserId, state: state)
+        let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge)
+        cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
+                     ticket: ticket)
+        return body
+    }
+
+    /// Runs a store call; a store failure is 503 `unavailable`.
+    func storeCall<T>(_ body: () throws(CustomerStoreError) -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .unavailable(error)
+        }
+    }
+
+    /// `{"name":value,…}` from already-encoded values.
+    static func wrap(_ members: (String, [UInt8])...) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        for (name, value) in members {
+            writer.key(name)
+            writer.raw(value)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TallyCore
+import TallyHTTP
+
+extension EntitlementAPI {
+    /// `POST /v1/customers/{appUserId}/currencies/{currency}/spend` `{"amount":5,"id":"<client id>"}`.
+    func spend(_ appUserId: String, currency: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let members = try bodyObject(request)
+        let id = try requiredString(members, "id")
+        guard let amountNode = members["amount"] else { throw .invalidRequest("the field \"amount\" is missing") }
+        guard case .number(let text) = amountNode else {
+            throw .invalidAmount("the amount must be a JSON number above zero, not \(amountNode.kindName)")
+        }
+        guard let amount = ExactAmount.parse(text) else {
+            throw .invalidAmount("the amount \(text.prefix(64)) cannot be held exactly (at most "
+                                 + "\(ExactAmount.maximumDigits) significant digits)")
+        }
+        guard amount > 0 else { throw .invalidAmount("the amount must be above zero, got \(text.prefix(64))") }
+        let app = configuration.appConfiguration
+        guard app.currencies[currency] != nil else {
+            throw .unknownCurrency(currency, known: app.currencies.keys.sorted())
+        }
+        let now = clock.now()
+        let spend = Spend(id: id, currency: currency, amount: amount, date: now)
+        let outcome = try storeSpend(spend, for: appUserId)
+        cache.invalidate(appUserId)
+        let customer = try loadCustomer(appUserId, now: now)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id")
+        writer.string(id)
+        writer.key("currency")
+        writer.string(currency)
+        writer.key("amount")
+        writer.decimal(amount)
+        writer.key("outcome")
+        if case .duplicate = outcome { writer.string("duplicate") } else { writer.string("recorded") }
+        writer.endObject()
+        return APIResponse.json(Self.wrap(("customer", customer), ("spend", writer.bytes)))
+    }
+
+    /// Stores the spend if TallyCore's rules admit it, atomically with the balance check.
+    private func storeSpend(_ spend: Spend, for appUserId: String) throws(APIError) -> SpendOutcome {
+        let catalog = configuration.catalog, app = configuration.appConfiguration
+        do {
+            return try store.spend(spend, for: appUserId) { record in
+                var history = record.purchaseHistory
+                do {
+                    return try history.record(spend, catalog: catalog, configuration: app)
+                } catch let error as TallyError {
+                    switch error.code {
+                    case .insufficientBalance:
+                        let ledger = Ledger(history: record.purchaseHistory, catalog: catalog, configuration: app,
+                                            through: spend.date)
+                        throw SpendRefusal.insufficientBalance(balance: ledger.balance(of: spend.currency),
+                                                               message: error.message)
+                    case .conflictingId: throw SpendRefusal.conflictingId(error.message)
+                    default: throw SpendRefusal.invalid(error.message)
+                    }
+                }
+            }
+        } catch {
+            guard error.reason == .refused, let refusal = error.underlying as? SpendRefusal else {
+                throw .unavailable(error)
+            }
+            switch refusal {
+            case .insufficientBalance(let balance, let message): throw .insufficientBalance(balance, message)
+            case .conflictingId(let message): throw .conflictingId(message)
+            case .invalid(let message): throw .invalidRequest(message)
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TallyCore
+import TallyHTTP
+import TallyVerify
+
+extension EntitlementAPI {
+    /// `POST /v1/customers/{appUserId}/transactions` `{"signedTransaction":"<JWS>"}`.
+    func postTransaction(_ appUserId: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let jws = try requiredString(bodyObject(request), "signedTransaction")
+        let transaction = try verified(verifier.verifyTransaction(jws), kind: "transaction")
+        let now = clock.now()
+        let stored = StoredTransaction(transaction: transaction, source: .signedTransaction, signedTransaction: jws)
+        let outcome = try record([stored], for: appUserId, now: now)
+        if outcome.kept.contains(transaction.transactionId) { throw .ownedByAnotherCustomer }
+        let customer = try loadCustomer(appUserId, now: now)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("transactionId")
+        writer.string(transaction.transactionId)
+        writer.key("outcome")
+        writer.string(Self.outcomeName(of: transaction, in: outcome))
+        writer.endObject()
+        return APIResponse.json(Self.wrap(("customer", customer), ("transaction", writer.bytes)))
+    }
+
+    /// Stores verified transactions under the configured ownership policy, then invalidates the cached
+    /// state of every customer the write touched (before anything is answered).
+    func record(_ transactions: [StoredTransaction], for appUserId: String, now: Date) throws(APIError)
+        -> RecordOutcome
+    {
+        let policy = configuration.ownership
+        let outcome = try storeCall { () throws(CustomerStoreError) in
+            try store.record(transactions, for: appUserId, policy: policy, at: now)
+        }
+        cache.invalidate(appUserId)
+        for transfer in outcome.transfers {
+            cache.invalidate(transfer.fromAppUserId)
+            cache.invalidate(transfer.toAppUserId)
+        }
+        return outcome
+    }
+
+    /// The value of a verification, counted in the metrics; a failure is 422 with Apple's reason.
+    func verified<T>(_ result: Result<T, VerificationFailure>, kind: String) throws(APIError) -> T {
+        switch result {
+        case .success(let value):
+            metrics.recordVerification(kind: kind, result: "valid")
+            return value
+        case .failure(let failure):
+            metrics.recordVerification(kind: kind, result: failure.reason.rawValue)
+            throw .verificationFailed(failure.reason.rawValue, failure.detail)
+        }
+    }
+
+    /// `transferred` when its chain moved here, else `inserted`, `updated` or `unchanged`.
+    static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome) -> String {
+        if outcome.transfers.contains(where: { $0.originalTransactionId == transaction.originalTransactionId }) {
+            return "transferred"
+        }
+        if outcome.inserted.contains(transaction.transactionId) { return "inserted" }
+        if outcome.updated.contains(transaction.transactionId) { return "updated" }
+        return "unchanged"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TallyCore
+import TallyHTTP
+
+/// The `/v1` API of docs/server.md as a plain function from request to response: routing, keys, rate
+/// limits, verification, the store and the state cache. ``EntitlementServer`` puts it behind HTTP; tests
+/// call ``handle(_:)`` directly.
+public final class EntitlementAPI: Sendable {
+    /// The configuration it serves.
+    public let configuration: ServerConfiguration
+    /// Request and verification counts, for `/metrics`.
+    public let metrics = ServerMetrics()
+    let store: any CustomerStore
+    let clock: ServerClock
+    let keys: KeyRing
+    let limiter: RateLimiter
+    let verifier: PurchaseVerifier
+    let cache = StateCache()
+    /// How long a cached state may be served at most, in seconds.
+    static let maximumCacheAge: TimeInterval = 300
+
+    /// Builds the API; fails when the verification settings cannot make verifiers.
+    public init(configuration: ServerConfiguration, store: any CustomerStore,
+                clock: ServerClock = .system) throws(ServerConfigurationError) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        keys = KeyRing(entries: configuration.keys)
+        limiter = RateLimiter(requestsPerSecond: configuration.limits.requestsPerSecond,
+                              burst: configuration.limits.burst, clock: clock)
+        verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
+    }
+
+    /// The handler to give an HTTP server.
+    public var handler: HTTPHandler {
+        { [self] request in handle(request) }
+    }
+
+    /// Answers one request; never throws, never crashes on input.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let start = ContinuousClock.now
+        let (template, response) = route(request)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
+                              seconds: seconds)
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
+        let match: RouteMatch
+        do {
+            guard let found = try Router.match(request.path) else { return ("unmatched", APIError.notFound.response) }
+            match = found
+        } catch {
+            return ("unmatched", error.response)
+        }
+        let template = match.route.rawValue
+        guard request.method == match.route.method else {
+            return (template, APIError.methodNotAllowed(request.method, allowed: [match.route.method]).response)
+        }
+        do {
+            if let role = match.route.role { try authorize(request, role: role) }
+            return (template, try perform(match, request))
+        } catch {
+            return (template, error.response)
+        }
+    }
+
+    private func perform(_ match: RouteMatch, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        switch match.route {
+        case .healthz: return APIResponse.json(Array(#"{"status":"ok"}"#.utf8))
+        case .metrics:
+            return HTTPResponse(status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                body: Array(metrics.prometheusText().utf8))
+        case .customer: return try getCustomer(match.appUserId)
+        case .transactions: return try postTransaction(match.appUserId, request)
+        case .receipts: return try postReceipt(match.appUserId, request)
+        case .history: return try history(match.appUserId, request)
+        case .spend: return try spend(match.appUserId, currency: match.currency, request)
+        }
+    }
+
+    /// Checks the bearer key, its rate and its role.
+    private func authorize(_ request: HTTPRequest, role: KeyRole) throws(APIError) {
+        guard let token = KeyRing.bearerToken(request.header("authorization")),
+              let entry = keys.entry(forKey: token) else { throw .unauthorized }
+        if let wait = limiter.acquire(entry.name) { throw .rateLimited(retryAfter: wait) }
+        if role == .secret, entry.role != .secret { throw .forbidden }
+    }
+
+    /// Known methods as sent; anything else as `other`, so labels stay few.
+    static func methodLabel(_ method: String) -> String {
+        ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"].contains(method) ? method : "other"
+    }
+}
+
+extension EntitlementAPI {
+    /// The 413 `body_too_large` answer for a body the HTTP server refused to read, counted in the metrics.
+    public func rejectOversizedBody(_ request: HTTPRequest) -> HTTPResponse {
+        let template = (try? Router.match(request.path))??.route.rawValue ?? "unmatched"
+        let response = APIError.bodyTooLarge(configuration.limits.maxBodyBytes).response
+        metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
+                              seconds: 0)
+        return response
+    }
+}

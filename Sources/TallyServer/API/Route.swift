@@ -1,0 +1,36 @@
+import TallyHTTP
+
+/// The routes of docs/server.md, each with its template (the metrics label), methods and key.
+enum Route: String, Sendable, CaseIterable {
+    case customer = "/v1/customers/{appUserId}"
+    case transactions = "/v1/customers/{appUserId}/transactions"
+    case receipts = "/v1/customers/{appUserId}/receipts"
+    case history = "/v1/customers/{appUserId}/history"
+    case spend = "/v1/customers/{appUserId}/currencies/{currency}/spend"
+    case healthz = "/healthz"
+    case metrics = "/metrics"
+
+    /// The one method the route answers.
+    var method: String {
+        switch self {
+        case .customer, .history, .healthz, .metrics: "GET"
+        case .transactions, .receipts, .spend: "POST"
+        }
+    }
+
+    /// The key the route needs; nil for none.
+    var role: KeyRole? {
+        switch self {
+        case .customer, .transactions, .receipts: .public
+        case .history, .spend: .secret
+        case .healthz, .metrics: nil
+        }
+    }
+}
+
+/// A request's route and its decoded path parameters.
+struct RouteMatch: Sendable {
+    var route: Route
+    var appUserId: String = ""
+    var currency: String = ""
+}

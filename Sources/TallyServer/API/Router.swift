@@ -1,0 +1,46 @@
+import TallyHTTP
+
+/// Finds the route of a request path (still percent-encoded) and decodes its parameters.
+enum Router {
+    /// The longest `appUserId` accepted, in UTF-8 bytes.
+    static let maxAppUserIdBytes = 16_384
+
+    /// The route and parameters; nil when no route has this shape (404). Throws `invalid_request` for a
+    /// parameter that is badly percent-encoded, not UTF-8, empty or too long.
+    static func match(_ path: String) throws(APIError) -> RouteMatch? {
+        switch path {
+        case "/healthz": return RouteMatch(route: .healthz)
+        case "/metrics": return RouteMatch(route: .metrics)
+        default: break
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 4, segments[0].isEmpty, segments[1] == "v1", segments[2] == "customers" else {
+            return nil
+        }
+        let route: Route
+        var currency = ""
+        switch segments.count {
+        case 4: route = .customer
+        case 5 where segments[4] == "transactions": route = .transactions
+        case 5 where segments[4] == "receipts": route = .receipts
+        case 5 where segments[4] == "history": route = .history
+        case 7 where segments[4] == "currencies" && segments[6] == "spend":
+            route = .spend
+            currency = try decode(segments[5], name: "currency")
+        default: return nil
+        }
+        let appUserId = try decode(segments[3], name: "appUserId")
+        guard appUserId.utf8.count <= maxAppUserIdBytes else {
+            throw .invalidRequest("appUserId is \(appUserId.utf8.count) bytes; the limit is \(maxAppUserIdBytes)")
+        }
+        return RouteMatch(route: route, appUserId: appUserId, currency: currency)
+    }
+
+    private static func decode(_ segment: Substring, name: String) throws(APIError) -> String {
+        guard let text = HTTPRequest.decodePathSegment(segment) else {
+            throw .invalidRequest("\(name) is not valid percent-encoded UTF-8")
+        }
+        guard !text.isEmpty else { throw .invalidRequest("\(name) is empty") }
+        return text
+    }
+}

@@ -1,0 +1,94 @@
+extension ServerConfiguration {
+    static let keyKeys = ["name", "role", "sha256"]
+    static let rateLimitKeys = ["requestsPerSecond", "burst"]
+    static let limitsKeys = ["maxBodyBytes", "maxJSONDepth"]
+
+    static func loadKeys(_ node: JSONNode?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
+        guard let node else {
+            reader.problem("keys", "is required: at least one key (make one with 'tally serve key --role public')")
+            return []
+        }
+        guard let elements = reader.array(node, "keys") else { return [] }
+        if elements.isEmpty { reader.problem("keys", "must hold at least one key") }
+        var keys: [APIKeyEntry] = []
+        var names: Set<String> = []
+        for (index, element) in elements.enumerated() {
+            let path = "keys[\(index)]"
+            guard let members = reader.object(element, path, allowed: keyKeys) else { continue }
+            let name = field(members, "name", path, reader: &reader).flatMap { reader.string($0, "\(path).name") }
+            let roleText = field(members, "role", path, reader: &reader).flatMap { reader.string($0, "\(path).role") }
+            let role = roleText.flatMap(KeyRole.init(rawValue:))
+            if let roleText, role == nil {
+                reader.problem("\(path).role", "must be \"public\" or \"secret\", not \"\(roleText)\"")
+            }
+            let hexText = field(members, "sha256", path, reader: &reader).flatMap { reader.string($0, "\(path).sha256") }
+            let digest = hexText.flatMap(Self.hexBytes)
+            if hexText != nil, digest?.count != 32 {
+                reader.problem("\(path).sha256", "must be 64 hex digits: the SHA-256 that 'tally serve key' prints")
+            }
+            if let name, !names.insert(name).inserted {
+                reader.problem("\(path).name", "\"\(name)\" is used by another key")
+            }
+            if let name, let role, let digest, digest.count == 32 {
+                keys.append(APIKeyEntry(name: name, role: role, sha256: digest))
+            }
+        }
+        return keys
+    }
+
+    static func loadLimits(rate: JSONNode?, limits: JSONNode?, reader: inout ConfigurationReader) -> ServerLimits {
+        var result = ServerLimits()
+        if let rate, let members = reader.object(rate, "rateLimit", allowed: rateLimitKeys) {
+            if let node = members["requestsPerSecond"],
+               let value = reader.positiveNumber(node, "rateLimit.requestsPerSecond") {
+                result.requestsPerSecond = value
+            }
+            if let node = members["burst"], let value = reader.integer(node, "rateLimit.burst", in: 1...1_000_000) {
+                result.burst = Int(value)
+            }
+        }
+        if let limits, let members = reader.object(limits, "limits", allowed: limitsKeys) {
+            if let node = members["maxBodyBytes"],
+               let value = reader.integer(node, "limits.maxBodyBytes", in: 1...(1 << 30)) {
+                result.maxBodyBytes = Int(value)
+            }
+            if let node = members["maxJSONDepth"], let value = reader.integer(node, "limits.maxJSONDepth", in: 1...512) {
+                result.maxJSONDepth = Int(value)
+            }
+        }
+        return result
+    }
+
+    private static func field(_ members: [String: JSONNode], _ key: String, _ path: String,
+                              reader: inout ConfigurationReader) -> JSONNode? {
+        guard let node = members[key] else {
+            reader.problem("\(path).\(key)", "is required")
+            return nil
+        }
+        return node
+    }
+
+    /// Bytes of a hex string (either case); nil when it is not hex of even length.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

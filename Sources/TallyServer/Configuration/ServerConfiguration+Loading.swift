@@ -1,0 +1,95 @@
+import Foundation
+import TallyCore
+
+extension ServerConfiguration {
+    /// The top-level keys of `tally-server.json`; any other key is an error.
+    public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
+                                  "rateLimit", "limits", "threads"]
+
+    /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
+    /// one error lists every problem with its JSON path.
+    public init(contentsOf url: URL) throws(ServerConfigurationError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ServerConfigurationError(fileName: url.lastPathComponent, problems: [
+                .init("", "cannot read \(url.path): no such file or not readable")])
+        }
+        try self.init(jsonData: data, fileName: url.lastPathComponent,
+                      directory: url.deletingLastPathComponent())
+    }
+
+    /// Loads a configuration from its JSON; relative paths resolve against `directory`.
+    public init(jsonData data: Data, fileName: String, directory: URL) throws(ServerConfigurationError) {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse([UInt8](data), maxDepth: 32)
+        } catch {
+            throw ServerConfigurationError(fileName: fileName, problems: [.init("", error.description)])
+        }
+        var reader = ConfigurationReader(directory: directory)
+        let loaded = Self.load(root, reader: &reader)
+        guard reader.problems.isEmpty, let loaded else {
+            throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
+        }
+        self = loaded
+    }
+
+    private static func load(_ root: JSONNode, reader: inout ConfigurationReader) -> ServerConfiguration? {
+        guard let members = reader.object(root, "", allowed: jsonKeys) else { return nil }
+        var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+        if let node = members["listen"], let text = reader.string(node, "listen") {
+            if let address = ListenAddress(text) { listen = address } else {
+                reader.problem("listen", "must be HOST:PORT with a port from 0 to 65535, such as 127.0.0.1:8080")
+            }
+        }
+        let catalog = loadCatalog(members["storekit"], reader: &reader)
+        let app = loadAppConfiguration(members["appConfiguration"], catalog: catalog, reader: &reader)
+        let verification = loadVerification(members["verification"], bundleId: app?.bundleId, reader: &reader)
+        var ownership = OwnershipPolicy.transfer
+        if let node = members["ownership"], let text = reader.string(node, "ownership") {
+            if let policy = OwnershipPolicy(rawValue: text) { ownership = policy } else {
+                reader.problem("ownership", "must be \"transfer\" or \"keep\", not \"\(text)\"")
+            }
+        }
+        let keys = loadKeys(members["keys"], reader: &reader)
+        let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], reader: &reader)
+        var threads = 4
+        if let node = members["threads"], let value = reader.integer(node, "threads", in: 1...256) {
+            threads = Int(value)
+        }
+        guard let catalog, let app, let verification else { return nil }
+        return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
+                                   verification: verification, ownership: ownership, keys: keys, limits: limits,
+                                   threads: threads)
+    }
+
+    private static func loadCatalog(_ node: JSONNode?, reader: inout ConfigurationReader) -> Catalog? {
+        guard let node else {
+            reader.problem("storekit", "is required: the .storekit file with your products")
+            return nil
+        }
+        guard let file = reader.file(node, "storekit") else { return nil }
+        do {
+            return try Catalog(storeKitData: file.data, fileName: file.url.lastPathComponent)
+        } catch {
+            reader.problem("storekit", error.message)
+            return nil
+        }
+    }
+
+    private static func loadAppConfiguration(_ node: JSONNode?, catalog: Catalog?,
+                                             reader: inout ConfigurationReader) -> AppConfiguration? {
+        guard let node else {
+            reader.problem("appConfiguration", "is required: the tally.json with entitlements and currencies")
+            return nil
+        }
+        guard let file = reader.file(node, "appConfiguration") else { return nil }
+        do {
+            let configuration = try AppConfiguration(jsonData: file.data, fileName: file.url.lastPathComponent)
+            if let catalog { try configuration.validate(against: catalog, fileName: file.url.lastPathComponent) }
+            return configuration
+        } catch {
+            reader.problem("appConfiguration", error.message)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import TallyCore
+
+/// A loaded, checked `tally-server.json` (docs/server.md): the catalog and app configuration it names,
+/// verification, ownership, keys and limits.
+public struct ServerConfiguration: Sendable {
+    /// Where to listen; `--listen` overrides it.
+    public var listen: ListenAddress
+    /// The products (from the `.storekit` file).
+    public var catalog: Catalog
+    /// Entitlements and currencies (`tally.json`).
+    public var appConfiguration: AppConfiguration
+    /// How payloads are verified.
+    public var verification: VerificationSettings
+    /// What happens when a chain owned by one customer is posted by another.
+    public var ownership: OwnershipPolicy
+    /// The accepted keys (at least one).
+    public var keys: [APIKeyEntry]
+    /// Rate and request limits.
+    public var limits: ServerLimits
+    /// HTTP worker threads.
+    public var threads: Int
+
+    /// Creates a configuration from loaded parts.
+    public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
+                appConfiguration: AppConfiguration, verification: VerificationSettings,
+                ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
+                threads: Int = 4) {
+        self.listen = listen
+        self.catalog = catalog
+        self.appConfiguration = appConfiguration
+        self.verification = verification
+        self.ownership = ownership
+        self.keys = keys
+        self.limits = limits
+        self.threads = threads
+    }
+}

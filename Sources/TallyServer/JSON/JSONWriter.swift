@@ -1,0 +1,128 @@
+import Foundation
+
+/// Writes JSON straight into UTF-8 bytes, in the order the fields are given (the order docs/server.md
+/// shows). Values are written with ``string(_:)``, ``decimal(_:)``, …; commas are placed automatically.
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var isFirst: [Bool] = [true]
+    private var afterKey = false
+
+    /// An empty writer.
+    public init() {
+        bytes.reserveCapacity(512)
+    }
+
+    private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        if isFirst[isFirst.count - 1] {
+            isFirst[isFirst.count - 1] = false
+        } else {
+            bytes.append(UInt8(ascii: ","))
+        }
+    }
+
+    /// Starts an object (`{`).
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        isFirst.append(true)
+    }
+
+    /// Ends the current object (`}`).
+    public mutating func endObject() {
+        isFirst.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Starts an array (`[`).
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        isFirst.append(true)
+    }
+
+    /// Ends the current array (`]`).
+    public mutating func endArray() {
+        isFirst.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes an object key; the next value belongs to it.
+    public mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) {
+        separate()
+        appendQuoted(value)
+    }
+
+    /// Writes a string value, or null.
+    public mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        string(value)
+    }
+
+    /// Writes an exact decimal number (`110`, `0.5`).
+    public mutating func decimal(_ value: Decimal) {
+        separate()
+        bytes.append(contentsOf: Array(value.description.utf8))
+    }
+
+    /// Writes an integer.
+    public mutating func integer(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: Array(String(value).utf8))
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+    }
+
+    /// Writes `null`.
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: Array("null".utf8))
+    }
+
+    /// Writes a date as ISO 8601 UTC with milliseconds, or null.
+    public mutating func date(_ value: Date?) {
+        guard let value else { return null() }
+        string(ISO8601Milliseconds.string(value))
+    }
+
+    /// Writes already-encoded JSON as one value.
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension ServerMetrics {
+    /// The metrics in Prometheus' text exposition format (version 0.0.4).
+    public func prometheusText() -> String {
+        let snapshot = storage.withLock { $0 }
+        var lines: [String] = []
+        lines.append("# HELP tally_http_requests_total HTTP requests answered, by route template, method and status.")
+        lines.append("# TYPE tally_http_requests_total counter")
+        for (key, count) in snapshot.requests.sorted(by: { Self.order($0.key, $1.key) }) {
+            lines.append("tally_http_requests_total{route=\"\(Self.escape(key.route))\",method=\"\(Self.escape(key.method))\","
+                         + "status=\"\(key.status)\"} \(count)")
+        }
+        lines.append("# HELP tally_http_request_duration_seconds Time to answer a request, by route template.")
+        lines.append("# TYPE tally_http_request_duration_seconds histogram")
+        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+            let label = "route=\"\(Self.escape(route))\""
+            var cumulative = 0
+            for (index, bound) in Self.bucketBounds.enumerated() {
+                cumulative += histogram.buckets[index]
+                lines.append("tally_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)")
+            }
+            lines.append("tally_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)")
+            lines.append("tally_http_request_duration_seconds_sum{\(label)} \(histogram.sum)")
+            lines.append("tally_http_request_duration_seconds_count{\(label)} \(histogram.count)")
+        }
+        lines.append("# HELP tally_verifications_total Verifications of posted transactions and receipts, by result.")
+        lines.append("# TYPE tally_verifications_total counter")
+        for (key, count) in snapshot.verifications.sorted(by: { ($0.key.kind, $0.key.result) < ($1.key.kind, $1.key.result) }) {
+            lines.append("tally_verifications_total{kind=\"\(Self.escape(key.kind))\",result=\"\(Self.escape(key.result))\"} \(count)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func order(_ left: RequestKey, _ right: RequestKey) -> Bool {
+        (left.route, left.method, left.status) < (right.route, right.method, right.status)
+    }
+
+    /// A label value with `\`, `"` and newlines escaped.
+    static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

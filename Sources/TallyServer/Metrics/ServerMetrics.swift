@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText()``.
+public final class ServerMetrics: Sendable {
+    struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    struct VerificationKey: Hashable {
+        var kind: String
+        var result: String
+    }
+
+    struct Histogram {
+        var buckets: [Int]
+        var sum: Double = 0
+        var count = 0
+    }
+
+    struct Storage {
+        var requests: [RequestKey: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var verifications: [VerificationKey: Int] = [:]
+    }
+
+    /// Upper bounds of the latency buckets, in seconds.
+    static let bucketBounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    let storage = Mutex(Storage())
+
+    /// Empty metrics.
+    public init() {}
+
+    /// Counts one answered request and its duration.
+    public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        storage.withLock { storage in
+            storage.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            var histogram = storage.latency[route] ?? Histogram(buckets: Array(repeating: 0, count: Self.bucketBounds.count))
+            if let index = Self.bucketBounds.firstIndex(where: { seconds <= $0 }) { histogram.buckets[index] += 1 }
+            histogram.sum += seconds
+            histogram.count += 1
+            storage.latency[route] = histogram
+        }
+    }
+
+    /// Counts one verification: `kind` is `transaction` or `receipt`, `result` is `valid` or Apple's reason.
+    public func recordVerification(kind: String, result: String) {
+        storage.withLock { $0.verifications[VerificationKey(kind: kind, result: result), default: 0] += 1 }
+    }
+
+    /// How many verifications of `kind` ended with `result`.
+    public func verifications(kind: String, result: String) -> Int {
+        storage.withLock { $0.verifications[VerificationKey(kind: kind, result: result)] ?? 0 }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TallyHTTP
+
+/// The entitlement server: the ``EntitlementAPI`` over `DIR/tally.sqlite`, listening over HTTP from
+/// `init` until ``stop()``.
+public final class EntitlementServer: Sendable {
+    /// The API answering the requests.
+    public let api: EntitlementAPI
+    /// The database.
+    public let store: SQLiteCustomerStore
+    /// The address it listens on, with the port actually bound (the free one picked for port 0).
+    public let address: ListenAddress
+    private let http: HTTPServer
+
+    /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
+    /// (the configuration's address when nil).
+    public init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
+                clock: ServerClock = .system) throws(EntitlementServerError) {
+        let address = listen ?? configuration.listen
+        guard (0...65_535).contains(address.port) else {
+            throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
+        }
+        do {
+            store = try SQLiteCustomerStore(directory: dataDirectory, readers: max(1, configuration.threads))
+        } catch {
+            throw .store(error)
+        }
+        do {
+            api = try EntitlementAPI(configuration: configuration, store: store, clock: clock)
+        } catch {
+            throw .configuration(error)
+        }
+        let api = self.api
+        let settings = HTTPServer.Configuration(
+            host: address.host, port: UInt16(address.port), threads: configuration.threads,
+            maxBodyBytes: configuration.limits.maxBodyBytes,
+            connectionLimit: max(1000, configuration.threads),
+            rejection: { request in api.rejectOversizedBody(request) })
+        do {
+            http = try HTTPServer(configuration: settings, handler: api.handler)
+        } catch {
+            throw .http(error)
+        }
+        self.address = ListenAddress(host: address.host, port: Int(http.port))
+    }
+
+    /// The port it listens on.
+    public var port: Int { address.port }
+
+    /// Stops listening, waiting for running requests to finish. Calling it again does nothing.
+    public func stop() {
+        http.stop()
+    }
+}

@@ -1,0 +1,26 @@
+/// The text of `tally serve --help`.
+enum ServeHelp {
+    static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT]"
+    static let keyUsage = "tally serve key --role public|secret [--name NAME]"
+
+    static let text = """
+    tally serve — the entitlement server (docs/server.md)
+
+    USAGE
+      \(usage)
+      \(keyUsage)
+
+    Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
+    'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
+    SIGINT or SIGTERM stop it (exit 0); a bad configuration exits 2 with the problem on stderr.
+
+    'tally serve key' prints a new random key and its configuration entry as JSON; put the entry
+    (without "key") in the configuration's "keys" and give the key to the client.
+    """
+
+    static let key = """
+    \(keyUsage)
+
+    Prints {"key":"tk_…","name":…,"role":…,"sha256":"<64 hex>"}. The server stores only the SHA-256.
+    """
+}

@@ -1,0 +1,30 @@
+import Foundation
+import TallyCrypto
+import TallyServer
+
+/// `tally serve key --role public|secret [--name NAME]`: a new random key and its configuration entry.
+enum ServeKey {
+    static func run(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, flags: [], options: ["role", "name"])
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        guard let roleText = arguments.value("role") else { throw UsageError("missing --role public|secret") }
+        guard let role = KeyRole(rawValue: roleText) else {
+            throw UsageError("--role must be public or secret, not '\(roleText)'")
+        }
+        let name = arguments.value("name") ?? (role == .public ? "app" : "backend")
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("--name is empty") }
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let key = "tk_\(role.rawValue)_" + Base64URL.encode(random)
+        let digest = ECDSA.sha256(Array(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        print(try Output.json(Entry(key: key, name: name, role: role.rawValue, sha256: digest), compact: true))
+        return ExitCode.ok
+    }
+
+    private struct Entry: Encodable {
+        var key: String
+        var name: String
+        var role: String
+        var sha256: String
+    }
+}

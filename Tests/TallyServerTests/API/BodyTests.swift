@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import TallyServer
+
+@Suite("Request bodies")
+struct BodyTests {
+    let path = "/v1/customers/u/currencies/coins/spend"
+
+    @Test("not JSON, or not UTF-8, is 400 malformed_json")
+    func malformed() throws {
+        let fixture = try ServerFixture()
+        for body in ["", "{", #"{"amount":1,}"#, #"{"id":"a" "amount":1}"#, "{'id':1}", #"{"a":01}"#, #"{"a":"\x"}"#,
+                     #"{"a":1}{"#, #"{"a":"\ud800"}"#, #"{"a":1,"a":2}"#] {
+            let reply = fixture.send("POST", path, body: body)
+            #expect(reply.status == 400, "\(body)")
+            #expect(reply.errorCode == "malformed_json", "\(body)")
+        }
+        var request = fixture.api.handle(.init(method: "POST", path: path,
+                                               headers: ["authorization": "Bearer \(ServerFixture.secretKey)"],
+                                               body: [UInt8(ascii: "{"), 0xFF, UInt8(ascii: "}")]))
+        #expect(Reply(request).errorCode == "malformed_json")
+        request = fixture.api.handle(.init(method: "POST", path: path,
+                                           headers: ["authorization": "Bearer \(ServerFixture.secretKey)"],
+                                           body: Array(#"{"id":"\#u{1}"}"#.utf8)))
+        #expect(Reply(request).errorCode == "malformed_json")
+    }
+
+    @Test("nesting beyond the limit is json_too_deep, decided before decoding (even for unclosed text)")
+    func tooDeep() throws {
+        let fixture = try ServerFixture(limits: ServerLimits(requestsPerSecond: 100, burst: 100, maxJSONDepth: 4))
+        let ok = fixture.send("POST", path, body: #"{"id":"s","amount":1,"x":[[{"y":1}]]}"#)
+        #expect(ok.errorCode != "json_too_deep")
+        let deep = fixture.send("POST", path, body: #"{"id":"s","amount":1,"x":[[[{"y":1}]]]}"#)
+        #expect(deep.status == 400)
+        #expect(deep.errorCode == "json_too_deep")
+        let unclosed = fixture.send("POST", path, body: String(repeating: "[", count: 200_000))
+        #expect(unclosed.errorCode == "json_too_deep")
+        let inString = fixture.send("POST", path, body: #"{"id":"[[[[[[[[{{{{","amount":1}"#)
+        #expect(inString.errorCode != "json_too_deep")
+    }
+
+    @Test("a body over maxBodyBytes is 413 body_too_large")
+    func tooLarge() throws {
+        let fixture = try ServerFixture(limits: ServerLimits(requestsPerSecond: 100, burst: 100, maxBodyBytes: 64))
+        let reply = fixture.send("POST", path, body: #"{"id":"\#(String(repeating: "x", count: 64))","amount":1}"#)
+        #expect(reply.status == 413)
+        #expect(reply.errorCode == "body_too_large")
+    }
+
+    @Test("the JSON parser keeps number text exact and decodes escapes")
+    func parser() throws {
+        let node = try JSONParser.parse(Array(#"{"a":[0.1,-2e3,true,null],"b":"\u00e9\ud83d\ude00\n\/"}"#.utf8),
+                                        maxDepth: 8)
+        #expect(node == .object(["a": .array([.number("0.1"), .number("-2e3"), .bool(true), .null]),
+                                 "b": .string("é😀\n/")]))
+    }
+
+    @Test("every error is JSON with code and message")
+    func errorShape() throws {
+        let reply = try ServerFixture().send("GET", "/nope")
+        let error = try #require(reply.json["error"] as? [String: Any])
+        #expect(error["code"] as? String == "not_found")
+        #expect((error["message"] as? String)?.isEmpty == false)
+        #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
+    }
+}

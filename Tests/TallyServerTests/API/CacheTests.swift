@@ -1,0 +1,86 @@
+import Foundation
+import TallyCore
+import Testing
+@testable import TallyServer
+
+@Suite("The customer state cache")
+struct CacheTests {
+    @Test("a read is served from the cache while fresh: it answers even with the store switched off")
+    func servedFromCache() throws {
+        let fixture = try ServerFixture()
+        _ = try fixture.post(Purchases.premium("5001", at: ServerFixture.start.addingTimeInterval(-60)), for: "c")
+        #expect(fixture.send("GET", "/v1/customers/c").features == ["no-ads", "premium"])
+        fixture.store.setFailing(true)
+        let cached = fixture.send("GET", "/v1/customers/c")
+        #expect(cached.status == 200)
+        #expect(cached.features == ["no-ads", "premium"])
+        fixture.clock.advance(by: EntitlementAPI.maximumCacheAge + 1)
+        #expect(fixture.send("GET", "/v1/customers/c").status == 503)
+    }
+
+    @Test("a write invalidates the entry before it answers: the next read sees it")
+    func writeInvalidates() throws {
+        let fixture = try ServerFixture()
+        let bought = ServerFixture.start.addingTimeInterval(-600)
+        _ = try fixture.post(Purchases.premium("5002", at: bought), for: "w")
+        #expect(fixture.send("GET", "/v1/customers/w").features == ["no-ads", "premium"])
+        _ = try fixture.post(Purchases.premium("5002", at: bought, revoked: ServerFixture.start.addingTimeInterval(-60)),
+                             for: "w")
+        #expect(fixture.send("GET", "/v1/customers/w").features.isEmpty)
+        _ = try fixture.post(Purchases.coins("5003", at: bought), for: "w")
+        #expect(fixture.send("GET", "/v1/customers/w").balance("coins") == "10")
+        _ = fixture.send("POST", "/v1/customers/w/currencies/coins/spend", body: #"{"amount":3,"id":"w1"}"#)
+        #expect(fixture.send("GET", "/v1/customers/w").balance("coins") == "7")
+    }
+
+    @Test("an entry expires at the subscription's expiresDate, even with no write")
+    func expiresAtExpiresDate() throws {
+        let fixture = try ServerFixture()
+        let expires = ServerFixture.start.addingTimeInterval(120)
+        let monthly = Purchases.monthly("5010", original: "5010", at: ServerFixture.start.addingTimeInterval(-86_400),
+                                        expires: expires)
+        #expect(try fixture.post(monthly, for: "sub").features.contains("pro"))
+        let readsBefore = fixture.store.reads
+        fixture.clock.set(expires.addingTimeInterval(-1))
+        let before = fixture.send("GET", "/v1/customers/sub")
+        #expect(before.features.contains("pro"))
+        #expect(fixture.store.reads == readsBefore)
+        fixture.clock.set(expires.addingTimeInterval(0.001))
+        let after = fixture.send("GET", "/v1/customers/sub")
+        #expect(!after.features.contains("pro"))
+        #expect(fixture.store.reads == readsBefore + 1)
+        let subscription = try #require((after.customer["subscriptions"] as? [[String: Any]])?.first)
+        #expect(subscription["status"] as? String == "expired")
+    }
+
+    @Test("a reader that fetched before an invalidation cannot put its older state back")
+    func staleInsertRefused() {
+        let cache = StateCache()
+        let now = Date()
+        let ticket = cache.ticket()
+        cache.invalidate("k")
+        cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [1]), for: "k", ticket: ticket)
+        #expect(cache.lookup("k", now: now) == nil)
+        let fresh = cache.ticket()
+        cache.insert(.init(version: 2, expires: now.addingTimeInterval(60), body: [2]), for: "k", ticket: fresh)
+        #expect(cache.lookup("k", now: now)?.body == [2])
+        cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [1]), for: "k", ticket: fresh)
+        #expect(cache.lookup("k", now: now)?.body == [2])
+        #expect(cache.lookup("k", now: now.addingTimeInterval(60)) == nil)
+    }
+
+    @Test("a full cache starts over without letting stale readers back in")
+    func capacity() {
+        let cache = StateCache(capacity: 2)
+        let now = Date()
+        let old = cache.ticket()
+        for key in ["a", "b"] {
+            cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [1]), for: key, ticket: old)
+        }
+        cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [1]), for: "c", ticket: old)
+        #expect(cache.lookup("a", now: now) == nil)
+        #expect(cache.lookup("c", now: now) == nil)
+        cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [3]), for: "c", ticket: cache.ticket())
+        #expect(cache.lookup("c", now: now)?.body == [3])
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+import TallyCore
+@testable import TallyServer
+
+/// The real SQLite store behind a switch that makes every call fail with `busy`, to test 503 answers and
+/// that the state cache really answers without the store.
+final class SwitchableStore: CustomerStore {
+    let base: SQLiteCustomerStore
+    private let failing = Mutex(false)
+    private let readCount = Mutex(0)
+
+    init(_ base: SQLiteCustomerStore) {
+        self.base = base
+    }
+
+    /// Makes every following call fail (or work again).
+    func setFailing(_ value: Bool) {
+        failing.withLock { $0 = value }
+    }
+
+    /// How many times ``customer(_:)`` reached the database.
+    var reads: Int { readCount.withLock { $0 } }
+
+    private func check() throws(CustomerStoreError) {
+        if failing.withLock({ $0 }) { throw CustomerStoreError(.busy, "the test switched the store off") }
+    }
+
+    func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
+                at date: Date) throws(CustomerStoreError) -> RecordOutcome {
+        try check()
+        return try base.record(transactions, for: appUserId, policy: policy, at: date)
+    }
+
+    func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
+        try check()
+        readCount.withLock { $0 += 1 }
+        return try base.customer(appUserId)
+    }
+
+    func spend(_ spend: Spend, for appUserId: String,
+               admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome {
+        try check()
+        return try base.spend(spend, for: appUserId, admit: admit)
+    }
+}
