@@ -30,7 +30,7 @@ extension ServerProcessTests {
             let acknowledged = burst.acknowledged.current
             let acknowledgedCount = acknowledged.values.reduce(0) { $0 + $1.count }
             #expect(acknowledgedCount >= 150)
-            #expect(acknowledgedCount <= total)
+            #expect(acknowledgedCount < total, "the kill came after the burst ended: nothing was in flight")
 
             try fixture.restart()
             let client = fixture.client

@@ -4,8 +4,8 @@ import Foundation
 enum JSONFields {
     /// A JSON number as an exact decimal (nil when absent or not a number).
     static func decimal(_ value: Any?) -> Decimal? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        return number.decimalValue
+        // (Not excluding Bool: on Linux an NSNumber 0 or 1 also casts to Bool.)
+        (value as? NSNumber)?.decimalValue
     }
 
     /// `customer.balances[currency]`, zero when the currency is absent.
