@@ -50,10 +50,10 @@ extension EntitlementAPI {
                 } catch let error as TallyError {
                     switch error.code {
                     case .insufficientBalance:
-                        let ledger = Ledger(history: record.purchaseHistory, catalog: catalog, configuration: app,
-                                            through: spend.date)
-                        throw SpendRefusal.insufficientBalance(balance: ledger.balance(of: spend.currency),
-                                                               message: error.message)
+                        // The balance the rule judged: spends committed earlier may be dated later than this one.
+                        let available = record.purchaseHistory.spendable(spend.currency, at: spend.date,
+                                                                         catalog: catalog, configuration: app)
+                        throw SpendRefusal.insufficientBalance(balance: max(available, 0), message: error.message)
                     case .conflictingId: throw SpendRefusal.conflictingId(error.message)
                     default: throw SpendRefusal.invalid(error.message)
                     }
