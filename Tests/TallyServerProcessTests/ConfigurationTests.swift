@@ -12,6 +12,12 @@ extension ServerProcessTests {
                 $0["keys"] = [["name": "x", "role": "secret", "sha256": "not-hex"]]
             }),
             ("a missing catalog", "Missing.storekit", { $0["storekit"] = "Missing.storekit" }),
+            ("Production without appAppleId", "appAppleId", {
+                $0["verification"] = ["environments": ["Production"], "roots": ["sandbox-root.pem"]]
+            }),
+            ("a root file that is not a certificate", "tally.json", {
+                $0["verification"] = ["environments": ["Sandbox"], "roots": ["tally.json"]]
+            }),
         ]
 
         @Test(arguments: 0..<broken.count)

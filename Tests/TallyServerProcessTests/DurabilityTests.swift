@@ -1,5 +1,10 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension ServerProcessTests {
     /// What the server acknowledged survives a crash and a clean stop.
@@ -44,6 +49,17 @@ extension ServerProcessTests {
                 #expect(JSONFields.balance(state) == Decimal(10 * stored.count),
                         "\(customer)'s balance does not match the \(stored.count) stored purchases")
             }
+        }
+
+        @Test func sigintStopsTheServerCleanly() async throws {
+            let fixture = try ServerFixture()
+            var market = try fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "jon")
+            #expect(try await fixture.client.postTransaction(jws, for: "jon").status == 200)
+            let status = try fixture.server.terminate(with: SIGINT)
+            #expect(status == 0, "SIGINT must stop the server cleanly; stderr: \(fixture.server.stderr.text)")
+            try fixture.restart()
+            #expect(JSONFields.nonConsumables(try await fixture.client.customer("jon")) == ["market.premium"])
         }
 
         @Test func stateSurvivesACleanRestart() async throws {

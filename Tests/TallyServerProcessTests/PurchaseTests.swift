@@ -30,7 +30,8 @@ extension ServerProcessTests {
             let premiumEntitlement = entitlements.first { $0["feature"] as? String == "premium" }
             #expect(premiumEntitlement?["expiresDate"] is NSNull, "a non-consumable never expires")
             let proEntitlement = entitlements.first { $0["feature"] as? String == "pro" }
-            #expect(proEntitlement?["expiresDate"] as? String != nil, "a subscription's entitlement has an end")
+            let proExpires = proEntitlement?["expiresDate"] as? String
+            #expect(proExpires.map(Self.isAppleDate) == true, "ISO 8601 UTC with milliseconds: \(String(describing: proExpires))")
             let subscriptions = state["subscriptions"] as? [[String: Any]] ?? []
             #expect(subscriptions.count == 1)
             #expect(subscriptions.first?["productId"] as? String == "market.pro.monthly")
@@ -53,6 +54,11 @@ extension ServerProcessTests {
             #expect(credits.count == 1)
             #expect(credits.first?["transactionId"] as? String == coins.transactionId)
             #expect(JSONFields.decimal(credits.first?["amount"]) == 100)
+        }
+
+        /// `2026-11-30T05:00:00.000Z`.
+        static func isAppleDate(_ text: String) -> Bool {
+            text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil
         }
 
         @Test func aCustomerNeverSeenOwnsNothing() async throws {

@@ -10,6 +10,7 @@ extension ServerProcessTests {
             ("a request line with spaces only", Array("   \r\n\r\n".utf8)),
             ("an unknown HTTP version", Array("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n".utf8)),
             ("a negative Content-Length", Array("POST /v1/customers/a/transactions HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n{}".utf8)),
+            ("a 300 KB header", Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 300_000))\r\n\r\n".utf8)),
             ("NUL bytes in the request line", Array("GET /heal\u{0}thz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
         ]
 

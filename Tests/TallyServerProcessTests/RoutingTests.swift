@@ -35,10 +35,24 @@ extension ServerProcessTests {
             let client = fixture.client
             #expect(await client.isHealthy())
             _ = try await client.customerReply("ann")
+            _ = try await client.send("GET", "/v1/nothing", key: fixture.keys.publicKey)
+            var market = try fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "ann")
+            #expect(try await client.postTransaction(jws, for: "ann").status == 200)
+            _ = try await client.postTransaction("not.a.jws", for: "ann")
             let metrics = try await client.send("GET", "/metrics")
             #expect(metrics.status == 200, "\(metrics)")
-            #expect(metrics.text.contains("tally_http_requests_total{"), "\(metrics.text.prefix(500))")
-            #expect(metrics.text.contains("tally_http_request_duration_seconds"), "\(metrics.text.prefix(500))")
+            let lines = metrics.text.split(separator: "\n").map(String.init)
+            func has(_ name: String, _ labels: [String]) -> Bool {
+                lines.contains { line in line.hasPrefix(name + "{") && labels.allSatisfy { line.contains($0) } }
+            }
+            #expect(has("tally_http_requests_total",
+                        [#"route="/v1/customers/{appUserId}""#, #"method="GET""#, #"status="200""#]),
+                    "\(metrics.text.prefix(1500))")
+            #expect(has("tally_http_requests_total", [#"route="unmatched""#, #"status="404""#]))
+            #expect(has("tally_http_request_duration_seconds_bucket", [#"route="/v1/customers/{appUserId}""#]))
+            #expect(has("tally_verifications_total", [#"kind="transaction""#, #"result="valid""#]))
+            #expect(has("tally_verifications_total", [#"kind="transaction""#, #"result="VERIFICATION_FAILURE""#]))
         }
 
         @Test func malformedOrTooDeepJSONIs400() async throws {

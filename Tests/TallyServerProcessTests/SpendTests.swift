@@ -82,6 +82,16 @@ extension ServerProcessTests {
             #expect(conflicting.status == 409)
             #expect(conflicting.errorCode == "conflicting_id", "\(conflicting)")
             #expect(JSONFields.balance(try await client.customer("dan")) == 6)
+            // Amounts are exact decimals: 0.1 + 0.2 spent from 6 leaves exactly 5.7.
+            for (index, amount) in ["0.1", "0.2"].enumerated() {
+                let body = Data(#"{"amount":\#(amount),"id":"dan-dec-\#(index)"}"#.utf8)
+                let reply = try await client.send("POST", APIClient.customerPath("dan") + "/currencies/coins/spend",
+                                                  key: fixture.keys.secretKey, body: body)
+                #expect(reply.status == 200, "\(reply)")
+                #expect(reply.text.contains(#""amount":\#(amount)"#), "\(reply)")
+            }
+            let exact = try await client.customerReply("dan")
+            #expect(exact.text.contains(#""coins":5.7"#), "\(exact)")
             let zero = try await client.spend(0, id: "dan-2", for: "dan")
             #expect(zero.status == 400)
             #expect(zero.errorCode == "invalid_amount", "\(zero)")

@@ -9,14 +9,16 @@ struct MarketStore {
     private(set) var sandbox: Sandbox
     private let signer: SandboxSigner
 
-    /// A store whose clock starts a minute ago, so its transactions are in the server's past.
-    init(authority: SandboxCertificateAuthority, environment: Environment = .sandbox) throws {
+    /// A store whose clock starts at `start` (by default a minute ago, so its transactions are in the
+    /// server's past).
+    init(authority: SandboxCertificateAuthority, environment: Environment = .sandbox,
+         start: Date = Date().addingTimeInterval(-60)) throws {
         let storeKit = TestPaths.market.appendingPathComponent("Market.storekit")
         let catalog = try Catalog(storeKitData: try Data(contentsOf: storeKit), fileName: "Market.storekit")
         let configuration = try AppConfiguration(
             jsonData: try Data(contentsOf: TestPaths.market.appendingPathComponent("tally.json")),
             fileName: "tally.json")
-        sandbox = Sandbox(catalog: catalog, configuration: configuration, start: Date().addingTimeInterval(-60))
+        sandbox = Sandbox(catalog: catalog, configuration: configuration, start: start)
         sandbox.environment = environment
         signer = try authority.signer()
     }

@@ -56,7 +56,7 @@ final class ServerFixture {
     }
 
     /// A Market sandbox signing with this fixture's authority.
-    func market() throws -> MarketStore {
-        try MarketStore(authority: authority)
+    func market(start: Date = Date().addingTimeInterval(-60)) throws -> MarketStore {
+        try MarketStore(authority: authority, start: start)
     }
 }

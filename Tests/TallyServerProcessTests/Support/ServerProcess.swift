@@ -59,13 +59,13 @@ final class ServerProcess {
     /// Whether the server is still running.
     var isRunning: Bool { process.isRunning }
 
-    /// Sends SIGTERM and waits (at most `timeout`) for the exit; returns the exit status, or throws
-    /// (after a SIGKILL) when it does not stop or dies of a signal.
-    func terminate(timeout: TimeInterval = 30) throws -> Int32 {
-        kill(pid, SIGTERM)
+    /// Sends `signal` (SIGTERM by default) and waits (at most `timeout`) for the exit; returns the exit
+    /// status, or throws (after a SIGKILL) when it does not stop or dies of a signal.
+    func terminate(with signal: Int32 = SIGTERM, timeout: TimeInterval = 30) throws -> Int32 {
+        kill(pid, signal)
         try waitForExit(timeout: timeout)
         guard process.terminationReason == .exit else {
-            throw HarnessError("tally serve died of signal \(process.terminationStatus) after SIGTERM; stderr: \(stderr.text)")
+            throw HarnessError("tally serve died of signal \(process.terminationStatus) after signal \(signal); stderr: \(stderr.text)")
         }
         return process.terminationStatus
     }
