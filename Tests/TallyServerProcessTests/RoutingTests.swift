@@ -99,6 +99,27 @@ extension ServerProcessTests {
             #expect(reply.status == 413, "\(reply)")
             #expect(reply.errorCode == "body_too_large", "\(reply)")
             await expectHealthy(client, after: "a body over maxBodyBytes")
+            // Announced too large: answered at once, the body never read.
+            let announced = try RawConnection(port: fixture.server.port)
+            try announced.send("POST /v1/customers/ann/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer \(fixture.keys.publicKey)\r\nContent-Type: application/json\r\n"
+                + "Expect: 100-continue\r\nContent-Length: 10000000\r\n\r\n")
+            let early = try #require(try announced.readResponse(), "no answer to an announced 10 MB body")
+            #expect(early.status == 413, "\(early)")
+            #expect(early.errorCode == "body_too_large", "\(early)")
+            await expectHealthy(client, after: "an announced 10 MB body")
+            // Chunked, with no length announced: refused once the limit is passed.
+            let chunked = try RawConnection(port: fixture.server.port)
+            var request = "POST /v1/customers/ann/transactions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer \(fixture.keys.publicKey)\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n"
+            for _ in 0..<8 { request += "400\r\n" + String(repeating: " ", count: 1_024) + "\r\n" }
+            request += "0\r\n\r\n"
+            try? chunked.send(request)
+            let late = try #require(try chunked.readResponse(), "no answer to an 8 KB chunked body")
+            #expect(late.status == 413, "\(late)")
+            #expect(late.errorCode == "body_too_large", "\(late)")
+            await expectHealthy(client, after: "an 8 KB chunked body")
             let small = try APIClient.json(["signedTransaction": String(repeating: "a", count: 1_000)])
             let under = try await client.send("POST", APIClient.customerPath("ann") + "/transactions",
                                               key: fixture.keys.publicKey, body: small)
