@@ -36,12 +36,29 @@ extension ServerProcessTests {
             await expectHealthy(client, after: "appUserId \(appUserId.prefix(30))")
         }
 
-        @Test func anAppUserIdOver16384BytesIsInvalid() async throws {
+        /// Raw path segments (already percent-encoded) that are no valid appUserId.
+        static let invalid = [
+            "",
+            String(repeating: "y", count: 16_385),
+            String(repeating: "%C3%A9", count: 8_193),
+            "a%ZZ",
+            "%FF%FE",
+            "%C3",
+        ]
+
+        @Test(arguments: invalid)
+        func anInvalidAppUserIdIs400(_ segment: String) async throws {
             let fixture = try ServerFixture()
-            let reply = try await fixture.client.customerReply(String(repeating: "y", count: 16_385))
-            #expect(reply.status == 400, "\(reply)")
-            #expect(reply.errorCode == "invalid_request", "\(reply)")
-            await expectHealthy(fixture.client, after: "a 16385-byte appUserId")
+            // A raw connection: URLSession would re-encode a bad escape such as `%ZZ`.
+            let connection = try RawConnection(port: fixture.server.port)
+            for suffix in ["", "/history", "/transactions"] {
+                let method = suffix == "/transactions" ? "POST" : "GET"
+                let reply = try connection.request(method, "/v1/customers/" + segment + suffix,
+                                                   key: fixture.keys.secretKey, body: method == "POST" ? Data("{}".utf8) : nil)
+                #expect(reply.status == 400, "\(segment.prefix(20))\(suffix): \(reply)")
+                #expect(reply.errorCode == "invalid_request", "\(segment.prefix(20))\(suffix): \(reply)")
+            }
+            await expectHealthy(fixture.client, after: "appUserId segment \(segment.prefix(20))")
         }
     }
 }
