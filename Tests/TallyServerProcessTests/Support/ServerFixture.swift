@@ -27,6 +27,20 @@ final class ServerFixture {
         configFile = directory.appendingPathComponent("tally-server.json")
         keys = ServerKeys()
         authority = try SandboxCertificateAuthority.generate(now: Date())
+        do {
+            try Self.write(options, keys: keys, authority: authority, into: directory, configFile: configFile)
+            server = try ServerProcess(data: dataDirectory, config: configFile)
+        } catch {
+            // deinit does not run for an initializer that throws: clean up here.
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        client = APIClient(port: server.port, keys: keys)
+    }
+
+    /// Copies the Market example beside the configuration, writes the sandbox root and the configuration.
+    private static func write(_ options: ServerOptions, keys: ServerKeys, authority: SandboxCertificateAuthority,
+                              into directory: URL, configFile: URL) throws {
         let files = FileManager.default
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
         for name in ["Market.storekit", "tally.json"] {
@@ -37,8 +51,6 @@ final class ServerFixture {
         let document = options.document(keys: keys, rootFile: "sandbox-root.pem")
         try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
             .write(to: configFile)
-        server = try ServerProcess(data: dataDirectory, config: configFile)
-        client = APIClient(port: server.port, keys: keys)
     }
 
     deinit {

@@ -25,9 +25,3 @@ enum TestPaths {
     /// The built `tally` executable.
     static var tally: URL { productsDirectory.appendingPathComponent("tally") }
 }
-
-/// A harness failure with a readable message.
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
