@@ -53,17 +53,18 @@ extension ListenAddress {
         /// Calls `body` with a pointer to the `sockaddr` and its length; the pointer is valid only inside `body`.
         func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
             switch storage {
-            case .v4(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-            case .v6(var address):
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                    }
+            case .v4(let address): Self.withGeneric(address, body)
+            case .v6(let address): Self.withGeneric(address, body)
+            }
+        }
+
+        /// `address` (a `sockaddr_in` or `sockaddr_in6`) seen as a generic `sockaddr`, with its length.
+        private static func withGeneric<Address, Result>(
+            _ address: Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+        ) -> Result {
+            withUnsafePointer(to: address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<Address>.size))
                 }
             }
         }

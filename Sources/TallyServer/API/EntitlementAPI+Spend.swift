@@ -21,18 +21,13 @@ extension EntitlementAPI {
         let outcome = try storeSpend(spend, for: appUserId)
         cache.invalidate(appUserId)
         let customer = try loadCustomer(appUserId, now: now)
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("id")
-        writer.string(id)
-        writer.key("currency")
-        writer.string(currency)
-        writer.key("amount")
-        writer.decimal(amount)
-        writer.key("outcome")
-        if case .duplicate = outcome { writer.string("duplicate") } else { writer.string("recorded") }
-        writer.endObject()
-        return APIResponse.json(Self.wrap(("customer", customer), ("spend", writer.bytes)))
+        let spent = JSONWriter.object { writer in
+            writer.field("id", id)
+            writer.field("currency", currency)
+            writer.field("amount", amount)
+            if case .duplicate = outcome { writer.field("outcome", "duplicate") } else { writer.field("outcome", "recorded") }
+        }
+        return APIResponse.json(Self.wrap(("customer", customer), ("spend", spent)))
     }
 
     /// Stores the spend if TallyCore's rules admit it, atomically with the balance check.

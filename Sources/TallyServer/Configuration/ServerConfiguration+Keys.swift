@@ -71,25 +71,14 @@ extension ServerConfiguration {
 
     /// Bytes of a hex string (either case); nil when it is not hex of even length.
     static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
+        let digits = Array(text)
+        guard digits.count % 2 == 0, digits.allSatisfy(\.isHexDigit) else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            // `isHexDigit` also admits fullwidth digits, which `radix: 16` refuses.
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
         }
         return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

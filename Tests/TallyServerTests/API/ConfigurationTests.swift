@@ -133,6 +133,14 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("key digests are hex of either case; signs and fullwidth digits are not hex")
+    func hexDigests() {
+        #expect(ServerConfiguration.hexBytes("00fFa9") == [0x00, 0xFF, 0xA9])
+        for text in ["+f", "-1", "0", "\u{FF10}\u{FF11}", "0g"] {
+            #expect(ServerConfiguration.hexBytes(text) == nil, "\(text)")
+        }
+    }
+
     @Test("listen addresses", arguments: [
         ("127.0.0.1:8080", "127.0.0.1", 8080), ("[::1]:0", "::1", 0), ("0.0.0.0:65535", "0.0.0.0", 65535),
     ])
