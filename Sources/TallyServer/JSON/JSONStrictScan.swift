@@ -36,7 +36,7 @@ enum JSONStrictScan {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                let end = stringEnd(bytes, from: index)
+                let end = JSONDepthScan.stringEnd(bytes, from: index)
                 if let last = stack.indices.last, stack[last].isObject, stack[last].expectingKey {
                     let key = keyText(bytes[index...end])
                     guard stack[last].keys.insert(key).inserted else { return .repeatedKey(key, offset: index) }
@@ -64,20 +64,6 @@ enum JSONStrictScan {
             index += 1
         }
         return nil
-    }
-
-    /// The index of the quote closing the string that opens at `start` (or the last index when unclosed).
-    private static func stringEnd(_ bytes: [UInt8], from start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "\"") { return index }
-            index += 1
-        }
-        return bytes.count - 1
     }
 
     /// A key's text with its escapes resolved by Foundation (so `"a"` and `"\u0061"` are the same key).
