@@ -54,8 +54,10 @@ enum JSONStrictScan {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 var end = index
                 while end < bytes.count, isNumberByte(bytes[end]) { end += 1 }
-                let text = String(decoding: bytes[index..<end], as: UTF8.self)
-                if !isExact(bytes[index..<end]) { return .inexactNumber(text, member: stack.isEmpty ? nil : member) }
+                if !isExact(bytes[index..<end]) {
+                    return .inexactNumber(String(decoding: bytes[index..<end], as: UTF8.self),
+                                          member: stack.isEmpty ? nil : member)
+                }
                 index = end - 1
             default:
                 break

@@ -133,6 +133,15 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a repeated key or a trailing comma is not JSON, even where Foundation would read it")
+    func strictText() throws {
+        for json in [#"{"threads":2,"threads":3}"#, #"{"threads":2,}"#] {
+            let (result, _) = try load(json)
+            #expect(result.failure?.problems.map(\.path) == [""], "\(json)")
+            #expect(result.failure?.description.contains("not JSON") == true, "\(json)")
+        }
+    }
+
     @Test("key digests are hex of either case; signs and fullwidth digits are not hex")
     func hexDigests() {
         #expect(ServerConfiguration.hexBytes("00fFa9") == [0x00, 0xFF, 0xA9])
