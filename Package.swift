@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
         .executableTarget(
             name: "tally",
-            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer"]),
+            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
+                           "TallyHTTP"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
