@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
         .executableTarget(
             name: "tally",
-            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer"]),
+            dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
+                           "TallyHTTP"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
@@ -72,6 +73,9 @@ let package = Package(
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
+        /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
+        .testTarget(
+            name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"]),
         .testTarget(
             name: "TallyServerTests", dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),

@@ -20,10 +20,8 @@ extension HTTPRequest {
         while index < input.count {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < input.count, let high = hexValue(input[index + 1]),
-                    let low = hexValue(input[index + 2])
-                else { return nil }
-                output.append(high << 4 | low)
+                guard index + 2 < input.count, let byte = hexByte(input[index + 1], input[index + 2]) else { return nil }
+                output.append(byte)
                 index += 3
             } else {
                 output.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
@@ -35,12 +33,9 @@ extension HTTPRequest {
         return decoded.utf8.elementsEqual(output) ? decoded : nil
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    /// The byte two hex digits spell; nil for anything else (a sign is not a digit, so `+f` is nil).
+    private static func hexByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        guard Character(Unicode.Scalar(high)).isHexDigit, Character(Unicode.Scalar(low)).isHexDigit else { return nil }
+        return UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
     }
 }

@@ -2,7 +2,7 @@ import CMicroHTTPD
 
 extension HTTPServer {
     /// Starts libmicrohttpd's daemon with the configuration's options; nil when it refuses.
-    static func startDaemon(configuration: Configuration, address: ListenAddress, context: ServerContext)
+    static func startDaemon(configuration: Configuration, address: ListenAddress.Socket, context: ServerContext)
         -> OpaquePointer?
     {
         var flags = MHD_is_feature_supported(.FEATURE_EPOLL) == .YES

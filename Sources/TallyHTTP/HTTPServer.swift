@@ -21,7 +21,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// The handler must not call ``stop()`` (stopping waits for the worker threads, including its own).
     public init(configuration: Configuration, handler: @escaping HTTPHandler) throws(HTTPServerError) {
         try configuration.validate()
-        let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        let address = try ListenAddress.Socket(host: configuration.host, port: configuration.port)
         let context = ServerContext(
             handler: handler, rejection: configuration.rejection, maxBodyBytes: configuration.maxBodyBytes)
         let started = Self.startDaemon(configuration: configuration, address: address, context: context)

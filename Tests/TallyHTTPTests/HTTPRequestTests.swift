@@ -23,6 +23,8 @@ import Testing
         #expect(HTTPRequest.decodePathSegment("%G0") == nil)
         #expect(HTTPRequest.decodePathSegment("%FF") == nil)
         #expect(HTTPRequest.decodePathSegment("%C3") == nil)
+        #expect(HTTPRequest.decodePathSegment("%+F") == nil)
+        #expect(HTTPRequest.decodePathSegment("%-1") == nil)
     }
 
     @Test func queryComponentDecoding() {

@@ -18,12 +18,7 @@ extension PurchaseHistory {
             }
             return false
         }
-        let ledger = Ledger(history: self, catalog: catalog, configuration: configuration)
-        var available = ledger.net(of: spend.currency, asOf: spend.date)
-        for entry in ledger.entries where entry.kind == .spend && entry.currency == spend.currency
-            && entry.date > spend.date {
-            available += entry.amount
-        }
+        let available = spendable(spend.currency, at: spend.date, catalog: catalog, configuration: configuration)
         guard available >= spend.amount else {
             let debt = available < 0 ? " (and \(-available) owed)" : ""
             throw TallyError(.insufficientBalance, "spend '\(spend.id)': the balance is \(max(available, 0)) "
@@ -31,6 +26,18 @@ extension PurchaseHistory {
         }
         spends.append(spend)
         return true
+    }
+
+    /// What a spend of `currency` dated `date` may use: the ledger's net amount as of `date`, minus every
+    /// spend dated later (spends judged earlier may carry a later date). Negative when in debt.
+    public func spendable(_ currency: String, at date: Date, catalog: Catalog,
+                          configuration: AppConfiguration) -> Decimal {
+        let ledger = Ledger(history: self, catalog: catalog, configuration: configuration)
+        var available = ledger.net(of: currency, asOf: date)
+        for entry in ledger.entries where entry.kind == .spend && entry.currency == currency && entry.date > date {
+            available += entry.amount
+        }
+        return available
     }
 
     private static func validate(_ spend: Spend, configuration: AppConfiguration) throws {

@@ -28,26 +28,18 @@ struct APIError: Error, Sendable {
 
     /// The JSON response.
     var response: HTTPResponse {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("error")
-        writer.beginObject()
-        writer.key("code")
-        writer.string(code)
-        writer.key("message")
-        writer.string(message)
-        switch detail {
-        case .reason(let reason)?:
-            writer.key("reason")
-            writer.string(reason)
-        case .balance(let balance)?:
-            writer.key("balance")
-            writer.decimal(balance)
-        case nil:
-            break
+        let body = JSONWriter.object { writer in
+            writer.key("error")
+            writer.object { writer in
+                writer.field("code", code)
+                writer.field("message", message)
+                switch detail {
+                case .reason(let reason)?: writer.field("reason", reason)
+                case .balance(let balance)?: writer.field("balance", balance)
+                case nil: break
+                }
+            }
         }
-        writer.endObject()
-        writer.endObject()
-        return HTTPResponse(status: status, headers: [APIResponse.jsonContentType] + headers, body: writer.bytes)
+        return HTTPResponse(status: status, headers: [APIResponse.jsonContentType] + headers, body: body)
     }
 }

@@ -39,13 +39,8 @@ extension EntitlementAPI {
 
     /// `{"name":value,…}` from already-encoded values.
     static func wrap(_ members: (String, [UInt8])...) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.beginObject()
-        for (name, value) in members {
-            writer.key(name)
-            writer.raw(value)
+        JSONWriter.object { writer in
+            for (name, value) in members { writer.field(name, raw: value) }
         }
-        writer.endObject()
-        return writer.bytes
     }
 }

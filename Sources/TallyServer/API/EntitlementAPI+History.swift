@@ -27,19 +27,13 @@ extension EntitlementAPI {
                                      configuration: configuration.appConfiguration, now: now)
         let start = cursor.map { cursor in items.firstIndex { $0.follows(cursor) } ?? items.count } ?? 0
         let page = items[start..<min(items.count, start + limit)]
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("items")
-        writer.beginArray()
-        for item in page { writer.raw(item.json) }
-        writer.endArray()
-        writer.key("nextCursor")
-        if let last = page.last, start + page.count < items.count {
-            writer.string(HistoryCursor(after: last).text)
-        } else {
-            writer.null()
-        }
-        writer.endObject()
-        return APIResponse.json(writer.bytes)
+        let hasMore = start + page.count < items.count
+        return APIResponse.json(JSONWriter.object { writer in
+            writer.key("items")
+            writer.beginArray()
+            for item in page { writer.raw(item.json) }
+            writer.endArray()
+            writer.field("nextCursor", hasMore ? page.last.map { HistoryCursor(after: $0).text } : nil)
+        })
     }
 }

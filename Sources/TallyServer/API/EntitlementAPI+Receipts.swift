@@ -17,15 +17,13 @@ extension EntitlementAPI {
             }
         }
         let customer = try loadCustomer(appUserId, now: now)
-        var writer = JSONWriter()
-        writer.beginObject()
-        for (name, count) in [("inserted", outcome.inserted.count), ("updated", outcome.updated.count),
-                              ("unchanged", outcome.unchanged.count), ("transferred", outcome.transfers.count),
-                              ("kept", outcome.kept.count)] {
-            writer.key(name)
-            writer.integer(count)
+        let imported = JSONWriter.object { writer in
+            writer.field("inserted", outcome.inserted.count)
+            writer.field("updated", outcome.updated.count)
+            writer.field("unchanged", outcome.unchanged.count)
+            writer.field("transferred", outcome.transfers.count)
+            writer.field("kept", outcome.kept.count)
         }
-        writer.endObject()
-        return APIResponse.json(Self.wrap(("customer", customer), ("imported", writer.bytes)))
+        return APIResponse.json(Self.wrap(("customer", customer), ("imported", imported)))
     }
 }

@@ -5,17 +5,13 @@ import TallyHTTP
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/currencies/{currency}/spend` `{"amount":5,"id":"<client id>"}`.
     func spend(_ appUserId: String, currency: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let members = try bodyObject(request)
+        let members = try bodyObject(request, amountField: "amount")
         let id = try requiredString(members, "id")
-        guard let amountNode = members["amount"] else { throw .invalidRequest("the field \"amount\" is missing") }
-        guard case .number(let text) = amountNode else {
-            throw .invalidAmount("the amount must be a JSON number above zero, not \(amountNode.kindName)")
+        guard let amountValue = members["amount"] else { throw .invalidRequest("the field \"amount\" is missing") }
+        guard case .number(let amount) = amountValue else {
+            throw .invalidAmount("the amount must be a JSON number above zero, not \(amountValue.typeName)")
         }
-        guard let amount = ExactAmount.parse(text) else {
-            throw .invalidAmount("the amount \(text.prefix(64)) cannot be held exactly (at most "
-                                 + "\(ExactAmount.maximumDigits) significant digits)")
-        }
-        guard amount > 0 else { throw .invalidAmount("the amount must be above zero, got \(text.prefix(64))") }
+        guard amount > 0 else { throw .invalidAmount("the amount must be above zero, got \(amount)") }
         let app = configuration.appConfiguration
         guard app.currencies[currency] != nil else {
             throw .unknownCurrency(currency, known: app.currencies.keys.sorted())
@@ -25,18 +21,13 @@ extension EntitlementAPI {
         let outcome = try storeSpend(spend, for: appUserId)
         cache.invalidate(appUserId)
         let customer = try loadCustomer(appUserId, now: now)
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("id")
-        writer.string(id)
-        writer.key("currency")
-        writer.string(currency)
-        writer.key("amount")
-        writer.decimal(amount)
-        writer.key("outcome")
-        if case .duplicate = outcome { writer.string("duplicate") } else { writer.string("recorded") }
-        writer.endObject()
-        return APIResponse.json(Self.wrap(("customer", customer), ("spend", writer.bytes)))
+        let spent = JSONWriter.object { writer in
+            writer.field("id", id)
+            writer.field("currency", currency)
+            writer.field("amount", amount)
+            if case .duplicate = outcome { writer.field("outcome", "duplicate") } else { writer.field("outcome", "recorded") }
+        }
+        return APIResponse.json(Self.wrap(("customer", customer), ("spend", spent)))
     }
 
     /// Stores the spend if TallyCore's rules admit it, atomically with the balance check.
@@ -50,10 +41,10 @@ extension EntitlementAPI {
                 } catch let error as TallyError {
                     switch error.code {
                     case .insufficientBalance:
-                        let ledger = Ledger(history: record.purchaseHistory, catalog: catalog, configuration: app,
-                                            through: spend.date)
-                        throw SpendRefusal.insufficientBalance(balance: ledger.balance(of: spend.currency),
-                                                               message: error.message)
+                        // The balance the rule judged: spends committed earlier may be dated later than this one.
+                        let available = record.purchaseHistory.spendable(spend.currency, at: spend.date,
+                                                                         catalog: catalog, configuration: app)
+                        throw SpendRefusal.insufficientBalance(balance: max(available, 0), message: error.message)
                     case .conflictingId: throw SpendRefusal.conflictingId(error.message)
                     default: throw SpendRefusal.invalid(error.message)
                     }

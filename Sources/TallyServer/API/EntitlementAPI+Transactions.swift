@@ -13,14 +13,11 @@ extension EntitlementAPI {
         let outcome = try record([stored], for: appUserId, now: now)
         if outcome.kept.contains(transaction.transactionId) { throw .ownedByAnotherCustomer }
         let customer = try loadCustomer(appUserId, now: now)
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("transactionId")
-        writer.string(transaction.transactionId)
-        writer.key("outcome")
-        writer.string(Self.outcomeName(of: transaction, in: outcome))
-        writer.endObject()
-        return APIResponse.json(Self.wrap(("customer", customer), ("transaction", writer.bytes)))
+        let posted = JSONWriter.object { writer in
+            writer.field("transactionId", transaction.transactionId)
+            writer.field("outcome", Self.outcomeName(of: transaction, in: outcome))
+        }
+        return APIResponse.json(Self.wrap(("customer", customer), ("transaction", posted)))
     }
 
     /// Stores verified transactions under the configured ownership policy, then invalidates the cached

@@ -1,7 +1,8 @@
 import Foundation
+import TallyCore
 
-/// Reads typed values out of a configuration's JSON and collects every problem with its JSON path,
-/// so one error can list them all.
+/// Reads typed values out of a configuration's JSON (TallyCore's ``JSONCursor``, which knows each value's
+/// JSON path) and collects every problem with its path, so one error can list them all.
 struct ConfigurationReader {
     /// The directory relative paths are resolved against.
     let directory: URL
@@ -16,73 +17,71 @@ struct ConfigurationReader {
         problems.append(.init(path, message))
     }
 
-    /// The members of an object, reporting keys outside `allowed`; nil (and a problem) for another kind.
-    mutating func object(_ node: JSONNode, _ path: String, allowed: [String]) -> [String: JSONNode]? {
-        guard let members = node.objectValue else {
-            problem(path, "must be an object, not \(node.kindName)")
+    /// The members of an object by key, reporting keys outside `allowed`; nil (and a problem) for another kind.
+    mutating func object(_ value: JSONCursor, allowed: [String]) -> [String: JSONCursor]? {
+        guard let members = try? value.members() else {
+            problem(value.path, "must be an object, not \(value.tree.typeName)")
             return nil
         }
-        for key in members.keys.sorted() where !allowed.contains(key) {
-            problem(join(path, key), "is not a known key; the keys here are \(allowed.joined(separator: ", "))")
+        for (key, member) in members where !allowed.contains(key) {
+            problem(member.path, "is not a known key; the keys here are \(allowed.joined(separator: ", "))")
         }
-        return members
+        return Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value) })
     }
 
-    mutating func string(_ node: JSONNode, _ path: String) -> String? {
-        guard case .string(let text) = node else {
-            problem(path, "must be a string, not \(node.kindName)")
+    mutating func string(_ value: JSONCursor) -> String? {
+        guard let text = try? value.string() else {
+            problem(value.path, "must be a string, not \(value.tree.typeName)")
             return nil
         }
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-            problem(path, "is empty")
+            problem(value.path, "is empty")
             return nil
         }
         return text
     }
 
-    mutating func bool(_ node: JSONNode, _ path: String) -> Bool? {
-        guard case .bool(let value) = node else {
-            problem(path, "must be true or false, not \(node.kindName)")
+    mutating func bool(_ value: JSONCursor) -> Bool? {
+        guard let flag = try? value.bool() else {
+            problem(value.path, "must be true or false, not \(value.tree.typeName)")
             return nil
         }
-        return value
+        return flag
     }
 
-    mutating func integer(_ node: JSONNode, _ path: String, in range: ClosedRange<Int64>) -> Int64? {
-        guard case .number(let text) = node, let value = Int64(text), range.contains(value) else {
-            problem(path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    mutating func integer(_ value: JSONCursor, in range: ClosedRange<Int64>) -> Int64? {
+        guard let integer = try? value.int(), range.contains(Int64(integer)) else {
+            problem(value.path, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
-        return value
+        return Int64(integer)
     }
 
-    mutating func positiveNumber(_ node: JSONNode, _ path: String) -> Double? {
-        guard case .number(let text) = node, let value = Double(text), value > 0, value.isFinite else {
-            problem(path, "must be a number above 0")
+    mutating func positiveNumber(_ value: JSONCursor) -> Double? {
+        guard let number = try? value.decimal(), number > 0 else {
+            problem(value.path, "must be a number above 0")
             return nil
         }
-        return value
+        return NSDecimalNumber(decimal: number).doubleValue
     }
 
-    mutating func array(_ node: JSONNode, _ path: String) -> [JSONNode]? {
-        guard case .array(let elements) = node else {
-            problem(path, "must be an array, not \(node.kindName)")
+    mutating func array(_ value: JSONCursor) -> [JSONCursor]? {
+        guard let elements = try? value.elements() else {
+            problem(value.path, "must be an array, not \(value.tree.typeName)")
             return nil
         }
         return elements
     }
 
     /// A file named by a string, relative to ``directory``: its URL and bytes.
-    mutating func file(_ node: JSONNode, _ path: String) -> (url: URL, data: Data)? {
-        guard let name = string(node, path) else { return nil }
+    mutating func file(_ value: JSONCursor) -> (url: URL, data: Data)? {
+        guard let name = string(value) else { return nil }
         let url = name.hasPrefix("/") ? URL(fileURLWithPath: name)
             : directory.appendingPathComponent(name).standardizedFileURL
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            problem(path, "cannot read \(url.path): no such file or not readable")
+            problem(value.path, "cannot read \(url.path): no such file or not readable")
             return nil
         }
         return (url, data)
     }
-
-    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 }

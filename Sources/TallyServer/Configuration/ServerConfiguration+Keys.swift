@@ -1,33 +1,34 @@
+import TallyCore
+
 extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
     static let rateLimitKeys = ["requestsPerSecond", "burst"]
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth"]
 
-    static func loadKeys(_ node: JSONNode?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
+    static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
             reader.problem("keys", "is required: at least one key (make one with 'tally serve key --role public')")
             return []
         }
-        guard let elements = reader.array(node, "keys") else { return [] }
+        guard let elements = reader.array(node) else { return [] }
         if elements.isEmpty { reader.problem("keys", "must hold at least one key") }
         var keys: [APIKeyEntry] = []
         var names: Set<String> = []
-        for (index, element) in elements.enumerated() {
-            let path = "keys[\(index)]"
-            guard let members = reader.object(element, path, allowed: keyKeys) else { continue }
-            let name = field(members, "name", path, reader: &reader).flatMap { reader.string($0, "\(path).name") }
-            let roleText = field(members, "role", path, reader: &reader).flatMap { reader.string($0, "\(path).role") }
+        for element in elements {
+            guard let members = reader.object(element, allowed: keyKeys) else { continue }
+            let name = field(members, "name", of: element, reader: &reader).flatMap { reader.string($0) }
+            let roleText = field(members, "role", of: element, reader: &reader).flatMap { reader.string($0) }
             let role = roleText.flatMap(KeyRole.init(rawValue:))
             if let roleText, role == nil {
-                reader.problem("\(path).role", "must be \"public\" or \"secret\", not \"\(roleText)\"")
+                reader.problem(element.path(of: "role"), "must be \"public\" or \"secret\", not \"\(roleText)\"")
             }
-            let hexText = field(members, "sha256", path, reader: &reader).flatMap { reader.string($0, "\(path).sha256") }
+            let hexText = field(members, "sha256", of: element, reader: &reader).flatMap { reader.string($0) }
             let digest = hexText.flatMap(Self.hexBytes)
             if hexText != nil, digest?.count != 32 {
-                reader.problem("\(path).sha256", "must be 64 hex digits: the SHA-256 that 'tally serve key' prints")
+                reader.problem(element.path(of: "sha256"), "must be 64 hex digits: the SHA-256 that 'tally serve key' prints")
             }
             if let name, !names.insert(name).inserted {
-                reader.problem("\(path).name", "\"\(name)\" is used by another key")
+                reader.problem(element.path(of: "name"), "\"\(name)\" is used by another key")
             }
             if let name, let role, let digest, digest.count == 32 {
                 keys.append(APIKeyEntry(name: name, role: role, sha256: digest))
@@ -36,33 +37,33 @@ extension ServerConfiguration {
         return keys
     }
 
-    static func loadLimits(rate: JSONNode?, limits: JSONNode?, reader: inout ConfigurationReader) -> ServerLimits {
+    static func loadLimits(rate: JSONCursor?, limits: JSONCursor?, reader: inout ConfigurationReader) -> ServerLimits {
         var result = ServerLimits()
-        if let rate, let members = reader.object(rate, "rateLimit", allowed: rateLimitKeys) {
+        if let rate, let members = reader.object(rate, allowed: rateLimitKeys) {
             if let node = members["requestsPerSecond"],
-               let value = reader.positiveNumber(node, "rateLimit.requestsPerSecond") {
+               let value = reader.positiveNumber(node) {
                 result.requestsPerSecond = value
             }
-            if let node = members["burst"], let value = reader.integer(node, "rateLimit.burst", in: 1...1_000_000) {
+            if let node = members["burst"], let value = reader.integer(node, in: 1...1_000_000) {
                 result.burst = Int(value)
             }
         }
-        if let limits, let members = reader.object(limits, "limits", allowed: limitsKeys) {
+        if let limits, let members = reader.object(limits, allowed: limitsKeys) {
             if let node = members["maxBodyBytes"],
-               let value = reader.integer(node, "limits.maxBodyBytes", in: 1...(1 << 30)) {
+               let value = reader.integer(node, in: 1...(1 << 30)) {
                 result.maxBodyBytes = Int(value)
             }
-            if let node = members["maxJSONDepth"], let value = reader.integer(node, "limits.maxJSONDepth", in: 1...512) {
+            if let node = members["maxJSONDepth"], let value = reader.integer(node, in: 1...512) {
                 result.maxJSONDepth = Int(value)
             }
         }
         return result
     }
 
-    private static func field(_ members: [String: JSONNode], _ key: String, _ path: String,
-                              reader: inout ConfigurationReader) -> JSONNode? {
+    private static func field(_ members: [String: JSONCursor], _ key: String, of object: JSONCursor,
+                              reader: inout ConfigurationReader) -> JSONCursor? {
         guard let node = members[key] else {
-            reader.problem("\(path).\(key)", "is required")
+            reader.problem(object.path(of: key), "is required")
             return nil
         }
         return node
@@ -70,25 +71,14 @@ extension ServerConfiguration {
 
     /// Bytes of a hex string (either case); nil when it is not hex of even length.
     static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
+        let digits = Array(text)
+        guard digits.count % 2 == 0, digits.allSatisfy(\.isHexDigit) else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            // `isHexDigit` also admits fullwidth digits, which `radix: 16` refuses.
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
         }
         return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

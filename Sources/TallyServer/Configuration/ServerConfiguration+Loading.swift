@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyHTTP
 
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
@@ -19,24 +20,28 @@ extension ServerConfiguration {
 
     /// Loads a configuration from its JSON; relative paths resolve against `directory`.
     public init(jsonData data: Data, fileName: String, directory: URL) throws(ServerConfigurationError) {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse([UInt8](data), maxDepth: 32)
-        } catch {
-            throw ServerConfigurationError(fileName: fileName, problems: [.init("", error.description)])
-        }
         var reader = ConfigurationReader(directory: directory)
-        let loaded = Self.load(root, reader: &reader)
+        let tree: JSONTree
+        do {
+            tree = try StrictJSONReader.read([UInt8](data), maxDepth: 32, name: fileName)
+        } catch {
+            switch error {
+            case .inexactNumber(_, let member): reader.problem(member ?? "", error.description)
+            case .malformed, .tooDeep: reader.problem("", "not JSON: \(error.description)")
+            }
+            throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
+        }
+        let loaded = Self.load(JSONCursor(tree: tree, file: fileName), reader: &reader)
         guard reader.problems.isEmpty, let loaded else {
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }
         self = loaded
     }
 
-    private static func load(_ root: JSONNode, reader: inout ConfigurationReader) -> ServerConfiguration? {
-        guard let members = reader.object(root, "", allowed: jsonKeys) else { return nil }
+    private static func load(_ root: JSONCursor, reader: inout ConfigurationReader) -> ServerConfiguration? {
+        guard let members = reader.object(root, allowed: jsonKeys) else { return nil }
         var listen = ListenAddress(host: "127.0.0.1", port: 8080)
-        if let node = members["listen"], let text = reader.string(node, "listen") {
+        if let node = members["listen"], let text = reader.string(node) {
             if let address = ListenAddress(text) { listen = address } else {
                 reader.problem("listen", "must be HOST:PORT with a port from 0 to 65535, such as 127.0.0.1:8080")
             }
@@ -45,7 +50,7 @@ extension ServerConfiguration {
         let app = loadAppConfiguration(members["appConfiguration"], catalog: catalog, reader: &reader)
         let verification = loadVerification(members["verification"], bundleId: app?.bundleId, reader: &reader)
         var ownership = OwnershipPolicy.transfer
-        if let node = members["ownership"], let text = reader.string(node, "ownership") {
+        if let node = members["ownership"], let text = reader.string(node) {
             if let policy = OwnershipPolicy(rawValue: text) { ownership = policy } else {
                 reader.problem("ownership", "must be \"transfer\" or \"keep\", not \"\(text)\"")
             }
@@ -53,7 +58,7 @@ extension ServerConfiguration {
         let keys = loadKeys(members["keys"], reader: &reader)
         let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], reader: &reader)
         var threads = 4
-        if let node = members["threads"], let value = reader.integer(node, "threads", in: 1...256) {
+        if let node = members["threads"], let value = reader.integer(node, in: 1...256) {
             threads = Int(value)
         }
         guard let catalog, let app, let verification else { return nil }
@@ -62,12 +67,12 @@ extension ServerConfiguration {
                                    threads: threads)
     }
 
-    private static func loadCatalog(_ node: JSONNode?, reader: inout ConfigurationReader) -> Catalog? {
+    private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {
         guard let node else {
             reader.problem("storekit", "is required: the .storekit file with your products")
             return nil
         }
-        guard let file = reader.file(node, "storekit") else { return nil }
+        guard let file = reader.file(node) else { return nil }
         do {
             return try Catalog(storeKitData: file.data, fileName: file.url.lastPathComponent)
         } catch {
@@ -76,13 +81,13 @@ extension ServerConfiguration {
         }
     }
 
-    private static func loadAppConfiguration(_ node: JSONNode?, catalog: Catalog?,
+    private static func loadAppConfiguration(_ node: JSONCursor?, catalog: Catalog?,
                                              reader: inout ConfigurationReader) -> AppConfiguration? {
         guard let node else {
             reader.problem("appConfiguration", "is required: the tally.json with entitlements and currencies")
             return nil
         }
-        guard let file = reader.file(node, "appConfiguration") else { return nil }
+        guard let file = reader.file(node) else { return nil }
         do {
             let configuration = try AppConfiguration(jsonData: file.data, fileName: file.url.lastPathComponent)
             if let catalog { try configuration.validate(against: catalog, fileName: file.url.lastPathComponent) }

@@ -6,19 +6,19 @@ extension ServerConfiguration {
     static let verificationKeys = ["bundleId", "appAppleId", "environments", "roots", "receiptRoots", "onlineChecks"]
     static let knownEnvironments: [Environment] = [.production, .sandbox, .xcode, .localTesting]
 
-    static func loadVerification(_ node: JSONNode?, bundleId appBundleId: String?,
+    static func loadVerification(_ node: JSONCursor?, bundleId appBundleId: String?,
                                  reader: inout ConfigurationReader) -> VerificationSettings? {
-        let members = node.flatMap { reader.object($0, "verification", allowed: verificationKeys) } ?? [:]
-        let bundleId = members["bundleId"].flatMap { reader.string($0, "verification.bundleId") } ?? appBundleId
+        let members = node.flatMap { reader.object($0, allowed: verificationKeys) } ?? [:]
+        let bundleId = members["bundleId"].flatMap { reader.string($0) } ?? appBundleId
         let appAppleId = members["appAppleId"].flatMap {
-            reader.integer($0, "verification.appAppleId", in: 1...Int64.max)
+            reader.integer($0, in: 1...Int64.max)
         }
         var environments: [Environment] = [.production]
-        if let node = members["environments"], let elements = reader.array(node, "verification.environments") {
+        if let node = members["environments"], let elements = reader.array(node) {
             environments = []
-            for (index, element) in elements.enumerated() {
-                let path = "verification.environments[\(index)]"
-                guard let name = reader.string(element, path) else { continue }
+            for element in elements {
+                let path = element.path
+                guard let name = reader.string(element) else { continue }
                 let environment = Environment(rawValue: name)
                 if !knownEnvironments.contains(environment) {
                     reader.problem(path, "\"\(name)\" is not an environment; use Production, Sandbox, Xcode or LocalTesting")
@@ -34,9 +34,9 @@ extension ServerConfiguration {
             reader.problem("verification.appAppleId",
                            "is required when environments has Production: your app's Apple id from App Store Connect")
         }
-        let roots = members["roots"].map { loadRoots($0, "verification.roots", reader: &reader) }
-        let receiptRoots = members["receiptRoots"].map { loadRoots($0, "verification.receiptRoots", reader: &reader) }
-        let onlineChecks = members["onlineChecks"].flatMap { reader.bool($0, "verification.onlineChecks") } ?? false
+        let roots = members["roots"].map { loadRoots($0, reader: &reader) }
+        let receiptRoots = members["receiptRoots"].map { loadRoots($0, reader: &reader) }
+        let onlineChecks = members["onlineChecks"].flatMap { reader.bool($0) } ?? false
         guard let bundleId else { return nil }
         return VerificationSettings(
             bundleId: bundleId, appAppleId: appAppleId, environments: environments,
@@ -45,16 +45,15 @@ extension ServerConfiguration {
     }
 
     /// Certificates from DER or PEM files.
-    private static func loadRoots(_ node: JSONNode, _ path: String, reader: inout ConfigurationReader) -> [Certificate] {
-        guard let elements = reader.array(node, path) else { return [] }
-        if elements.isEmpty { reader.problem(path, "must name at least one certificate file") }
+    private static func loadRoots(_ node: JSONCursor, reader: inout ConfigurationReader) -> [Certificate] {
+        guard let elements = reader.array(node) else { return [] }
+        if elements.isEmpty { reader.problem(node.path, "must name at least one certificate file") }
         var certificates: [Certificate] = []
-        for (index, element) in elements.enumerated() {
-            let elementPath = "\(path)[\(index)]"
-            guard let file = reader.file(element, elementPath) else { continue }
+        for element in elements {
+            guard let file = reader.file(element) else { continue }
             let parsed = Certificate.parseAll(file.data)
             if parsed.isEmpty {
-                reader.problem(elementPath, "\(file.url.lastPathComponent) is not a DER or PEM certificate")
+                reader.problem(element.path, "\(file.url.lastPathComponent) is not a DER or PEM certificate")
             }
             certificates += parsed
         }

@@ -1,4 +1,5 @@
 import TallyCore
+import TallyHTTP
 
 /// A loaded, checked `tally-server.json` (docs/server.md): the catalog and app configuration it names,
 /// verification, ownership, keys and limits.

@@ -13,7 +13,7 @@ struct HistoryCursor: Sendable, Hashable {
 
     /// Decodes a cursor this server issued; nil for anything else.
     init?(_ text: String) {
-        guard let bytes = Base64URL.decode(text), JSONParser.isUTF8(bytes) else { return nil }
+        guard let bytes = Base64URL.decode(text), UTF8Check.isValid(bytes) else { return nil }
         let decoded = String(decoding: bytes, as: UTF8.self)
         guard decoded.hasPrefix("h1:") else { return nil }
         let rest = decoded.dropFirst(3)

@@ -17,72 +17,48 @@ enum HistoryItems {
         return items
     }
 
+    /// An item of `kind` at `date`: `kind` and `date` first, then what `fields` writes; its sort id is
+    /// `kind:id`.
+    private static func item(_ kind: String, date: Date, id: String,
+                             _ fields: (inout JSONWriter) -> Void) -> HistoryItem {
+        let json = JSONWriter.object { writer in
+            writer.field("kind", kind)
+            writer.field("date", date)
+            fields(&writer)
+        }
+        return HistoryItem(milliseconds: date.millisecondsSince1970, sortId: kind + ":" + id, json: json)
+    }
+
     private static func transaction(_ stored: StoredTransaction) -> HistoryItem {
         let transaction = stored.transaction
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("kind")
-        writer.string("transaction")
-        writer.key("date")
-        writer.date(transaction.purchaseDate)
-        writer.key("transactionId")
-        writer.string(transaction.transactionId)
-        writer.key("originalTransactionId")
-        writer.string(transaction.originalTransactionId)
-        writer.key("productId")
-        writer.string(transaction.productId)
-        writer.key("type")
-        writer.string(transaction.type.rawValue)
-        writer.key("quantity")
-        writer.integer(transaction.quantity)
-        writer.key("revocationDate")
-        writer.date(transaction.revocationDate)
-        writer.key("source")
-        writer.string(stored.source.rawValue)
-        writer.endObject()
-        return HistoryItem(milliseconds: transaction.purchaseDate.millisecondsSince1970,
-                           sortId: "transaction:" + transaction.transactionId, json: writer.bytes)
+        return item("transaction", date: transaction.purchaseDate, id: transaction.transactionId) { writer in
+            writer.field("transactionId", transaction.transactionId)
+            writer.field("originalTransactionId", transaction.originalTransactionId)
+            writer.field("productId", transaction.productId)
+            writer.field("type", transaction.type.rawValue)
+            writer.field("quantity", transaction.quantity)
+            writer.field("revocationDate", transaction.revocationDate)
+            writer.field("source", stored.source.rawValue)
+        }
     }
 
     private static func ledgerEntry(_ entry: LedgerEntry) -> HistoryItem {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("kind")
-        writer.string("ledger")
-        writer.key("date")
-        writer.date(entry.date)
-        writer.key("id")
-        writer.string(entry.id)
-        writer.key("entry")
-        writer.string(entry.kind.rawValue)
-        writer.key("currency")
-        writer.string(entry.currency)
-        writer.key("amount")
-        writer.decimal(entry.amount)
-        writer.key("transactionId")
-        writer.string(entry.transactionId)
-        writer.endObject()
-        return HistoryItem(milliseconds: entry.date.millisecondsSince1970, sortId: "ledger:" + entry.id,
-                           json: writer.bytes)
+        item("ledger", date: entry.date, id: entry.id) { writer in
+            writer.field("id", entry.id)
+            writer.field("entry", entry.kind.rawValue)
+            writer.field("currency", entry.currency)
+            writer.field("amount", entry.amount)
+            writer.field("transactionId", entry.transactionId)
+        }
     }
 
     private static func transfer(_ transfer: OwnershipTransfer, index: Int) -> HistoryItem {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("kind")
-        writer.string("transfer")
-        writer.key("date")
-        writer.date(transfer.date)
-        writer.key("originalTransactionId")
-        writer.string(transfer.originalTransactionId)
-        writer.key("fromAppUserId")
-        writer.string(transfer.fromAppUserId)
-        writer.key("toAppUserId")
-        writer.string(transfer.toAppUserId)
-        writer.endObject()
         let number = String(index)
-        return HistoryItem(milliseconds: transfer.date.millisecondsSince1970,
-                           sortId: "transfer:" + String(repeating: "0", count: max(0, 10 - number.count)) + number,
-                           json: writer.bytes)
+        let id = String(repeating: "0", count: max(0, 10 - number.count)) + number
+        return item("transfer", date: transfer.date, id: id) { writer in
+            writer.field("originalTransactionId", transfer.originalTransactionId)
+            writer.field("fromAppUserId", transfer.fromAppUserId)
+            writer.field("toAppUserId", transfer.toAppUserId)
+        }
     }
 }

@@ -4,22 +4,11 @@ enum JSONDepthScan {
     /// Whether `bytes` nests arrays and objects deeper than `limit`. Brackets inside strings do not count.
     static func exceeds(_ bytes: [UInt8], limit: Int) -> Bool {
         var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
             case UInt8(ascii: "\""):
-                inString = true
+                index = stringEnd(bytes, from: index)
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth > limit { return true }
@@ -28,7 +17,23 @@ enum JSONDepthScan {
             default:
                 break
             }
+            index += 1
         }
         return false
+    }
+
+    /// The index of the quote closing the string that opens at `start`, escapes skipped; the last index
+    /// when the string is not closed.
+    static func stringEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "\"") { return index }
+            index += 1
+        }
+        return bytes.count - 1
     }
 }

@@ -60,9 +60,14 @@ struct PurchaseVerifier: Sendable {
     /// The payload's `environment` claim, read without verifying (only to pick the verifier).
     static func claimedEnvironment(_ jws: String) -> Environment? {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
-              case .object(let claims)? = try? JSONParser.parse(Array(payload), maxDepth: 64),
-              case .string(let name)? = claims["environment"] else { return nil }
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), !JSONDepthScan.exceeds(payload, limit: 64),
+              let claim = try? JSONDecoder().decode(EnvironmentClaim.self, from: Data(payload)),
+              let name = claim.environment else { return nil }
         return Environment(rawValue: name)
+    }
+
+    /// The one claim read before verifying; Foundation skips the rest of the payload.
+    private struct EnvironmentClaim: Decodable {
+        let environment: String?
     }
 }

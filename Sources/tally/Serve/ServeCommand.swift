@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TallyHTTP
 import TallyServer
 
 /// `tally serve --data DIR --config FILE [--listen HOST:PORT]` and `tally serve key …`.

@@ -47,12 +47,40 @@ struct BodyTests {
         #expect(reply.errorCode == "body_too_large")
     }
 
-    @Test("the JSON parser keeps number text exact and decodes escapes")
-    func parser() throws {
-        let node = try JSONParser.parse(Array(#"{"a":[0.1,-2e3,true,null],"b":"\u00e9\ud83d\ude00\n\/"}"#.utf8),
-                                        maxDepth: 8)
-        #expect(node == .object(["a": .array([.number("0.1"), .number("-2e3"), .bool(true), .null]),
-                                 "b": .string("é😀\n/")]))
+    @Test("bodies decode through Foundation into exact decimals (0.1 + 0.2 is 0.3), escapes resolved")
+    func exactNumbers() throws {
+        let body = #"{"a":[0.1,0.2,-2e3,true,null],"b":"\u00e9\ud83d\ude00\n\/","c":12345678901234567.89}"#
+        let tree = try StrictJSONReader.read(Array(body.utf8), maxDepth: 8, name: "the body")
+        let decimal = { (text: String) throws -> Decimal in
+            try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+        }
+        #expect(tree == .object(["a": .array([.number(try decimal("0.1")), .number(try decimal("0.2")),
+                                              .number(-2000), .bool(true), .null]),
+                                 "b": .string("é😀\n/"), "c": .number(try decimal("12345678901234567.89"))]))
+        guard case .array(let numbers)? = tree["a"], case .number(let tenth) = numbers[0],
+              case .number(let fifth) = numbers[1] else {
+            Issue.record("the array did not decode")
+            return
+        }
+        #expect(tenth + fifth == (try decimal("0.3")))
+    }
+
+    @Test("what Foundation lets through but JSON or exactness forbids is refused",
+          arguments: [(#"{"x":[1,2,],"id":"s","amount":1}"#, "malformed_json"),
+                      (#"{"id":"s","amount":1,}"#, "malformed_json"),
+                      (#"{"id":"s","\u0069d":"t","amount":1}"#, "malformed_json"),
+                      (#"{"id":"s","amount":1,"x":1e-300}"#, "invalid_request"),
+                      (#"{"id":"s","amount":0.1000000000000000000000000000000000000000000000001}"#, "invalid_amount")])
+    func strictness(body: String, code: String) throws {
+        let reply = try ServerFixture().send("POST", path, body: body)
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == code)
+    }
+
+    @Test("commas, brackets and repeated words inside strings are only text")
+    func textInStrings() throws {
+        let reply = try ServerFixture().send("POST", path, body: #"{"id":"a,]}\",}","x":{"id":"a,}"},"amount":1}"#)
+        #expect(reply.errorCode == "insufficient_balance")
     }
 
     @Test("every error is JSON with code and message")

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyHTTP
 import TallyVerify
 import TallySandbox
 import Testing
@@ -129,6 +130,23 @@ struct ConfigurationTests {
         } catch {
             #expect(error.problems.count == 1)
             #expect(error.description.contains("not JSON"))
+        }
+    }
+
+    @Test("a repeated key or a trailing comma is not JSON, even where Foundation would read it")
+    func strictText() throws {
+        for json in [#"{"threads":2,"threads":3}"#, #"{"threads":2,}"#] {
+            let (result, _) = try load(json)
+            #expect(result.failure?.problems.map(\.path) == [""], "\(json)")
+            #expect(result.failure?.description.contains("not JSON") == true, "\(json)")
+        }
+    }
+
+    @Test("key digests are hex of either case; signs and fullwidth digits are not hex")
+    func hexDigests() {
+        #expect(ServerConfiguration.hexBytes("00fFa9") == [0x00, 0xFF, 0xA9])
+        for text in ["+f", "-1", "0", "\u{FF10}\u{FF11}", "0g"] {
+            #expect(ServerConfiguration.hexBytes(text) == nil, "\(text)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyHTTP
 import Testing
 @testable import TallyServer
 

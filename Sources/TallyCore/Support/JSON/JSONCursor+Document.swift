@@ -5,7 +5,7 @@ extension JSONCursor {
     /// Parses a whole configuration file with Foundation's `JSONDecoder` (a leading UTF-8 byte-order mark is
     /// skipped) and requires a top-level object; `expected` says what the object should hold, for the message
     /// when it is not one. Invalid JSON is an error naming the file and, when Foundation says, where.
-    static func document(from data: Data, fileName: String, expected: String) throws(TallyError) -> JSONCursor {
+    public static func document(from data: Data, fileName: String, expected: String) throws(TallyError) -> JSONCursor {
         let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         let tree: JSONTree
         do {

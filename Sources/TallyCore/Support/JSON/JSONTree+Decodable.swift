@@ -5,7 +5,7 @@ extension JSONTree: Decodable {
     /// Reads any JSON value. Scalars are told apart by asking for `String`, then `Bool`, then `Decimal`,
     /// moving on only on a type mismatch, so `"1"`, `true`, `1` and `1.0` never turn into one another and
     /// any other error (a number too large for `Decimal`) reaches the caller.
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [String: JSONTree] = [:]
             for key in object.allKeys { members[key.stringValue] = try object.decode(JSONTree.self, forKey: key) }

@@ -1,33 +1,40 @@
 import Foundation
 
 
-/// A value inside a configuration file together with its file name and JSON path (`products[3].type`),
-/// so that every error can say which file and which key is wrong.
-struct JSONCursor: Sendable {
+/// A value inside a JSON document (a configuration file) together with its file name and JSON path
+/// (`products[3].type`), so that every error can say which file and which key is wrong.
+public struct JSONCursor: Sendable {
     /// The value at ``path``.
-    let tree: JSONTree
+    public let tree: JSONTree
     /// The JSON path of the value; empty for the document itself.
-    let path: String
+    public let path: String
     /// The file name used in messages.
-    let file: String
+    public let file: String
+
+    /// A cursor at `path` of `file` (empty `path`: the document itself).
+    public init(tree: JSONTree, path: String = "", file: String) {
+        self.tree = tree
+        self.path = path
+        self.file = file
+    }
 
     /// An error naming the file, the key and what is wrong with it.
-    func failure(_ message: String, code: TallyError.Code = .invalidConfiguration) -> TallyError {
+    public func failure(_ message: String, code: TallyError.Code = .invalidConfiguration) -> TallyError {
         TallyError(code, path.isEmpty ? "\(file): \(message)" : "\(file): \(path) \(message)")
     }
 
     /// The path of a member of this object.
-    func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    public func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The member `key`, or nil when it is absent or `null`.
-    func optional(_ key: String) throws(TallyError) -> JSONCursor? {
+    public func optional(_ key: String) throws(TallyError) -> JSONCursor? {
         guard case .object = tree else { throw failure("is \(tree.typeName); expected an object") }
         guard let value = tree[key], value != .null else { return nil }
         return JSONCursor(tree: value, path: path(of: key), file: file)
     }
 
     /// The member `key`; throws naming the key when it is absent or `null`.
-    func required(_ key: String) throws(TallyError) -> JSONCursor {
+    public func required(_ key: String) throws(TallyError) -> JSONCursor {
         guard let value = try optional(key) else {
             throw TallyError(.invalidConfiguration, "\(file): \(path(of: key)) is missing")
         }
@@ -35,31 +42,31 @@ struct JSONCursor: Sendable {
     }
 
     /// The elements of an array, each with its indexed path.
-    func elements() throws(TallyError) -> [JSONCursor] {
+    public func elements() throws(TallyError) -> [JSONCursor] {
         guard case .array(let values) = tree else { throw failure("is \(tree.typeName); expected an array") }
         return values.enumerated().map { JSONCursor(tree: $1, path: "\(path)[\($0)]", file: file) }
     }
 
     /// The members of an object sorted by key (Foundation does not keep file order), each with its path.
-    func members() throws(TallyError) -> [(key: String, value: JSONCursor)] {
+    public func members() throws(TallyError) -> [(key: String, value: JSONCursor)] {
         guard case .object(let members) = tree else { throw failure("is \(tree.typeName); expected an object") }
         return members.sorted { $0.key < $1.key }.map { ($0.key, JSONCursor(tree: $0.value, path: path(of: $0.key), file: file)) }
     }
 
     /// The value as a string.
-    func string() throws(TallyError) -> String {
+    public func string() throws(TallyError) -> String {
         guard case .string(let value) = tree else { throw failure("is \(tree.typeName); expected a string") }
         return value
     }
 
     /// The value as a boolean.
-    func bool() throws(TallyError) -> Bool {
+    public func bool() throws(TallyError) -> Bool {
         guard case .bool(let value) = tree else { throw failure("is \(tree.typeName); expected true or false") }
         return value
     }
 
     /// The value as an integer; a number with a fraction or out of `Int`'s range is an error (`4.0` is 4).
-    func int() throws(TallyError) -> Int {
+    public func int() throws(TallyError) -> Int {
         guard case .number(let value) = tree else { throw failure("is \(tree.typeName); expected an integer") }
         var whole = Decimal()
         var rounded = value
@@ -72,7 +79,7 @@ struct JSONCursor: Sendable {
     }
 
     /// The value as an exact decimal, as `JSONDecoder` read it from the number's text (never through `Double`).
-    func decimal() throws(TallyError) -> Decimal {
+    public func decimal() throws(TallyError) -> Decimal {
         guard case .number(let value) = tree else { throw failure("is \(tree.typeName); expected a number") }
         return value
     }

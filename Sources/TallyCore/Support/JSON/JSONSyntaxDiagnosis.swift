@@ -4,10 +4,10 @@ import Foundation
 /// Explains why `JSONDecoder` refused a document. On Linux its error is only "The given data was not valid
 /// JSON." with no position, so the text is read again with `JSONSerialization`, whose error says what and
 /// where ("Invalid value around character 27."); the byte offset is turned into a line and column here.
-enum JSONSyntaxDiagnosis {
+public enum JSONSyntaxDiagnosis {
     /// The error message for a document of `file` that `JSONDecoder` refused with `error`: what is wrong and,
     /// when Foundation reports it, at which line and column.
-    static func message(for error: any Error, in data: Data, file: String) -> String {
+    public static func message(for error: any Error, in data: Data, file: String) -> String {
         guard case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty else {
             return "\(file) could not be read: \(error)"
         }

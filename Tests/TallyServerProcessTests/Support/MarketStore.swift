@@ -1,0 +1,50 @@
+import Foundation
+import TallyCore
+import TallySandbox
+
+/// The Market example's sandbox store (catalog and `tally.json` from `Examples/Market`), signing its
+/// transactions with a given authority, as the App Store would hand them to the app.
+struct MarketStore {
+    /// The simulated store.
+    private(set) var sandbox: Sandbox
+    private let signer: SandboxSigner
+
+    /// A store whose clock starts at `start` (by default a minute ago, so its transactions are in the
+    /// server's past).
+    init(authority: SandboxCertificateAuthority, environment: Environment = .sandbox,
+         start: Date = Date().addingTimeInterval(-60)) throws {
+        let storeKit = TestPaths.market.appendingPathComponent("Market.storekit")
+        let catalog = try Catalog(storeKitData: try Data(contentsOf: storeKit), fileName: "Market.storekit")
+        let configuration = try AppConfiguration(
+            jsonData: try Data(contentsOf: TestPaths.market.appendingPathComponent("tally.json")),
+            fileName: "tally.json")
+        sandbox = Sandbox(catalog: catalog, configuration: configuration, start: start)
+        sandbox.environment = environment
+        signer = try authority.signer()
+    }
+
+    /// Buys `productId` for the sandbox account `account`; the transaction, or an error naming the outcome.
+    mutating func buy(_ productId: String, account: String = "default") throws -> Transaction {
+        let result = sandbox.purchase(productId, account: account)
+        guard let transaction = result.transaction else {
+            throw HarnessError("the sandbox did not complete the purchase of \(productId): \(result)")
+        }
+        return transaction
+    }
+
+    /// Refunds a transaction; the updated transaction (with `revocationDate`).
+    mutating func refund(_ transactionId: String) throws -> Transaction {
+        try sandbox.refund(transactionId: transactionId)
+    }
+
+    /// The transaction's `signedTransactionInfo`.
+    func signed(_ transaction: Transaction) throws -> String {
+        try signer.signTransaction(transaction)
+    }
+
+    /// Buys and signs in one step.
+    mutating func buySigned(_ productId: String, account: String = "default") throws -> (Transaction, String) {
+        let transaction = try buy(productId, account: account)
+        return (transaction, try signed(transaction))
+    }
+}

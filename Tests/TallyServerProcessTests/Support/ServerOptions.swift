@@ -1,0 +1,35 @@
+import Foundation
+
+/// The parts of `tally-server.json` a test changes; everything else is the Market example.
+struct ServerOptions: Sendable {
+    /// `ownership` (`transfer` or `keep`); nil leaves the default.
+    var ownership: String?
+    /// `rateLimit`: high by default so only the rate-limit test meets it.
+    var requestsPerSecond = 1_000_000
+    var burst = 1_000_000
+    /// `limits.maxBodyBytes`; nil leaves the default.
+    var maxBodyBytes: Int?
+    /// `limits.maxJSONDepth`; nil leaves the default.
+    var maxJSONDepth: Int?
+    /// `threads`; nil leaves the default.
+    var threads: Int?
+
+    /// The configuration document: the catalog and app configuration copied beside it (relative paths),
+    /// the sandbox root as the only JWS root, environment Sandbox.
+    func document(keys: ServerKeys, rootFile: String) -> [String: Any] {
+        var document: [String: Any] = [
+            "storekit": "Market.storekit",
+            "appConfiguration": "tally.json",
+            "verification": ["environments": ["Sandbox"], "roots": [rootFile]] as [String: Any],
+            "keys": keys.configurationEntries,
+            "rateLimit": ["requestsPerSecond": requestsPerSecond, "burst": burst],
+        ]
+        if let ownership { document["ownership"] = ownership }
+        var limits: [String: Any] = [:]
+        if let maxBodyBytes { limits["maxBodyBytes"] = maxBodyBytes }
+        if let maxJSONDepth { limits["maxJSONDepth"] = maxJSONDepth }
+        if !limits.isEmpty { document["limits"] = limits }
+        if let threads { document["threads"] = threads }
+        return document
+    }
+}

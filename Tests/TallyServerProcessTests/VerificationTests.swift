@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TallyCore
+import TallySandbox
+
+extension ServerProcessTests {
+    /// Signed transactions that do not verify are refused with Apple's reason, and store nothing.
+    @Suite struct Verification {
+        @Test func transactionsThatDoNotVerifyAre422WithAReason() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            var market = try fixture.market()
+            let (transaction, jws) = try market.buySigned("market.premium", account: "fay")
+
+            let stranger = try SandboxCertificateAuthority.generate(now: Date())
+            let otherRoot = try stranger.signer().signTransaction(transaction)
+            let tampered = try JWSTampering.tampered(jws) { $0["productId"] = "market.removeads" }
+            var otherApp = transaction
+            otherApp.bundleId = "com.example.other"
+            let otherBundle = try market.signed(otherApp)
+            var production = transaction
+            production.environment = .production
+            let productionJWS = try market.signed(production)
+
+            let cases: [(String, String, String)] = [
+                ("a JWS signed by another root", otherRoot, "VERIFICATION_FAILURE"),
+                ("a JWS whose payload was changed", tampered, "VERIFICATION_FAILURE"),
+                ("a JWS for another bundle id", otherBundle, "INVALID_APP_IDENTIFIER"),
+                ("a Production JWS when only Sandbox is accepted", productionJWS, "INVALID_ENVIRONMENT"),
+                ("a string that is not a JWS", "not.a.jws", "VERIFICATION_FAILURE"),
+            ]
+            for (what, signed, reason) in cases {
+                let reply = try await client.postTransaction(signed, for: "fay")
+                #expect(reply.status == 422, "\(what): \(reply)")
+                let error = try reply.error()
+                #expect(error["code"] as? String == "verification_failed", "\(what): \(reply)")
+                #expect(error["reason"] as? String == reason, "\(what): \(reply)")
+                await expectHealthy(client, after: what)
+            }
+            let state = try await client.customer("fay")
+            #expect(JSONFields.nonConsumables(state).isEmpty, "a refused JWS stored something")
+            #expect(JSONFields.transactionIds(try await client.history("fay")).isEmpty)
+
+            let genuine = try await client.postTransaction(jws, for: "fay")
+            #expect(genuine.status == 200, "the untouched JWS verifies: \(genuine)")
+            #expect(JSONFields.nonConsumables(try genuine.customer()) == ["market.premium"])
+        }
+    }
+}
