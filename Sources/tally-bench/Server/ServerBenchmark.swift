@@ -115,15 +115,19 @@ enum ServerBenchmark {
         try checkCredited(setup: setup, server: server)
     }
 
-    /// Proves the posts were real: the first customer posted to owns the 10 coins its transaction credits.
+    /// Proves the posts were real: customers posted to early own the 10 coins their transaction credits.
+    /// (Not bench-post-0: wrk calls the script's `request()` once on its first thread to check the request,
+    /// so that line is never sent.)
     private static func checkCredited(setup: ServerBenchSetup, server: TallyServeProcess) throws {
-        let data = try BenchHTTP.get("http://127.0.0.1:\(server.port)/v1/customers/bench-post-0",
-                                     headers: ["Authorization": setup.authorization])
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let customer = object?["customer"] as? [String: Any]
-        let coins = (customer?["balances"] as? [String: Any])?["coins"] as? NSNumber
-        guard coins?.intValue == 10 else {
-            throw BenchError("bench-post-0 should own 10 coins after its post: \(String(decoding: data, as: UTF8.self))")
+        for customer in ["bench-post-1", "bench-post-2"] {
+            let url = "http://127.0.0.1:\(server.port)/v1/customers/\(customer)"
+            let data = try BenchHTTP.get(url, headers: ["Authorization": setup.authorization])
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let customerObject = object?["customer"] as? [String: Any]
+            let coins = (customerObject?["balances"] as? [String: Any])?["coins"] as? NSNumber
+            guard coins?.intValue == 10 else {
+                throw BenchError("\(customer) should own 10 coins after its post: \(String(decoding: data, as: UTF8.self))")
+            }
         }
     }
 
