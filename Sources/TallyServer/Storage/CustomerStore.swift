@@ -22,10 +22,11 @@ public protocol CustomerStore: Sendable {
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
 
-    /// Stores `spend` for `appUserId` if `admit` lets it, atomically: no other write to this customer can
+    /// Stores the spend `admit` returns for `appUserId`, atomically: no other write to this customer can
     /// happen between `admit` reading the record and the spend being committed, so concurrent spends never
-    /// overdraw. `admit` returns false for a spend already recorded (nothing is written, ``SpendOutcome/duplicate``)
-    /// and throws to refuse it (the error is rethrown wrapped in ``CustomerStoreError/Reason/refused``).
-    func spend(_ spend: Spend, for appUserId: String,
-               admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome
+    /// overdraw, and a spend dated inside `admit` is dated in commit order. `admit` returns nil for a spend
+    /// already recorded (nothing is written, ``SpendOutcome/duplicate``) and throws to refuse it (the error is
+    /// rethrown wrapped in ``CustomerStoreError/Reason/refused``).
+    func spend(for appUserId: String,
+               admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
 }
