@@ -15,7 +15,9 @@ public protocol CustomerStore: Sendable {
     /// - The chain (`originalTransactionId`) and the `appAccountToken`, when present, belong to the first
     ///   customer who posted them. When another customer posts them, `policy` decides: `.transfer` moves the
     ///   chain (and every stored transaction of it) to `appUserId` and records an ``OwnershipTransfer``;
-    ///   `.keep` leaves it with its owner and lists it in ``RecordOutcome/kept``.
+    ///   `.keep` leaves it with its owner and lists it in ``RecordOutcome/kept``; Apple's newer facts about it
+    ///   (a refund's copy, a renewal, a purchase made with the owner's token) are stored for the owner, who is
+    ///   then listed in ``RecordOutcome/ownersUpdated``.
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome
 
