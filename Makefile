@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run tour test build deps bench clean
+.PHONY: run serve tour test build deps bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -12,6 +12,9 @@ build: deps
 
 run: deps
 	@DATA=$(DATA) bash scripts/market.sh
+
+serve: deps
+	@DATA=$(DATA) bash scripts/serve.sh
 
 tour: deps
 	@bash scripts/tour.sh

@@ -16,11 +16,9 @@ extension EntitlementAPI {
         guard app.currencies[currency] != nil else {
             throw .unknownCurrency(currency, known: app.currencies.keys.sorted())
         }
-        let now = clock.now()
-        let spend = Spend(id: id, currency: currency, amount: amount, date: now)
-        let outcome = try storeSpend(spend, for: appUserId)
+        let outcome = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId)
         cache.invalidate(appUserId)
-        let customer = try loadCustomer(appUserId, now: now)
+        let customer = try loadCustomer(appUserId, now: clock.now())
         let spent = JSONWriter.object { writer in
             writer.field("id", id)
             writer.field("currency", currency)
@@ -30,14 +28,18 @@ extension EntitlementAPI {
         return APIResponse.json(Self.wrap(("customer", customer), ("spend", spent)))
     }
 
-    /// Stores the spend if TallyCore's rules admit it, atomically with the balance check.
-    private func storeSpend(_ spend: Spend, for appUserId: String) throws(APIError) -> SpendOutcome {
+    /// Stores the spend if TallyCore's rules admit it, atomically with the balance check; the spend is dated
+    /// inside the store's write transaction, so spend dates follow the order they were committed in.
+    private func storeSpend(id: String, currency: String, amount: Decimal,
+                            for appUserId: String) throws(APIError) -> SpendOutcome {
         let catalog = configuration.catalog, app = configuration.appConfiguration
+        let clock = self.clock
         do {
-            return try store.spend(spend, for: appUserId) { record in
+            return try store.spend(for: appUserId) { record in
+                let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
                 var history = record.purchaseHistory
                 do {
-                    return try history.record(spend, catalog: catalog, configuration: app)
+                    return try history.record(spend, catalog: catalog, configuration: app) ? spend : nil
                 } catch let error as TallyError {
                     switch error.code {
                     case .insufficientBalance:

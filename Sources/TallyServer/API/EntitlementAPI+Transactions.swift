@@ -34,6 +34,7 @@ extension EntitlementAPI {
             cache.invalidate(transfer.fromAppUserId)
             cache.invalidate(transfer.toAppUserId)
         }
+        for owner in outcome.ownersUpdated { cache.invalidate(owner) }
         return outcome
     }
 

@@ -15,17 +15,20 @@ public protocol CustomerStore: Sendable {
     /// - The chain (`originalTransactionId`) and the `appAccountToken`, when present, belong to the first
     ///   customer who posted them. When another customer posts them, `policy` decides: `.transfer` moves the
     ///   chain (and every stored transaction of it) to `appUserId` and records an ``OwnershipTransfer``;
-    ///   `.keep` leaves it with its owner and lists it in ``RecordOutcome/kept``.
+    ///   `.keep` leaves it with its owner and lists it in ``RecordOutcome/kept``; Apple's newer facts about it
+    ///   (a refund's copy, a renewal, a purchase made with the owner's token) are stored for the owner, who is
+    ///   then listed in ``RecordOutcome/ownersUpdated``.
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome
 
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
 
-    /// Stores `spend` for `appUserId` if `admit` lets it, atomically: no other write to this customer can
+    /// Stores the spend `admit` returns for `appUserId`, atomically: no other write to this customer can
     /// happen between `admit` reading the record and the spend being committed, so concurrent spends never
-    /// overdraw. `admit` returns false for a spend already recorded (nothing is written, ``SpendOutcome/duplicate``)
-    /// and throws to refuse it (the error is rethrown wrapped in ``CustomerStoreError/Reason/refused``).
-    func spend(_ spend: Spend, for appUserId: String,
-               admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome
+    /// overdraw, and a spend dated inside `admit` is dated in commit order. `admit` returns nil for a spend
+    /// already recorded (nothing is written, ``SpendOutcome/duplicate``) and throws to refuse it (the error is
+    /// rethrown wrapped in ``CustomerStoreError/Reason/refused``).
+    func spend(for appUserId: String,
+               admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
 }

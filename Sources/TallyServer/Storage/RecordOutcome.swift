@@ -10,15 +10,19 @@ public struct RecordOutcome: Sendable, Hashable {
     public var transfers: [OwnershipTransfer]
     /// Transaction ids left with another customer under ``OwnershipPolicy/keep``.
     public var kept: [String]
+    /// Other customers whose kept chains took a new or changed transaction from this post (a refund posted
+    /// by someone else still revokes the owner's copy); their cached state is stale.
+    public var ownersUpdated: [String]
 
     /// Creates an outcome.
     public init(inserted: [String] = [], updated: [String] = [], unchanged: [String] = [],
-                transfers: [OwnershipTransfer] = [], kept: [String] = []) {
+                transfers: [OwnershipTransfer] = [], kept: [String] = [], ownersUpdated: [String] = []) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
         self.transfers = transfers
         self.kept = kept
+        self.ownersUpdated = ownersUpdated
     }
 
     /// Whether the customer's stored data changed.

@@ -57,10 +57,10 @@ enum StoreFixtures {
     }
 
     /// The admission rule the server uses: TallyCore's ledger decides.
-    static func admit(_ spend: Spend) -> (CustomerRecord) throws -> Bool {
+    static func admit(_ spend: Spend) -> (CustomerRecord) throws -> Spend? {
         { record in
             var history = record.purchaseHistory
-            return try history.record(spend, catalog: catalog, configuration: configuration)
+            return try history.record(spend, catalog: catalog, configuration: configuration) ? spend : nil
         }
     }
 

@@ -30,7 +30,7 @@ struct StoreMigrationTests {
             _ = try store.record([F.coins("t1"), F.period("p1", original: "p1", month: 0)], for: "u1",
                                  policy: .transfer, at: F.start)
             let spend = F.spend("s1", 7)
-            _ = try store.spend(spend, for: "u1", admit: F.admit(spend))
+            _ = try store.spend(for: "u1", admit: F.admit(spend))
             _ = try store.record([F.period("p1", original: "p1", month: 0)], for: "u2", policy: .transfer, at: F.day(2))
             written = try store.customer("u1")
         }

@@ -55,8 +55,12 @@ struct StoreOwnershipTests {
         let before = try store.customer("u1")
         let outcome = try store.record([F.period("p3", original: "p1", month: 2), F.coins("c2")], for: "u2",
                                        policy: .keep, at: F.day(60))
-        #expect(outcome == RecordOutcome(inserted: ["c2"], kept: ["p3"]))
-        #expect(try store.customer("u1") == before)
+        #expect(outcome == RecordOutcome(inserted: ["c2"], kept: ["p3"], ownersUpdated: ["u1"]))
+        // The chain's new period is Apple's fact about u1's subscription: it joins u1's chain.
+        let owner = try store.customer("u1")
+        #expect(ids(owner) == ["p1", "p2", "p3", "c1"])
+        #expect(owner.version == before.version + 1)
+        #expect(owner.transfers.isEmpty)
         let other = try store.customer("u2")
         #expect(ids(other) == ["c2"])
         #expect(other.transfers.isEmpty)
@@ -78,8 +82,9 @@ struct StoreOwnershipTests {
         let token = "6E3B1A52-0000-4000-8000-000000000001"
         _ = try store.record([F.premium("t1", token: token)], for: "u1", policy: .keep, at: F.start)
         let outcome = try store.record([F.coins("t2", token: token)], for: "u2", policy: .keep, at: F.day(1))
-        #expect(outcome == RecordOutcome(kept: ["t2"]))
-        #expect(ids(try store.customer("u1")) == ["t1"])
+        // Bought with u1's token: the App Store says u1 bought it, so u1 is credited, not the poster.
+        #expect(outcome == RecordOutcome(kept: ["t2"], ownersUpdated: ["u1"]))
+        #expect(ids(try store.customer("u1")) == ["t1", "t2"])
         #expect(ids(try store.customer("u2")).isEmpty)
         _ = directory
     }
@@ -97,6 +102,21 @@ struct StoreOwnershipTests {
         #expect(ids(try store.customer("u1")) == ["t0"])
         // The token is u2's now: u1 posting a new purchase with it under keep is kept.
         let back = try store.record([F.coins("t3", token: token)], for: "u1", policy: .keep, at: F.day(2))
-        #expect(back == RecordOutcome(kept: ["t3"]))
+        #expect(back == RecordOutcome(kept: ["t3"], ownersUpdated: ["u2"]))
+    }
+
+    @Test func underKeepARefundPostedByAnotherCustomerStillRevokesTheOwnersCopy() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.premium("t1")], for: "u1", policy: .keep, at: F.start)
+        let refund = F.premium("t1", revokedAt: F.day(3))
+        let outcome = try store.record([refund], for: "u2", policy: .keep, at: F.day(4))
+        #expect(outcome == RecordOutcome(kept: ["t1"], ownersUpdated: ["u1"]))
+        let owner = try store.customer("u1")
+        #expect(owner.transactions.map(\.transaction.revocationDate) == [F.day(3)])
+        #expect(try store.customer("u2") == CustomerRecord(appUserId: "u2"))
+        // The same refund again changes nothing for anyone.
+        #expect(try store.record([refund], for: "u2", policy: .keep, at: F.day(5)) == RecordOutcome(kept: ["t1"]))
+        _ = directory
     }
 }

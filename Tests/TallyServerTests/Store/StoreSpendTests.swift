@@ -18,7 +18,7 @@ struct StoreSpendTests {
         let (directory, store) = try funded()
         let amount = Decimal(string: "12.345", locale: Locale(identifier: "en_US_POSIX")) ?? 0
         let spend = F.spend("s1", amount)
-        guard case .recorded(let record) = try store.spend(spend, for: "u1", admit: F.admit(spend)) else {
+        guard case .recorded(let record) = try store.spend(for: "u1", admit: F.admit(spend)) else {
             Issue.record("expected recorded")
             return
         }
@@ -33,9 +33,9 @@ struct StoreSpendTests {
     @Test func theSameSpendAgainIsADuplicate() throws {
         let (directory, store) = try funded()
         let spend = F.spend("s1", 30)
-        _ = try store.spend(spend, for: "u1", admit: F.admit(spend))
+        _ = try store.spend(for: "u1", admit: F.admit(spend))
         let before = try store.customer("u1")
-        #expect(try store.spend(spend, for: "u1", admit: F.admit(spend)) == .duplicate(before))
+        #expect(try store.spend(for: "u1", admit: F.admit(spend)) == .duplicate(before))
         #expect(try store.customer("u1") == before)
         _ = directory
     }
@@ -45,7 +45,7 @@ struct StoreSpendTests {
         let before = try store.customer("u1")
         let spend = F.spend("s1", 101)
         let error = try #require(throws: CustomerStoreError.self) {
-            try store.spend(spend, for: "u1", admit: F.admit(spend))
+            try store.spend(for: "u1", admit: F.admit(spend))
         }
         #expect(error.reason == .refused)
         #expect((error.underlying as? TallyError)?.code == .insufficientBalance)
@@ -58,7 +58,7 @@ struct StoreSpendTests {
         _ = try store.record([F.coins("c2")], for: "u2", policy: .transfer, at: F.start)
         for user in ["u1", "u2"] {
             let spend = F.spend("same", 10)
-            guard case .recorded = try store.spend(spend, for: user, admit: F.admit(spend)) else {
+            guard case .recorded = try store.spend(for: user, admit: F.admit(spend)) else {
                 Issue.record("expected recorded for \(user)")
                 return
             }
@@ -77,7 +77,7 @@ struct StoreSpendTests {
                 for index in 0..<perThread {
                     let spend = F.spend("t\(thread)-\(index)", 1)
                     do {
-                        switch try store.spend(spend, for: "u1", admit: F.admit(spend)) {
+                        switch try store.spend(for: "u1", admit: F.admit(spend)) {
                         case .recorded: results.add(.recorded)
                         case .duplicate: results.add(.duplicate)
                         }

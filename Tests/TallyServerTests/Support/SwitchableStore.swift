@@ -38,9 +38,9 @@ final class SwitchableStore: CustomerStore {
         return try base.customer(appUserId)
     }
 
-    func spend(_ spend: Spend, for appUserId: String,
-               admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome {
+    func spend(for appUserId: String,
+               admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
         try check()
-        return try base.spend(spend, for: appUserId, admit: admit)
+        return try base.spend(for: appUserId, admit: admit)
     }
 }

@@ -9,20 +9,20 @@ extension SQLiteCustomerStore {
         case refused(any Error)
     }
 
-    /// Stores `spend` if `admit`, run on the record read inside the same write transaction, lets it.
+    /// Stores the spend `admit`, run on the record read inside the same write transaction, returns.
     /// The write connection's lock and `BEGIN IMMEDIATE` keep every other write out until COMMIT, so
     /// concurrent spends are judged one after another and never overdraw.
-    public func spend(_ spend: Spend, for appUserId: String,
-                      admit: (CustomerRecord) throws -> Bool) throws(CustomerStoreError) -> SpendOutcome {
+    public func spend(for appUserId: String,
+                      admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
         let admission = try write { (connection) throws(SQLiteError) -> Admission in
             var record = try connection.customerRecord(appUserId)
-            let admitted: Bool
+            let admitted: Spend?
             do {
                 admitted = try admit(record)
             } catch {
                 return .refused(error)  // nothing written: the COMMIT is empty
             }
-            guard admitted else { return .duplicate(record) }
+            guard let spend = admitted else { return .duplicate(record) }
             let user = SQLiteValue.text(appUserId)
             try connection.ensureCustomer(appUserId)
             try connection.execute("""
@@ -38,7 +38,7 @@ extension SQLiteCustomerStore {
         case .recorded(let record): return .recorded(record)
         case .duplicate(let record): return .duplicate(record)
         case .refused(let error):
-            throw CustomerStoreError(.refused, "spend '\(spend.id)' was refused: \(error)", underlying: error)
+            throw CustomerStoreError(.refused, "the spend was refused: \(error)", underlying: error)
         }
     }
 }

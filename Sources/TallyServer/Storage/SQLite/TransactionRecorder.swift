@@ -31,6 +31,8 @@ struct TransactionRecorder {
         if !others.isEmpty {
             guard policy == .transfer else {
                 outcome.kept.append(transaction.transactionId)
+                try keep(item, owner: existing?.owner ?? chainOwner ?? tokenOwner, existing: existing,
+                         chainOwner: chainOwner)
                 return
             }
             try connection.ensureCustomer(appUserId)
@@ -47,7 +49,26 @@ struct TransactionRecorder {
             try connection.execute("INSERT INTO account_tokens (app_account_token, app_user_id) VALUES (?, ?)",
                                    [.text(token), .text(appUserId)])
         }
-        try write(item, replacing: existing)
+        switch try write(item, replacing: existing, owner: appUserId) {
+        case .inserted: outcome.inserted.append(transaction.transactionId)
+        case .updated: outcome.updated.append(transaction.transactionId)
+        case .unchanged: outcome.unchanged.append(transaction.transactionId)
+        }
+    }
+
+    /// Under ``OwnershipPolicy/keep``: Apple's newer facts about a kept chain (a refund, a renewal) still
+    /// reach its owner, who keeps it; the customer who posted it gets nothing.
+    private mutating func keep(_ item: PreparedTransaction, owner: String?, existing: StoredCopy?,
+                               chainOwner: String?) throws(SQLiteError) {
+        guard let owner else { return }
+        if chainOwner == nil {
+            try connection.execute("INSERT INTO chains (original_transaction_id, app_user_id) VALUES (?, ?)",
+                                   [.text(item.normalized.originalTransactionId), .text(owner)])
+        }
+        guard try write(item, replacing: existing, owner: owner) != .unchanged,
+              !outcome.ownersUpdated.contains(where: { $0.utf8.elementsEqual(owner.utf8) }) else { return }
+        outcome.ownersUpdated.append(owner)
+        losers.append(owner)
     }
 
     /// Bumps the versions of every customer this call changed and returns the outcome.
@@ -63,12 +84,16 @@ struct TransactionRecorder {
         id.utf8.elementsEqual(appUserId.utf8)
     }
 
-    /// Inserts the transaction, replaces a stored copy that differs, or leaves an equal one.
-    private mutating func write(_ item: PreparedTransaction, replacing existing: StoredCopy?) throws(SQLiteError) {
+    /// What ``write(_:replacing:owner:)`` did.
+    private enum Write { case inserted, updated, unchanged }
+
+    /// Inserts the transaction for `owner`, replaces a stored copy that differs, or leaves an equal one.
+    private func write(_ item: PreparedTransaction, replacing existing: StoredCopy?,
+                       owner: String) throws(SQLiteError) -> Write {
         let transaction = item.normalized
         let id = transaction.transactionId
         let values: [SQLiteValue] = [
-            .text(transaction.originalTransactionId), .text(appUserId), .optionalText(transaction.appAccountToken),
+            .text(transaction.originalTransactionId), .text(owner), .optionalText(transaction.appAccountToken),
             .text(item.stored.source.rawValue), .text(item.json), .optionalText(item.stored.signedTransaction),
             .integer(date.millisecondsSince1970), .text(id),
         ]
@@ -78,18 +103,16 @@ struct TransactionRecorder {
                                           signed_transaction, updated_at, transaction_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, values)
-            outcome.inserted.append(id)
-            return
+            return .inserted
         }
         guard try StoredValueCoding.transaction(json: existing.payload, id: id) != transaction else {
-            outcome.unchanged.append(id)
-            return
+            return .unchanged
         }
         try connection.execute("""
             UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
                 payload = ?, signed_transaction = ?, updated_at = ?
             WHERE transaction_id = ?
             """, values)
-        outcome.updated.append(id)
+        return .updated
     }
 }
