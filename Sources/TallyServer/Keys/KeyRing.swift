@@ -1,5 +1,6 @@
 import Foundation
 import TallyCrypto
+import TallyHTTP
 
 /// The configured keys, matched by the SHA-256 of the presented key in constant time.
 struct KeyRing: Sendable {
@@ -24,10 +25,6 @@ struct KeyRing: Sendable {
 
     /// The key from an `Authorization: Bearer <key>` header, or nil.
     static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = trimmed.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        header.flatMap(HTTPRequest.bearerToken(fromAuthorization:))
     }
 }

@@ -41,6 +41,8 @@ struct PurchaseVerifier: Sendable {
 
     /// Verifies a `signedTransaction` fully with the verifier of the environment its payload names.
     func verifyTransaction(_ jws: String) -> Result<Transaction, VerificationFailure> {
+        // One accepted environment: its verifier judges the environment claim itself, no need to peek.
+        if verifiers.count == 1, let only = verifiers.values.first { return only.verifyTransaction(jws) }
         let environment = Self.claimedEnvironment(jws)
         if let environment, let verifier = verifiers[environment] {
             return verifier.verifyTransaction(jws)
@@ -59,8 +61,10 @@ struct PurchaseVerifier: Sendable {
 
     /// The payload's `environment` claim, read without verifying (only to pick the verifier).
     static func claimedEnvironment(_ jws: String) -> Environment? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(parts[1]), !JSONDepthScan.exceeds(payload, limit: 64),
+        let bytes = jws.utf8
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: ".")),
+              let payload = Base64URL.decode(Substring(bytes[bytes.index(after: first)..<second])), !JSONDepthScan.exceeds(payload, limit: 64),
               let claim = try? JSONDecoder().decode(EnvironmentClaim.self, from: Data(payload)),
               let name = claim.environment else { return nil }
         return Environment(rawValue: name)
