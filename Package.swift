@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tally",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "TallyCore", targets: ["TallyCore"]),
         .library(name: "TallySandbox", targets: ["TallySandbox"]),

@@ -38,7 +38,9 @@ extension APIError {
     }
     /// The store's own message (paths, SQLite text) stays on the server; the client learns only the kind.
     static func unavailable(_ error: CustomerStoreError) -> APIError {
-        APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "
-                 + "nothing was acknowledged, retry")
+        var answer = APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "
+                              + "nothing was acknowledged, retry")
+        answer.logMessage = "store \(error.reason.rawValue): \(error.message)"
+        return answer
     }
 }

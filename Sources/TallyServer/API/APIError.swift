@@ -16,6 +16,8 @@ struct APIError: Error, Sendable {
     var message: String
     var detail: Detail?
     var headers: [HTTPResponse.Field] = []
+    /// What the operator should read in the server's log (never sent to the client), such as a store's message.
+    var logMessage: String?
 
     init(_ status: Int, _ code: String, _ message: String, detail: Detail? = nil,
          headers: [HTTPResponse.Field] = []) {

@@ -16,13 +16,16 @@ public final class EntitlementAPI: Sendable {
     let limiter: RateLimiter
     let verifier: PurchaseVerifier
     let cache = StateCache()
+    /// Where problems the operator must see go (a failing store); the client gets only a 503.
+    let log: @Sendable (String) -> Void
     /// How long a cached state may be served at most, in seconds.
     static let maximumCacheAge: TimeInterval = 300
 
     /// Builds the API; fails when the verification settings cannot make verifiers.
-    public init(configuration: ServerConfiguration, store: any CustomerStore,
-                clock: ServerClock = .system) throws(ServerConfigurationError) {
+    public init(configuration: ServerConfiguration, store: any CustomerStore, clock: ServerClock = .system,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws(ServerConfigurationError) {
         self.configuration = configuration
+        self.log = log
         self.store = store
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
@@ -63,6 +66,7 @@ public final class EntitlementAPI: Sendable {
             if let role = match.route.role { try authorize(request, role: role) }
             return (template, try perform(match, request))
         } catch {
+            if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
             return (template, error.response)
         }
     }

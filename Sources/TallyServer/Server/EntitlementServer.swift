@@ -13,9 +13,11 @@ public final class EntitlementServer: Sendable {
     private let http: HTTPServer
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
-    /// (the configuration's address when nil).
+    /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
+    /// standard error by default.
     public init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
-                clock: ServerClock = .system) throws(EntitlementServerError) {
+                clock: ServerClock = .system,
+                log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog) throws(EntitlementServerError) {
         let address = listen ?? configuration.listen
         guard (0...65_535).contains(address.port) else {
             throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
@@ -26,7 +28,7 @@ public final class EntitlementServer: Sendable {
             throw .store(error)
         }
         do {
-            api = try EntitlementAPI(configuration: configuration, store: store, clock: clock)
+            api = try EntitlementAPI(configuration: configuration, store: store, clock: clock, log: log)
         } catch {
             throw .configuration(error)
         }
@@ -42,6 +44,11 @@ public final class EntitlementServer: Sendable {
             throw .http(error)
         }
         self.address = ListenAddress(host: address.host, port: Int(http.port))
+    }
+
+    /// Writes one line to standard error, prefixed `tally serve:`.
+    public static let standardErrorLog: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data("tally serve: \(message)\n".utf8))
     }
 
     /// The port it listens on.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value shared between threads behind a lock (`Mutex` needs macOS 15; the package supports macOS 14).
+/// A value shared between threads behind a lock.
 ///
 /// `@unchecked Sendable`: `value` is private and read or written only inside `lock.withLock`, so no two
 /// threads touch it at once; `T` is `Sendable`, so what leaves the lock is safe to share.

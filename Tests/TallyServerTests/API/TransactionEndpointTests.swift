@@ -97,6 +97,11 @@ struct TransactionEndpointTests {
         let failed = try fixture.post(premium, for: "user-6")
         #expect(failed.status == 503)
         #expect(failed.errorCode == "unavailable")
+        // The store's own words go to the operator's log, not to the client.
+        let log = fixture.logged.lines
+        #expect(log.count == 1)
+        #expect(log.first?.contains("the test switched the store off") == true)
+        #expect(!String(decoding: failed.response.body, as: UTF8.self).contains("switched"))
         fixture.store.setFailing(false)
         let retried = try fixture.post(premium, for: "user-6")
         #expect((retried.json["transaction"] as? [String: Any])?["outcome"] as? String == "inserted")

@@ -31,6 +31,8 @@ struct ServerFixture {
     let directory: TemporaryDirectory
     let clock: TestClock
     let signer: SandboxSigner
+    /// What the API wrote to the operator's log.
+    let logged = LogBook()
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
          environments: [Environment] = [.sandbox], bundleId: String = "com.example.market",
@@ -46,7 +48,8 @@ struct ServerFixture {
         clock = TestClock(Self.start)
         directory = try TemporaryDirectory()
         store = SwitchableStore(try directory.open(readers: 2))
-        api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock)
+        api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock,
+                                 log: logged.append)
     }
 
     static var keys: [APIKeyEntry] {
