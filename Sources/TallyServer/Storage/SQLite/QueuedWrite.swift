@@ -42,7 +42,7 @@ final class QueuedWrite<Value: Sendable>: GroupedWrite, @unchecked Sendable {
         } else if let value {
             result = .success(value)
         } else {
-            result = .failure(SQLiteError(code: SQLITE_ERROR, "internal error: a grouped write finished without running"))
+            result = .failure(SQLiteError(code: SQLITE_ERROR, "internal error: a grouped write ended without running"))
         }
         body = nil
         value = nil
