@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 
 /// One caller's write as the leader of a ``WriteQueue`` group sees it, whatever its result type.
 protocol GroupedWrite: AnyObject, Sendable {
@@ -9,12 +10,16 @@ protocol GroupedWrite: AnyObject, Sendable {
     func finish(_ error: SQLiteError?)
     /// Whether ``finish(_:)`` has been called. Read under the queue's lock.
     var isFinished: Bool { get }
+    /// Blocks the caller's thread until ``wake()`` (called once per turn: finished, or handed the lead).
+    func waitForTurn()
+    /// Wakes the thread blocked in (or about to call) ``waitForTurn()``.
+    func wake()
 }
 
 /// A write body waiting in a ``WriteQueue``, and its result once the group's COMMIT has finished.
 ///
 /// `@unchecked Sendable`: the caller creates it and enqueues it under the queue's lock, then only waits on
-/// the queue's condition until it reads `isFinished == true` under that lock. Meanwhile `body` and `value`
+/// `turn` (or leads) until it reads `isFinished == true` under that lock. Meanwhile `body` and `value`
 /// are touched by exactly one thread, the group's leader (one at a time: the queue's `leading` flag, changed
 /// under its lock), which calls ``finish(_:)`` under the lock. Every hand-over (enqueue → leader, leader →
 /// next leader after a retry, leader → caller) passes through the queue's lock, which orders the accesses.
@@ -24,6 +29,7 @@ final class QueuedWrite<Value: Sendable>: GroupedWrite, @unchecked Sendable {
     private var body: ((SQLiteConnection) throws(SQLiteError) -> Value)?
     private var value: Value?
     private var result: Result<Value, SQLiteError>?
+    private let turn = DispatchSemaphore(value: 0)
 
     /// Wraps `body`; ``finish(_:)`` drops it, so it does not outlive the caller's `withoutActuallyEscaping`.
     init(_ body: @escaping (SQLiteConnection) throws(SQLiteError) -> Value) {
@@ -49,6 +55,10 @@ final class QueuedWrite<Value: Sendable>: GroupedWrite, @unchecked Sendable {
     }
 
     var isFinished: Bool { result != nil }
+
+    func waitForTurn() { turn.wait() }
+
+    func wake() { turn.signal() }
 
     /// The result, once finished (read by the caller after it saw ``isFinished`` under the queue's lock).
     func get() throws(SQLiteError) -> Value {

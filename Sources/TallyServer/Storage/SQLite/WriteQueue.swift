@@ -6,19 +6,21 @@ import Foundation
 ///
 /// A caller with no company leads a group of one (no savepoint: `BEGIN IMMEDIATE`, its body, `COMMIT`).
 /// Each write stays all-or-nothing; a body's error undoes only its own savepoint; a failed COMMIT fails every
-/// write of its group. A write returns only after the COMMIT that holds it is durable.
+/// write of its group. A write returns only after the COMMIT that holds it is durable. A waiting caller is
+/// woken only for its own write: when it is finished, or when it becomes the next leader.
 ///
 /// `@unchecked Sendable`: `pending`, `leading`, `commits` and `hooks` are read and written only while
-/// holding `condition`'s lock. `connection` is used only by the leader: the thread that set `leading` from
-/// false to true under the lock, until it sets it back under the lock, so no two threads use it at once and
-/// each leader sees the previous one's effects. `connection` itself never leaves this type.
-/// (`Mutex` needs macOS 15; the package supports macOS 14, so this uses `NSCondition`.)
+/// holding `lock`. `connection` is private and used only by the leader, and there is one leader at a time:
+/// a caller leads after it set `leading` from false to true under the lock, or after the previous leader,
+/// still holding `leading`, handed it over under the lock (``GroupedWrite/wake()``); it gives `leading` up
+/// under the lock. The lock (and the semaphore of the hand-over) orders each leader after the previous one.
+/// (`Mutex` needs macOS 15; the package supports macOS 14, so this uses `NSLock`.)
 final class WriteQueue: @unchecked Sendable {
     /// The most writes one transaction takes; the rest wait for the next group.
     static let maximumGroupSize = 64
 
-    let connection: SQLiteConnection
-    private let condition = NSCondition()
+    private let connection: SQLiteConnection
+    private let lock = NSLock()
     private var pending: [any GroupedWrite] = []
     private var leading = false
     private var commits = 0
@@ -31,16 +33,12 @@ final class WriteQueue: @unchecked Sendable {
 
     /// Replaces the test hooks; the next group uses them.
     func setHooks(_ hooks: Hooks) {
-        condition.lock()
-        defer { condition.unlock() }
-        self.hooks = hooks
+        lock.withLock { self.hooks = hooks }
     }
 
     /// COMMITs that succeeded so far (a diagnostic: under contention it grows slower than the writes).
     var commitCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return commits
+        lock.withLock { commits }
     }
 
     /// Runs `body` in a write transaction (shared with the writes queued beside it) and returns its value once
@@ -55,43 +53,57 @@ final class WriteQueue: @unchecked Sendable {
         }
     }
 
-    /// Queues `write` and returns when it is finished, leading groups while no one else does.
+    /// Queues `write` and returns when it is finished, leading groups when no one else does.
     private func submit(_ write: any GroupedWrite) {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
         pending.append(write)
         hooks.enqueued?(pending.count)
-        while leading && !write.isFinished {
-            condition.wait()
+        if leading {
+            lock.unlock()
+            write.waitForTurn()  // finished, or handed the lead (`leading` stays true for it)
+            lock.lock()
+            guard !write.isFinished else { return lock.unlock() }
+        } else {
+            leading = true
         }
-        guard !write.isFinished else { return }
-        leading = true
+        lead(until: write)
+        lock.unlock()
+    }
+
+    /// Runs groups until `write` is finished, then hands the lead to the first write still queued.
+    /// Called and returns under the lock, with `leading` set for this thread.
+    private func lead(until write: any GroupedWrite) {
         while !write.isFinished {
             let group = Array(pending.prefix(Self.maximumGroupSize))
             pending.removeFirst(group.count)
             guard !group.isEmpty else { break }  // unreachable: `write` is queued until finished
             let hooks = self.hooks
-            condition.unlock()
+            lock.unlock()
             let outcomes = GroupCommit(connection: connection, hooks: hooks).run(group)
-            condition.lock()
-            finish(group, outcomes)
-            if write.isFinished { leading = false }
-            condition.broadcast()
+            lock.lock()
+            finish(group, outcomes, leader: write)
         }
-        leading = false
+        if let next = pending.first {
+            next.wake()
+        } else {
+            leading = false
+        }
     }
 
-    /// Hands each member of `group` its outcome; writes to retry go back to the front of the queue, in order.
-    /// Called under the lock.
-    private func finish(_ group: [any GroupedWrite], _ outcomes: GroupCommit.Outcomes) {
+    /// Hands each member of `group` its outcome and wakes it (the leader's own write needs no waking);
+    /// writes to retry go back to the front of the queue, in order, still waiting. Called under the lock.
+    private func finish(_ group: [any GroupedWrite], _ outcomes: GroupCommit.Outcomes, leader: any GroupedWrite) {
         if outcomes.committed { commits += 1 }
         var retry: [any GroupedWrite] = []
         for (member, outcome) in zip(group, outcomes.members) {
             switch outcome {
             case .committed: member.finish(nil)
             case .failed(let error): member.finish(error)
-            case .retry: retry.append(member)
+            case .retry:
+                retry.append(member)
+                continue
             }
+            if member !== leader { member.wake() }
         }
         pending.insert(contentsOf: retry, at: 0)
     }
