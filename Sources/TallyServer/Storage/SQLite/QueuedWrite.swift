@@ -20,8 +20,8 @@ protocol GroupedWrite: AnyObject, Sendable {
 ///
 /// `@unchecked Sendable`: the caller creates it and enqueues it under the queue's lock, then only waits on
 /// `turn` (or leads) until it reads `isFinished == true` under that lock. Meanwhile `body` and `value`
-/// are touched by exactly one thread, the group's leader (one at a time: the queue's `leading` flag, changed
-/// under its lock), which calls ``finish(_:)`` under the lock. Every hand-over (enqueue → leader, leader →
+/// are touched by exactly one thread, the group's leader (one at a time: the queue's `leading` flag, taken,
+/// handed over and given up under its lock), which calls ``finish(_:)`` under the lock. Every hand-over (enqueue → leader, leader →
 /// next leader after a retry, leader → caller) passes through the queue's lock, which orders the accesses.
 /// The body is not `Sendable`, but it runs while its caller is blocked, so what it captured is never used by
 /// two threads at once; `Value` is `Sendable`, so the result may cross to the caller's thread.
