@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The store's single write connection, shared by group commit: writes that arrive while a COMMIT is in
@@ -76,7 +77,10 @@ final class WriteQueue: @unchecked Sendable {
         while !write.isFinished {
             let group = Array(pending.prefix(Self.maximumGroupSize))
             pending.removeFirst(group.count)
-            guard !group.isEmpty else { break }  // unreachable: `write` is queued until finished
+            guard !group.isEmpty else {  // unreachable: `write` stays queued until it is finished
+                write.finish(SQLiteError(code: SQLITE_MISUSE, "internal error: a write left the queue unfinished"))
+                break
+            }
             let hooks = self.hooks
             lock.unlock()
             let outcomes = GroupCommit(connection: connection, hooks: hooks).run(group)
