@@ -3,8 +3,9 @@ import TallyCore
 
 /// Where the server keeps customers, their verified transactions, spends and ownership moves.
 ///
-/// Every method is synchronous and safe to call from many threads at once; each write is one durable
-/// database transaction, committed before the method returns (so a 2xx can follow). The rules (what a
+/// Every method is synchronous and safe to call from many threads at once; each write is atomic and
+/// durable, committed before the method returns (so a 2xx can follow); writes that arrive together may
+/// share one database transaction and its COMMIT, without depending on each other's success. The rules (what a
 /// customer owns, whether a spend is covered) stay in TallyCore: a store only keeps and returns records.
 /// The SQLite implementation is ``SQLiteCustomerStore``; a PostgreSQL one can follow behind this protocol.
 public protocol CustomerStore: Sendable {

@@ -20,15 +20,18 @@ extension SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
-            rollback()
+            rollbackIfActive()
             throw error
         }
     }
 
     /// Rolls back the open transaction, if any. A failed COMMIT may already have ended it (SQLite rolls back
     /// on some I/O errors), so an error here is not reported over the one that caused the rollback.
-    private func rollback() {
-        guard sqlite3_get_autocommit(handle) == 0 else { return }
+    func rollbackIfActive() {
+        guard isInTransaction else { return }
         try? execute("ROLLBACK")
     }
+
+    /// Whether a transaction is open (SQLite ends one by itself on some errors: a full disk, an I/O error).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }

@@ -10,8 +10,9 @@ extension SQLiteCustomerStore {
     }
 
     /// Stores the spend `admit`, run on the record read inside the same write transaction, returns.
-    /// The write connection's lock and `BEGIN IMMEDIATE` keep every other write out until COMMIT, so
-    /// concurrent spends are judged one after another and never overdraw.
+    /// Writes run one after another on the single write connection (those of a commit group in one
+    /// transaction, each seeing the ones before it), so concurrent spends are judged one after another and
+    /// never overdraw. `admit` may run again if SQLite rolls the group back for another write's failure.
     public func spend(for appUserId: String,
                       admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
         let admission = try write { (connection) throws(SQLiteError) -> Admission in
@@ -20,7 +21,7 @@ extension SQLiteCustomerStore {
             do {
                 admitted = try admit(record)
             } catch {
-                return .refused(error)  // nothing written: the COMMIT is empty
+                return .refused(error)  // nothing written: its savepoint is empty
             }
             guard let spend = admitted else { return .duplicate(record) }
             let user = SQLiteValue.text(appUserId)

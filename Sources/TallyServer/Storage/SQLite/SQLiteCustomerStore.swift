@@ -3,8 +3,9 @@ import TallyCore
 
 /// The default ``CustomerStore``: one SQLite database file in write-ahead-log mode.
 ///
-/// Writes go through one connection behind a lock, each in a `BEGIN IMMEDIATE` transaction committed with
-/// `synchronous=FULL` before the method returns; reads use a small pool of other connections, each query set
+/// Writes go through one connection with group commit (``WriteQueue``): writes arriving together share one
+/// `BEGIN IMMEDIATE` transaction, each in its own savepoint, and one COMMIT with `synchronous=FULL`, which
+/// is durable before any of them returns; reads use a small pool of other connections, each query set
 /// in its own read transaction (one consistent snapshot), running beside the writer. Opening creates the file
 /// when absent and runs the schema migrations (``StoreSchema``).
 public final class SQLiteCustomerStore: CustomerStore {
@@ -13,7 +14,7 @@ public final class SQLiteCustomerStore: CustomerStore {
 
     /// The database file.
     public let path: String
-    let writer: LockedConnection
+    let writes: WriteQueue
     let readers: ReadConnectionPool
 
     /// Opens (creating when absent) the database file at `path` and migrates its schema.
@@ -32,7 +33,7 @@ public final class SQLiteCustomerStore: CustomerStore {
             try writer.configureForStore()
             try writer.enableWriteAheadLog()
             try writer.migrate()
-            self.writer = LockedConnection(writer)
+            self.writes = WriteQueue(writer)
             self.readers = try ReadConnectionPool(count: readers) { () throws(SQLiteError) in
                 let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
                 try reader.configureForStore()
@@ -67,12 +68,12 @@ public final class SQLiteCustomerStore: CustomerStore {
         }
     }
 
-    /// Runs `body` in one write transaction on the write connection, mapping failures to store errors.
+    /// Runs `body` as one all-or-nothing write on the write connection (a savepoint in a group's transaction,
+    /// see ``WriteQueue/perform(_:)``); returns after the COMMIT is durable; maps failures to store errors.
+    /// `body` sees the writes committed before it and those of earlier writes in its group.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
         do {
-            return try writer.withConnection { (connection) throws(SQLiteError) in
-                try connection.immediateTransaction { () throws(SQLiteError) in try body(connection) }
-            }
+            return try writes.perform(body)
         } catch {
             throw error.storeError()
         }
