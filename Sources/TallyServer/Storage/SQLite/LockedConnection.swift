@@ -2,7 +2,6 @@ import Foundation
 
 /// A ``SQLiteConnection`` that many threads share, one at a time.
 ///
-/// `Mutex` (Synchronization) needs macOS 15 and the package supports macOS 14, so this uses `NSLock`.
 /// `@unchecked Sendable` is sound because `connection` is private, set once in `init`, and touched only
 /// between `lock.lock()` and `lock.unlock()` in ``withConnection(_:)`` / ``withConnectionIfAvailable(_:)``;
 /// `body` cannot keep it (the closure is non-escaping and `SQLiteConnection` is not `Sendable`, so it cannot

@@ -15,7 +15,6 @@ import Foundation
 /// a caller leads after it set `leading` from false to true under the lock, or after the previous leader,
 /// still holding `leading`, handed it over under the lock (``GroupedWrite/wake()``); it gives `leading` up
 /// under the lock. The lock (and the semaphore of the hand-over) orders each leader after the previous one.
-/// (`Mutex` needs macOS 15; the package supports macOS 14, so this uses `NSLock`.)
 final class WriteQueue: @unchecked Sendable {
     /// The most writes one transaction takes; the rest wait for the next group.
     static let maximumGroupSize = 64
