@@ -24,6 +24,7 @@ test: deps
 
 bench:
 	@bash scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product tally
 	$(SWIFT) run -c release tally-bench all
 
 clean:
