@@ -6,16 +6,22 @@ import PackageDescription
 /// main repository and worktrees; read it instead of guessing.
 let tallyIdentity = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
-/// libFuzzer target over Tally's parsers. Build and run with `./run.sh SECONDS` (Linux, Swift toolchain
-/// with `-sanitize=fuzzer`); not part of the main package's build.
+/// libFuzzer target over Tally's parsers and the server's request handling. Build and run with
+/// `./run.sh SECONDS` (Linux, Swift toolchain with `-sanitize=fuzzer`); not part of the main package's build.
 let package = Package(
     name: "TallyFuzz",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
         .executableTarget(
             name: "TallyFuzz",
-            dependencies: ["CFuzzerDriver", .product(name: "TallyVerify", package: tallyIdentity)]
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "TallyVerify", package: tallyIdentity),
+                .product(name: "TallyCore", package: tallyIdentity),
+                .product(name: "TallyHTTP", package: tallyIdentity),
+                .product(name: "TallyServer", package: tallyIdentity),
+            ]
         ),
         /// Declares libFuzzer's driver entry for Swift.
         .target(name: "CFuzzerDriver"),

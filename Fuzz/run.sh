@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target and fuzzes the receipt parser for SECONDS (default 60).
+# Builds the libFuzzer target and fuzzes for SECONDS (default 60): the receipt and JWS parsers, and what
+# `tally serve` reads from the network (router, percent-decoding, bearer, cursor, JSON bodies, whole requests
+# to the API over a SQLite store in a temporary directory). The first input byte picks the target.
 # Usage: Fuzz/run.sh [SECONDS]      Exit status: 0 = no crash, 1 = crash found or build failed.
 # Crash inputs are written to Fuzz/.build/fuzz-artifacts/; reproduce one with
 #   Fuzz/.build/debug/TallyFuzz Fuzz/.build/fuzz-artifacts/crash-…
@@ -16,7 +18,8 @@ binary="$(swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse
 work="$here/.build/fuzz-corpus"
 artifacts="$here/.build/fuzz-artifacts"
 mkdir -p "$work" "$artifacts"
-cp -n "$here"/corpus/*.der "$here"/corpus/*.b64 "$here"/corpus/*.jws "$work"/ 2>/dev/null || true
+cp -n "$here"/corpus/*.der "$here"/corpus/*.b64 "$here"/corpus/*.jws "$here"/corpus/*.route "$here"/corpus/*.body \
+  "$here"/corpus/*.req "$work"/ 2>/dev/null || true
 log="$here/.build/fuzz.log"
 
 set +e

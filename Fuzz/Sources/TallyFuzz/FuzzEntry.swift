@@ -1,27 +1,25 @@
 import Foundation
-import TallyVerify
 
-/// libFuzzer entry point: feeds each input to the receipt parser, both as raw DER and as base64 text,
-/// to the receipt verifier (Apple root), and as text to the JWS verifier (header, x5c, chain, payload
-/// decoding). Any crash, trap or sanitizer report is a bug.
+/// libFuzzer entry point. The first byte picks the target, so the seed corpus of each stays meaningful:
+/// `0x01` the path router, percent-decoding, bearer and cursor parsing (``RoutingTarget``), `0x02` the
+/// strict JSON body reader (``JSONBodyTarget``), `0x03` a whole request to the entitlement API
+/// (``APITarget``); any other first byte (DER receipts start with `0x30`, base64 with a letter, JWS with
+/// `e`) feeds the whole input to the receipt and JWS parsers (``ParserTarget``). Any crash, trap,
+/// sanitizer report or broken property is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Data(bytes: data, count: size)
-    _ = AppReceipt.parse(der: bytes)
-    _ = AppReceipt.parse(base64: String(decoding: bytes, as: UTF8.self))
-    _ = AppReceipt.transactionIdForMigration(base64: bytes.base64EncodedString())
-    if let verifier = FuzzVerifier.shared {
-        _ = verifier.verify(der: bytes)
-    }
-    if let jws = FuzzVerifier.jws {
-        _ = jws.verifyDetectingKind(String(decoding: bytes, as: UTF8.self))
+    let input = UnsafeBufferPointer(start: data, count: size)
+    switch input.first {
+    case 0x01: RoutingTarget.run(Array(input.dropFirst()))
+    case 0x02: JSONBodyTarget.run(Array(input.dropFirst()))
+    case 0x03: APITarget.run(Array(input.dropFirst()))
+    default: ParserTarget.run(Data(input))
     }
     return 0
 }
 
-/// One verifier for the whole run.
-enum FuzzVerifier {
-    static let shared: ReceiptVerifier? = try? ReceiptVerifier()
-    /// Apple Root CA - G3, no bundle id check, sandbox: every parsing and chain path is reachable.
-    static let jws: SignedDataVerifier? = try? SignedDataVerifier(bundleId: nil, environment: .sandbox)
+/// Stops the run with `message` when a property the fuzzer checks does not hold (libFuzzer records the
+/// input as a crash).
+func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() { fatalError("property broken: \(message())") }
 }

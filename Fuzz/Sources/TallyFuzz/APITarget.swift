@@ -1,0 +1,66 @@
+import Foundation
+import TallyHTTP
+import TallyServer
+
+/// A whole request to ``FuzzServer/api`` (routing, keys, body, verification, the SQLite store, the
+/// cache), checked against docs/server.md: every status is a documented one, every error body is
+/// `{"error":{"code":…,"message":…}}` with the code its status documents, and the headers errors promise.
+enum APITarget {
+    /// Documented error codes by status.
+    static let codes: [Int: Set<String>] = [
+        400: ["malformed_json", "json_too_deep", "invalid_request", "invalid_amount"],
+        401: ["unauthorized"], 403: ["forbidden"], 404: ["not_found", "unknown_currency"],
+        405: ["method_not_allowed"],
+        409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer"],
+        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 503: ["unavailable"],
+    ]
+
+    static func run(_ bytes: [UInt8]) {
+        let request = FuzzRequest.decode(bytes)
+        let api = FuzzServer.api
+        // The HTTP server answers an oversized body without reading it, through `rejectOversizedBody`.
+        let response = request.body.count > FuzzServer.maxBodyBytes
+            ? api.rejectOversizedBody(request) : api.handle(request)
+        if trace {
+            FileHandle.standardError.write(Data("\(request.method) \(request.path.prefix(80)) → \(response.status) "
+                .utf8 + response.body.prefix(300) + Array("\n".utf8)))
+        }
+        check(response, for: request)
+    }
+
+    /// `TALLY_FUZZ_TRACE=1` prints each request's status and the start of its body (to read a seed's path).
+    static let trace = ProcessInfo.processInfo.environment["TALLY_FUZZ_TRACE"] == "1"
+
+    static func check(_ response: HTTPResponse, for request: HTTPRequest) {
+        let where_ = "\(request.method) \(request.path.prefix(80)) → \(response.status)"
+        if response.status == 200 {
+            if request.path == "/metrics" { return }
+            require(jsonObject(response.body) != nil, "\(where_): the body is not a JSON object")
+            return
+        }
+        guard let allowed = codes[response.status] else {
+            return require(false, "\(where_): undocumented status")
+        }
+        guard let object = jsonObject(response.body), object.count == 1,
+              let error = object["error"] as? [String: Any],
+              let code = error["code"] as? String, error["message"] is String else {
+            return require(false, "\(where_): not the error JSON: \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+        }
+        require(allowed.contains(code), "\(where_): code \(code) is not documented for this status")
+        let names = Set(response.headers.map { $0.name.lowercased() })
+        switch code {
+        case "unauthorized": require(names.contains("www-authenticate"), "\(where_): no WWW-Authenticate")
+        case "method_not_allowed": require(names.contains("allow"), "\(where_): no Allow")
+        case "rate_limited": require(names.contains("retry-after"), "\(where_): no Retry-After")
+        case "verification_failed": require(error["reason"] is String, "\(where_): no reason")
+        case "insufficient_balance": require(error["balance"] is NSNumber, "\(where_): no balance")
+        case "body_too_large": require(request.body.count > FuzzServer.maxBodyBytes, "\(where_): small body refused")
+        default: break
+        }
+    }
+
+    /// The body as a JSON object, or nil.
+    static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+}
