@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "TallyCore", package: tallyIdentity),
                 .product(name: "TallyHTTP", package: tallyIdentity),
                 .product(name: "TallyServer", package: tallyIdentity),
+                .product(name: "TallySandbox", package: tallyIdentity),
             ]
         ),
         /// Declares libFuzzer's driver entry for Swift.

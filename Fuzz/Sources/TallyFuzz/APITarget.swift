@@ -1,8 +1,8 @@
 import Foundation
 import TallyHTTP
-import TallyServer
+@testable import TallyServer
 
-/// A whole request to ``FuzzServer/api`` (routing, keys, body, verification, the SQLite store, the
+/// A whole request to one of ``FuzzServer``'s APIs (routing, keys, body, verification, the SQLite store, the
 /// cache), checked against docs/server.md: every status is a documented one, every error body is
 /// `{"error":{"code":…,"message":…}}` with the code its status documents, and the headers errors promise.
 enum APITarget {
@@ -15,9 +15,8 @@ enum APITarget {
         413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 503: ["unavailable"],
     ]
 
-    static func run(_ bytes: [UInt8]) {
+    static func run(_ bytes: [UInt8], api: EntitlementAPI) {
         let request = FuzzRequest.decode(bytes)
-        let api = FuzzServer.api
         // The HTTP server answers an oversized body without reading it, through `rejectOversizedBody`.
         let response = request.body.count > FuzzServer.maxBodyBytes
             ? api.rejectOversizedBody(request) : api.handle(request)
@@ -33,11 +32,7 @@ enum APITarget {
 
     static func check(_ response: HTTPResponse, for request: HTTPRequest) {
         let where_ = "\(request.method) \(request.path.prefix(80)) → \(response.status)"
-        if response.status == 200 {
-            if request.path == "/metrics" { return }
-            require(jsonObject(response.body) != nil, "\(where_): the body is not a JSON object")
-            return
-        }
+        if response.status == 200 { return checkSuccess(response, for: request, where_) }
         guard let allowed = codes[response.status] else {
             return require(false, "\(where_): undocumented status")
         }
@@ -56,6 +51,37 @@ enum APITarget {
         case "insufficient_balance": require(error["balance"] is NSNumber, "\(where_): no balance")
         case "body_too_large": require(request.body.count > FuzzServer.maxBodyBytes, "\(where_): small body refused")
         default: break
+        }
+    }
+
+    /// A 200 went to a request with the key its route needs, and its JSON is about the customer in the path:
+    /// no negative balance, documented outcomes.
+    static func checkSuccess(_ response: HTTPResponse, for request: HTTPRequest, _ where_: String) {
+        guard let match = try? Router.match(request.path) else {
+            return require(false, "\(where_): 200 for a path no route has")
+        }
+        require(request.method == match.route.method, "\(where_): 200 for the wrong method")
+        if match.route == .metrics { return }
+        guard let object = jsonObject(response.body) else { return require(false, "\(where_): the body is not JSON") }
+        guard let role = match.route.role else { return }
+        let token = request.bearerToken
+        require(token == FuzzServer.secretKey || (role == .public && token == FuzzServer.publicKey),
+                "\(where_): answered without the \(role) key")
+        if let customer = object["customer"] as? [String: Any] {
+            require(customer["appUserId"] as? String == match.appUserId, "\(where_): another customer's state")
+            let balances = customer["balances"] as? [String: NSNumber] ?? [:]
+            require(balances.values.allSatisfy { $0.doubleValue >= 0 }, "\(where_): a negative balance \(balances)")
+        } else {
+            require(match.route == .history, "\(where_): no customer")
+        }
+        if let spend = object["spend"] as? [String: Any] {
+            require(spend["currency"] as? String == match.currency, "\(where_): spent another currency")
+            require((spend["amount"] as? NSNumber)?.doubleValue ?? 0 > 0, "\(where_): spent a non-positive amount")
+            require(["recorded", "duplicate"].contains(spend["outcome"] as? String), "\(where_): spend outcome")
+        }
+        if let posted = object["transaction"] as? [String: Any] {
+            require(["inserted", "updated", "unchanged", "transferred"].contains(posted["outcome"] as? String),
+                    "\(where_): transaction outcome")
         }
     }
 

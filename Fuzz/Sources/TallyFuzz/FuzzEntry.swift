@@ -2,8 +2,8 @@ import Foundation
 
 /// libFuzzer entry point. The first byte picks the target, so the seed corpus of each stays meaningful:
 /// `0x01` the path router, percent-decoding, bearer and cursor parsing (``RoutingTarget``), `0x02` the
-/// strict JSON body reader (``JSONBodyTarget``), `0x03` a whole request to the entitlement API
-/// (``APITarget``); any other first byte (DER receipts start with `0x30`, base64 with a letter, JWS with
+/// strict JSON body reader (``JSONBodyTarget``), `0x03` and `0x04` a whole request to the entitlement API
+/// with ownership `transfer` and `keep` (``APITarget``); any other first byte (DER receipts start with `0x30`, base64 with a letter, JWS with
 /// `e`) feeds the whole input to the receipt and JWS parsers (``ParserTarget``). Any crash, trap,
 /// sanitizer report or broken property is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,7 +12,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch input.first {
     case 0x01: RoutingTarget.run(Array(input.dropFirst()))
     case 0x02: JSONBodyTarget.run(Array(input.dropFirst()))
-    case 0x03: APITarget.run(Array(input.dropFirst()))
+    case 0x03: APITarget.run(Array(input.dropFirst()), api: FuzzServer.transferAPI)
+    case 0x04: APITarget.run(Array(input.dropFirst()), api: FuzzServer.keepAPI)
     default: ParserTarget.run(Data(input))
     }
     return 0

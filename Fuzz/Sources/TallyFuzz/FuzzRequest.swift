@@ -2,7 +2,8 @@ import TallyHTTP
 
 /// Decodes a fuzz input into the request libmicrohttpd would hand the API. Lines split at `\n`:
 /// `METHOD TARGET` (target = path, optionally `?query`), then the `Authorization` value (`p` and `s`
-/// stand for `Bearer` with the public and secret key; empty for none), then the raw body (all the rest).
+/// stand for `Bearer` with the public and secret key; empty for none), then the raw body (all the rest),
+/// or a transaction for the harness to sign (``FuzzSigning``).
 enum FuzzRequest {
     static func decode(_ bytes: [UInt8]) -> HTTPRequest {
         let newline = UInt8(ascii: "\n")
@@ -11,7 +12,8 @@ enum FuzzRequest {
         let afterLine = min(bytes.count, lineEnd + 1)
         let authEnd = bytes[afterLine...].firstIndex(of: newline) ?? bytes.count
         let authorization = String(decoding: bytes[afterLine..<authEnd], as: UTF8.self)
-        let body = Array(bytes[min(bytes.count, authEnd + 1)...])
+        let rest = Array(bytes[min(bytes.count, authEnd + 1)...])
+        let body = FuzzSigning.body(rest) ?? rest
 
         let method: String, target: Substring
         if let space = requestLine.firstIndex(of: " ") {
