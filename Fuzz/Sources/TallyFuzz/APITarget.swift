@@ -25,6 +25,21 @@ enum APITarget {
                 .utf8 + response.body.prefix(300) + Array("\n".utf8)))
         }
         check(response, for: request)
+        checkCacheInvalidated(after: response, for: request, api: api)
+    }
+
+    /// After a write answered 200, `GET /v1/customers/{id}` (served from the cache) shows the state the
+    /// write answered with: the write invalidated the cache before it was acknowledged.
+    static func checkCacheInvalidated(after response: HTTPResponse, for request: HTTPRequest, api: EntitlementAPI) {
+        guard response.status == 200, request.method == "POST",
+              let written = jsonObject(response.body)?["customer"] as? NSDictionary,
+              let match = try? Router.match(request.path) else { return }
+        let path = "/v1/customers/" + RoutingTarget.percentEncoded(match.appUserId)
+        let read = api.handle(HTTPRequest(method: "GET", path: path,
+                                          headers: ["authorization": "Bearer \(FuzzServer.secretKey)"]))
+        let cached = jsonObject(read.body)?["customer"] as? NSDictionary
+        require(read.status == 200 && cached == written,
+                "GET \(path.prefix(80)) after a write → \(read.status): the cache shows another state")
     }
 
     /// `TALLY_FUZZ_TRACE=1` prints each request's status and the start of its body (to read a seed's path).
