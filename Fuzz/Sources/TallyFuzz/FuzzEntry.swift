@@ -12,8 +12,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch input.first {
     case 0x01: RoutingTarget.run(Array(input.dropFirst()))
     case 0x02: JSONBodyTarget.run(Array(input.dropFirst()))
-    case 0x03: APITarget.run(Array(input.dropFirst()), api: FuzzServer.transferAPI)
-    case 0x04: APITarget.run(Array(input.dropFirst()), api: FuzzServer.keepAPI)
+    case 0x03: APITarget.run(Array(input.dropFirst()), api: FuzzServer.api(.transfer))
+    case 0x04: APITarget.run(Array(input.dropFirst()), api: FuzzServer.api(.keep))
     default: ParserTarget.run(Data(input))
     }
     return 0

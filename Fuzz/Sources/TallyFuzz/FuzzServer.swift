@@ -1,11 +1,14 @@
 import Foundation
+import Synchronization
 import TallyCore
 import TallyHTTP
 import TallyServer
 import TallyVerify
 
-/// The entitlement APIs of the run, each built once over a real SQLite store in a temporary directory
-/// (removed at exit), with the Market example's catalog and `tally.json`. Transactions verify against
+/// The entitlement APIs of the run over real SQLite stores in a temporary directory (removed at exit), with
+/// the Market example's catalog and `tally.json`. Both are rebuilt over fresh stores every
+/// ``requestsPerGeneration`` requests, so state stays small enough to keep the run fast (and a crash
+/// depends on at most that many earlier inputs), and closing a used store runs under LeakSanitizer too. Transactions verify against
 /// Apple's root and the harness's sandbox root, in the Sandbox, for the bundle of the real JWS seeds
 /// (`com.goodheartapp`), so seeded and harness-signed posts reach the store.
 enum FuzzServer {
@@ -18,10 +21,35 @@ enum FuzzServer {
     /// Bodies above this get 413: a base64 receipt seed fits, and the fuzzer (inputs up to 16 KiB) reaches it.
     static let maxBodyBytes = 8_192
 
-    /// Ownership `transfer` (first byte `0x03`).
-    static let transferAPI = makeAPI(.transfer)
-    /// Ownership `keep` (first byte `0x04`).
-    static let keepAPI = makeAPI(.keep)
+    /// Requests the APIs answer before they are rebuilt over fresh stores.
+    static let requestsPerGeneration = 1_000
+
+    private struct Generation {
+        var apis: [OwnershipPolicy: EntitlementAPI] = [:]
+        var directory: String?
+        var requests = 0
+        var count = 0
+    }
+
+    private static let generation = Mutex(Generation())
+
+    /// The API with `ownership` (`transfer` for first byte `0x03`, `keep` for `0x04`) of the current generation.
+    static func api(_ ownership: OwnershipPolicy) -> EntitlementAPI {
+        generation.withLock { generation in
+            if generation.apis.isEmpty || generation.requests >= requestsPerGeneration {
+                generation.apis = [:]
+                if let old = generation.directory { try? FileManager.default.removeItem(atPath: old) }
+                let path = (directory as NSString).appendingPathComponent("\(generation.count)")
+                generation.count += 1
+                generation.directory = path
+                for policy in OwnershipPolicy.allCases { generation.apis[policy] = makeAPI(policy, in: path) }
+                generation.requests = 0
+            }
+            generation.requests += 1
+            guard let api = generation.apis[ownership] else { fatalError("no \(ownership) API") }
+            return api
+        }
+    }
 
     static let directory: String = {
         let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("tally-fuzz-\(UUID().uuidString)")
@@ -48,7 +76,7 @@ enum FuzzServer {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Market")
 
-    private static func makeAPI(_ ownership: OwnershipPolicy) -> EntitlementAPI {
+    private static func makeAPI(_ ownership: OwnershipPolicy, in generationDirectory: String) -> EntitlementAPI {
         do {
             let app = try AppConfiguration(jsonData: Data(contentsOf: market.appendingPathComponent("tally.json")),
                                            fileName: "tally.json")
@@ -60,7 +88,7 @@ enum FuzzServer {
                 keys: [APIKeyEntry(name: "ios-app", role: .public, sha256: ECDSA.sha256(Array(publicKey.utf8))),
                        APIKeyEntry(name: "backend", role: .secret, sha256: ECDSA.sha256(Array(secretKey.utf8)))],
                 limits: ServerLimits(requestsPerSecond: 1_000_000, burst: 1_000_000, maxBodyBytes: maxBodyBytes))
-            let path = (directory as NSString).appendingPathComponent(ownership.rawValue)
+            let path = (generationDirectory as NSString).appendingPathComponent(ownership.rawValue)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             let store = try SQLiteCustomerStore(directory: path, readers: 2)
             return try EntitlementAPI(configuration: configuration, store: store, log: { _ in })
