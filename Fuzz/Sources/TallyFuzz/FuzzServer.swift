@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import Foundation
 import Synchronization
 import TallyCore
@@ -37,6 +38,9 @@ enum FuzzServer {
     static func api(_ ownership: OwnershipPolicy) -> EntitlementAPI {
         generation.withLock { generation in
             if generation.apis.isEmpty || generation.requests >= requestsPerGeneration {
+                // Live for the whole generation, but held where LeakSanitizer cannot see them (CFuzzerDriver.h).
+                __lsan_disable()
+                defer { __lsan_enable() }
                 generation.apis = [:]
                 if let old = generation.directory { try? FileManager.default.removeItem(atPath: old) }
                 let path = (directory as NSString).appendingPathComponent("\(generation.count)")
