@@ -54,8 +54,8 @@ enum RoutingTarget {
     static func checkBearer(_ value: String) {
         guard let token = HTTPRequest.bearerToken(fromAuthorization: value) else { return }
         let blanks: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t")]
-        require(!token.isEmpty, "empty bearer token")
-        require(!blanks.contains(token.utf8.first!) && !blanks.contains(token.utf8.last!), "padded bearer token")
+        guard let first = token.utf8.first, let last = token.utf8.last else { return require(false, "empty token") }
+        require(!blanks.contains(first) && !blanks.contains(last), "padded bearer token")
         require(HTTPRequest.bearerToken(fromAuthorization: "Bearer \(token)") == token, "bearer round trip")
     }
 
