@@ -33,6 +33,26 @@ struct LedgerSpendTests {
         #expect(history.spends.isEmpty)
     }
 
+    @Test("an amount that would round away is refused: 10 - 1e-38 is 10 in a Decimal",
+          arguments: ["1e-38", "0.000000001", "1e15"])
+    func inexactSpendIsRefused(amount: String) throws {
+        var history = funded()
+        let value = try #require(Decimal(string: amount))
+        let error = try #require(throws: TallyError.self) {
+            try record(Spend(id: "s1", currency: "coins", amount: value, date: F.day(1)), in: &history)
+        }
+        #expect(error.code == .invalidValue)
+        #expect(history.spends.isEmpty)
+    }
+
+    @Test func spendWithEightDecimalsIsExact() throws {
+        var history = funded()
+        #expect(try record(Spend(id: "s1", currency: "coins", amount: try #require(Decimal(string: "0.00000001")),
+                                 date: F.day(1)), in: &history))
+        #expect(Ledger(history: history, configuration: F.configuration).balance(of: "coins")
+                == Decimal(string: "9.99999999"))
+    }
+
     @Test func spendOfTheWholeBalanceIsAccepted() throws {
         var history = funded()
         #expect(try record(Spend(id: "s1", currency: "coins", amount: 10, date: F.day(1)), in: &history))

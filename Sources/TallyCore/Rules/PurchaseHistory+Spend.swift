@@ -44,9 +44,8 @@ extension PurchaseHistory {
         guard !spend.id.isEmpty else {
             throw TallyError(.invalidValue, "a spend needs a non-empty id, so a retry cannot spend twice")
         }
-        guard !spend.amount.isNaN, spend.amount > 0 else {
-            throw TallyError(.invalidValue, "spend '\(spend.id)': the amount must be greater than zero, "
-                + "got \(spend.amount)")
+        if let problem = Spend.amountProblem(spend.amount) {
+            throw TallyError(.invalidValue, "spend '\(spend.id)': \(problem)")
         }
         guard configuration.currencies[spend.currency] != nil else {
             let known = configuration.currencies.keys.sorted().joined(separator: ", ")

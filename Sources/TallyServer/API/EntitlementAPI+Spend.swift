@@ -11,7 +11,7 @@ extension EntitlementAPI {
         guard case .number(let amount) = amountValue else {
             throw .invalidAmount("the amount must be a JSON number above zero, not \(amountValue.typeName)")
         }
-        guard amount > 0 else { throw .invalidAmount("the amount must be above zero, got \(amount)") }
+        if let problem = Spend.amountProblem(amount) { throw .invalidAmount(problem) }
         let app = configuration.appConfiguration
         guard app.currencies[currency] != nil else {
             throw .unknownCurrency(currency, known: app.currencies.keys.sorted())

@@ -71,7 +71,9 @@ struct SpendEndpointTests {
     }
 
     @Test("amounts that are not numbers above zero are 400 invalid_amount",
-          arguments: ["0", "-1", "0.0", #""5""#, "true", "null", "[1]", "1e-200", "0.123456789012345678901234567890123456789"])
+          arguments: ["0", "-1", "0.0", #""5""#, "true", "null", "[1]", "1e-200", "0.123456789012345678901234567890123456789",
+                      // Exact as a Decimal, but 10 - amount would round back to 10: a free spend.
+                      "1e-38", "0.000000001", "1e15", "1000000000000000.5"])
     func invalidAmount(amount: String) throws {
         let fixture = try ServerFixture()
         let reply = fixture.send("POST", spendPath(), body: #"{"amount":\#(amount),"id":"x"}"#)
