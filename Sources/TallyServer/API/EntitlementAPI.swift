@@ -18,14 +18,19 @@ public final class EntitlementAPI: Sendable {
     let cache = StateCache()
     /// Where problems the operator must see go (a failing store); the client gets only a 503.
     let log: @Sendable (String) -> Void
+    /// Where one line per answered request goes, when on: method, route template, status and milliseconds.
+    /// Never the raw path: an `appUserId` may be personal data.
+    let accessLog: (@Sendable (String) -> Void)?
     /// How long a cached state may be served at most, in seconds.
     static let maximumCacheAge: TimeInterval = 300
 
     /// Builds the API; fails when the verification settings cannot make verifiers.
     public init(configuration: ServerConfiguration, store: any CustomerStore, clock: ServerClock = .system,
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws(ServerConfigurationError) {
+                log: @escaping @Sendable (String) -> Void = { _ in },
+                accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerConfigurationError) {
         self.configuration = configuration
         self.log = log
+        self.accessLog = accessLog
         self.store = store
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
@@ -45,8 +50,11 @@ public final class EntitlementAPI: Sendable {
         let (template, response) = route(request)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
-                              seconds: seconds)
+        let method = Self.methodLabel(request.method)
+        metrics.recordRequest(route: template, method: method, status: response.status, seconds: seconds)
+        if let accessLog {
+            accessLog("\(method) \(template) \(response.status) " + String(format: "%.2fms", seconds * 1000))
+        }
         return response
     }
 

@@ -14,10 +14,11 @@ public final class EntitlementServer: Sendable {
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
-    /// standard error by default.
+    /// standard error by default; a line per request goes to `accessLog` when given.
     public init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
                 clock: ServerClock = .system,
-                log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog) throws(EntitlementServerError) {
+                log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog,
+                accessLog: (@Sendable (String) -> Void)? = nil) throws(EntitlementServerError) {
         let address = listen ?? configuration.listen
         guard (0...65_535).contains(address.port) else {
             throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
@@ -28,7 +29,8 @@ public final class EntitlementServer: Sendable {
             throw .store(error)
         }
         do {
-            api = try EntitlementAPI(configuration: configuration, store: store, clock: clock, log: log)
+            api = try EntitlementAPI(configuration: configuration, store: store, clock: clock, log: log,
+                                     accessLog: accessLog)
         } catch {
             throw .configuration(error)
         }

@@ -25,7 +25,7 @@ enum ServeCommand {
     }
 
     private static func serve(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments(words, flags: [], options: ["data", "config", "listen"])
+        let arguments = try Arguments(words, flags: ["access-log"], options: ["data", "config", "listen"])
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
         guard let data = arguments.value("data") else { throw UsageError("missing --data DIR") }
         guard let configPath = arguments.value("config") else { throw UsageError("missing --config FILE") }
@@ -47,7 +47,8 @@ enum ServeCommand {
         let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let server: EntitlementServer
         do {
-            server = try EntitlementServer(configuration: configuration, dataDirectory: data, listen: listen)
+            server = try EntitlementServer(configuration: configuration, dataDirectory: data, listen: listen,
+                                           accessLog: arguments.flag("access-log") ? EntitlementServer.standardErrorLog : nil)
         } catch {
             Output.error("tally serve: \(error.description)")
             return error.isConfigurationProblem ? ExitCode.usage : ExitCode.refused

@@ -1,6 +1,6 @@
 /// The text of `tally serve --help`.
 enum ServeHelp {
-    static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT]"
+    static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT] [--access-log]"
     static let keyUsage = "tally serve key --role public|secret [--name NAME]"
 
     static let text = """
@@ -13,6 +13,7 @@ enum ServeHelp {
     Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
     'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
     SIGINT or SIGTERM stop it (exit 0); a bad configuration exits 2 with the problem on stderr.
+    --access-log writes a line per request to stderr: method, route, status, milliseconds (never the path).
 
     'tally serve key' prints a new random key and its configuration entry as JSON; put the entry
     (without "key") in the configuration's "keys" and give the key to the client.

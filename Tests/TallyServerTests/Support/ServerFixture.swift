@@ -33,6 +33,8 @@ struct ServerFixture {
     let signer: SandboxSigner
     /// What the API wrote to the operator's log.
     let logged = LogBook()
+    /// The access log: a line per answered request.
+    let accessLogged = LogBook()
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
          environments: [Environment] = [.sandbox], bundleId: String = "com.example.market",
@@ -49,7 +51,7 @@ struct ServerFixture {
         directory = try TemporaryDirectory()
         store = SwitchableStore(try directory.open(readers: 2))
         api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock,
-                                 log: logged.append)
+                                 log: logged.append, accessLog: accessLogged.append)
     }
 
     static var keys: [APIKeyEntry] {
