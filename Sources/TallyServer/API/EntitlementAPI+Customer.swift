@@ -19,13 +19,18 @@ extension EntitlementAPI {
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customer(appUserId) }
-        let state = CustomerState(catalog: configuration.catalog, configuration: configuration.appConfiguration,
-                                  history: record.purchaseHistory, at: now)
-        let body = CustomerJSON.encode(appUserId: appUserId, state: state)
+        let (body, state) = encodeCustomer(record, now: now)
         let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge)
         cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
                      ticket: ticket)
         return body
+    }
+
+    /// The `customer` object for a record the caller already holds, and the state behind it.
+    func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {
+        let state = CustomerState(catalog: configuration.catalog, configuration: configuration.appConfiguration,
+                                  history: record.purchaseHistory, at: now)
+        return (CustomerJSON.encode(appUserId: record.appUserId, state: state), state)
     }
 
     /// Runs a store call; a store failure is 503 `unavailable`.

@@ -18,7 +18,12 @@ extension EntitlementAPI {
         }
         let outcome = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId)
         cache.invalidate(appUserId)
-        let customer = try loadCustomer(appUserId, now: clock.now())
+        // The store returns the record the spend was judged on (plus the spend): no second read.
+        let record: CustomerRecord
+        switch outcome {
+        case .recorded(let after), .duplicate(let after): record = after
+        }
+        let customer = encodeCustomer(record, now: clock.now()).body
         let spent = JSONWriter.object { writer in
             writer.field("id", id)
             writer.field("currency", currency)

@@ -29,7 +29,8 @@ extension EntitlementAPI {
         let outcome = try storeCall { () throws(CustomerStoreError) in
             try store.record(transactions, for: appUserId, policy: policy, at: now)
         }
-        cache.invalidate(appUserId)
+        // The same JWS again changes nothing: its cached state stays valid.
+        if outcome.changedAnything { cache.invalidate(appUserId) }
         for transfer in outcome.transfers {
             cache.invalidate(transfer.fromAppUserId)
             cache.invalidate(transfer.toAppUserId)
