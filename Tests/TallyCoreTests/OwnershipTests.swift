@@ -30,11 +30,15 @@ struct OwnershipTests {
         #expect(!F.state([shared], at: F.day(3)).isEntitled("premium"))
     }
 
-    @Test func revokedCopyOfADuplicateWins() {
-        let original = F.purchase("n1", "app.premium", at: F.start, signed: F.day(9))
+    @Test func theNewerCopyOfADuplicateWins() {
+        let original = F.purchase("n1", "app.premium", at: F.start, signed: F.start)
         let refunded = F.purchase("n1", "app.premium", at: F.start, revokedAt: F.day(2), signed: F.day(2))
         #expect(F.state([refunded, original], at: F.day(10)).nonConsumables.isEmpty)
         #expect(F.state([original, refunded], at: F.day(10)).nonConsumables.isEmpty)
+        // Signed after the refund without a revocation: Apple reversed the refund.
+        let reversed = F.purchase("n1", "app.premium", at: F.start, signed: F.day(9))
+        #expect(F.state([refunded, reversed], at: F.day(10)).nonConsumables == ["app.premium"])
+        #expect(F.state([reversed, refunded, original], at: F.day(10)).nonConsumables == ["app.premium"])
     }
 
     @Test func productMissingFromCatalogCountsByTransactionType() throws {

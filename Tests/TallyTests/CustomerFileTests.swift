@@ -82,13 +82,13 @@ struct CustomerFileTests {
         #expect(once.pending.isEmpty)
     }
 
-    @Test("a refunded copy wins over the purchase, whatever the order")
+    @Test("a refunded copy signed at the same moment wins over the purchase, whatever the order")
     func revokedCopyWins() {
         let purchase = Self.transaction("1")
         var refunded = purchase
         refunded.revocationDate = Shop.start.addingTimeInterval(60)
-        #expect(TransactionMerge.pick(existing: purchase, incoming: refunded) == refunded)
-        #expect(TransactionMerge.pick(existing: refunded, incoming: purchase) == refunded)
+        #expect(Transaction.newest(stored: purchase, incoming: refunded) == refunded)
+        #expect(Transaction.newest(stored: refunded, incoming: purchase) == refunded)
     }
 
     @Test("a journal line's checksum covers its JSON")

@@ -19,10 +19,10 @@ struct TransactionTable: Sendable, Hashable {
     /// The ids, first arrival first.
     var ids: [String] { all.map(\.transactionId) }
 
-    /// Keeps the copy ``TransactionMerge`` picks.
+    /// Keeps the copy that counts (``Transaction/newest(stored:incoming:)``: newer facts win).
     mutating func merge(_ transaction: Transaction) {
         if let position = positions[transaction.transactionId] {
-            all[position] = TransactionMerge.pick(existing: all[position], incoming: transaction)
+            all[position] = Transaction.newest(stored: all[position], incoming: transaction)
         } else {
             positions[transaction.transactionId] = all.count
             all.append(transaction)

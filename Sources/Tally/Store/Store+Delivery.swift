@@ -21,7 +21,7 @@ extension Store {
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
-        let stored = TransactionMerge.pick(existing: known, incoming: incoming)
+        let stored = Transaction.newest(stored: known, incoming: incoming)
         var entries: [JournalEntry] = stored == known ? [] : [.transaction(stored)]
         if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
             entries.append(.renewalInfo(info))

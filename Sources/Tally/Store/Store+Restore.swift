@@ -20,7 +20,7 @@ extension Store {
         for update in updates {
             let transaction = update.transaction
             let known = merged[transaction.transactionId] ?? record.transactions[transaction.transactionId]
-            let stored = TransactionMerge.pick(existing: known, incoming: transaction)
+            let stored = Transaction.newest(stored: known, incoming: transaction)
             if stored != known {
                 entries.append(.transaction(stored))
                 merged[stored.transactionId] = stored

@@ -1,8 +1,8 @@
 import Foundation
 
 
-/// The transactions that count at one moment — one copy per transaction id (a revoked copy wins, then the
-/// later `signedDate`, then the later position), purchased by `now` — with the facts the rules need, laid out
+/// The transactions that count at one moment — one copy per transaction id (``Transaction/supersedes(_:)``:
+/// newer facts win), purchased by `now` — with the facts the rules need, laid out
 /// as parallel arrays indexed by *position*.
 ///
 /// This is the only code that reads `Transaction` values in bulk: one sequential pass, because a history of
@@ -95,16 +95,9 @@ struct ClassifiedHistory: Sendable {
         return revoked <= date
     }
 
-    /// Whether the copy at `later` (a later position in the history) beats the copy at `current`: a revoked
-    /// copy first, then the later `signedDate`, then the later position.
+    /// Whether the copy at `later` (a later position in the history) beats the copy at `current`, by
+    /// ``Transaction/supersedes(_:)`` (newer facts win; on a full tie, the later position).
     static func replaces(_ later: Int, _ current: Int, in transactions: [Transaction]) -> Bool {
-        let laterRevoked = transactions[later].revocationDate != nil
-        let currentRevoked = transactions[current].revocationDate != nil
-        if laterRevoked != currentRevoked { return laterRevoked }
-        if let laterSigned = transactions[later].signedDate, let currentSigned = transactions[current].signedDate,
-           laterSigned != currentSigned {
-            return laterSigned > currentSigned
-        }
-        return true
+        transactions[later].supersedes(transactions[current])
     }
 }

@@ -56,7 +56,7 @@ public struct Ledger: Sendable, Hashable {
     /// The net amount counting only entries dated at or before `date`.
     public func net(of currency: String, asOf date: Date) -> Decimal {
         var sum = Decimal(0)
-        for entry in entries where entry.date <= date && entry.currency == currency {
+        for entry in entries where entry.date <= date && entry.currency.hasSameBytes(as: currency) {
             sum += entry.amount
         }
         return sum

@@ -90,23 +90,24 @@ struct LedgerBuilder {
 
     /// Adds every spend once by id, dated at or before `now`.
     mutating func addSpends(_ spends: [Spend]) {
-        // A Dictionary, not StringPositions: spend ids are the caller's strings, compared as Swift compares
-        // them (canonically equivalent ids are one id), like `PurchaseHistory.record` does.
-        var seen: [String: Int] = [:]
+        // A Dictionary, not StringPositions: spend ids are the caller's strings, so the table must not slow down
+        // under chosen collisions. Ids compare as UTF-8 bytes (``UTF8Key``), as the stores and
+        // `PurchaseHistory.record` compare them: canonically equivalent spellings are two spends.
+        var seen: [UTF8Key: Int] = [:]
         seen.reserveCapacity(spends.count)
         var sums = SpendSums()
         for (position, spend) in spends.enumerated() {
             if let now, spend.date > now { continue }
-            if let firstPosition = seen[spend.id] {
+            if let firstPosition = seen[UTF8Key(spend.id)] {
                 let first = spends[firstPosition]
-                if first.currency != spend.currency || first.amount != spend.amount {
+                if !first.currency.hasSameBytes(as: spend.currency) || first.amount != spend.amount {
                     warnings.append("spend '\(spend.id)' appears twice with different amounts "
                         + "(\(first.amount) \(first.currency), \(spend.amount) \(spend.currency)); the first counts")
                 }
                 continue
             }
-            seen[spend.id] = position
-            if !rates.names.contains(spend.currency) {
+            seen[UTF8Key(spend.id)] = position
+            if !rates.names.contains(where: { $0.hasSameBytes(as: spend.currency) }) {
                 warnings.append("spend '\(spend.id)' uses currency '\(spend.currency)', which tally.json does not define")
             }
             sums.add(spend.amount, to: spend.currency)

@@ -3,7 +3,7 @@ import Foundation
 
 extension PurchaseHistory {
     /// Records a spend if the balance covers it. Returns false when a spend with the same id was already
-    /// recorded (idempotent); throws `conflictingId` when the id was used for a different currency or amount,
+    /// recorded (idempotent; ids and currencies compare as UTF-8 bytes); throws `conflictingId` when the id was used for a different currency or amount,
     /// `insufficientBalance` when short, and `invalidValue` for an empty id, an amount not above zero or a
     /// currency `tally.json` does not define.
     ///
@@ -11,8 +11,8 @@ extension PurchaseHistory {
     @discardableResult
     public mutating func record(_ spend: Spend, catalog: Catalog, configuration: AppConfiguration) throws -> Bool {
         try Self.validate(spend, configuration: configuration)
-        if let existing = spends.first(where: { $0.id == spend.id }) {
-            guard existing.currency == spend.currency, existing.amount == spend.amount else {
+        if let existing = spends.first(where: { $0.id.hasSameBytes(as: spend.id) }) {
+            guard existing.currency.hasSameBytes(as: spend.currency), existing.amount == spend.amount else {
                 throw TallyError(.conflictingId, "spend id '\(spend.id)' was already used for \(existing.amount) "
                     + "\(existing.currency); this spend asks \(spend.amount) \(spend.currency). Use a new id for a new spend")
             }
@@ -34,7 +34,7 @@ extension PurchaseHistory {
                           configuration: AppConfiguration) -> Decimal {
         let ledger = Ledger(history: self, catalog: catalog, configuration: configuration)
         var available = ledger.net(of: currency, asOf: date)
-        for entry in ledger.entries where entry.kind == .spend && entry.currency == currency && entry.date > date {
+        for entry in ledger.entries where entry.kind == .spend && entry.currency.hasSameBytes(as: currency) && entry.date > date {
             available += entry.amount
         }
         return available
@@ -47,7 +47,7 @@ extension PurchaseHistory {
         if let problem = Spend.amountProblem(spend.amount) {
             throw TallyError(.invalidValue, "spend '\(spend.id)': \(problem)")
         }
-        guard configuration.currencies[spend.currency] != nil else {
+        guard configuration.currencies.keys.contains(where: { $0.hasSameBytes(as: spend.currency) }) else {
             let known = configuration.currencies.keys.sorted().joined(separator: ", ")
             throw TallyError(.invalidValue, "spend '\(spend.id)': currency '\(spend.currency)' is not defined in "
                 + "tally.json (currencies: \(known.isEmpty ? "none" : known))")

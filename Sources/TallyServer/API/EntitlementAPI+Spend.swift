@@ -13,7 +13,7 @@ extension EntitlementAPI {
         }
         if let problem = Spend.amountProblem(amount) { throw .invalidAmount(problem) }
         let app = configuration.appConfiguration
-        guard app.currencies[currency] != nil else {
+        guard app.currencies.keys.contains(where: { $0.hasSameBytes(as: currency) }) else {
             throw .unknownCurrency(currency, known: app.currencies.keys.sorted())
         }
         let outcome = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId)

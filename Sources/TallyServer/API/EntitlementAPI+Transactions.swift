@@ -11,7 +11,11 @@ extension EntitlementAPI {
         let now = clock.now()
         let stored = StoredTransaction(transaction: transaction, source: .signedTransaction, signedTransaction: jws)
         let outcome = try record([stored], for: appUserId, now: now)
-        if outcome.kept.contains(transaction.transactionId) { throw .ownedByAnotherCustomer }
+        // Left with another customer and nothing stored for anyone: 409. A kept copy that carried newer facts
+        // to its owner (a refund) was stored, so it is answered 200 with the outcome `kept`.
+        if outcome.kept.contains(where: { $0.hasSameBytes(as: transaction.transactionId) }), outcome.ownersUpdated.isEmpty {
+            throw .ownedByAnotherCustomer
+        }
         let customer = try loadCustomer(appUserId, now: now)
         let posted = JSONWriter.object { writer in
             writer.field("transactionId", transaction.transactionId)
@@ -51,13 +55,16 @@ extension EntitlementAPI {
         }
     }
 
-    /// `transferred` when its chain moved here, else `inserted`, `updated` or `unchanged`.
+    /// `kept` when it stayed with another customer, `transferred` when its chain moved here, else `inserted`,
+    /// `updated` or `unchanged`.
     static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome) -> String {
-        if outcome.transfers.contains(where: { $0.originalTransactionId == transaction.originalTransactionId }) {
+        let id = transaction.transactionId, chain = transaction.originalTransactionId
+        if outcome.kept.contains(where: { $0.hasSameBytes(as: id) }) { return "kept" }
+        if outcome.transfers.contains(where: { $0.originalTransactionId.hasSameBytes(as: chain) }) {
             return "transferred"
         }
-        if outcome.inserted.contains(transaction.transactionId) { return "inserted" }
-        if outcome.updated.contains(transaction.transactionId) { return "updated" }
+        if outcome.inserted.contains(where: { $0.hasSameBytes(as: id) }) { return "inserted" }
+        if outcome.updated.contains(where: { $0.hasSameBytes(as: id) }) { return "updated" }
         return "unchanged"
     }
 }

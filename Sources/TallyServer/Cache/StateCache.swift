@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+import TallyCore
 
-/// Encoded customer states for `GET /v1/customers/{id}`, keyed by appUserId.
+/// Encoded customer states for `GET /v1/customers/{id}`, keyed by appUserId as UTF-8 bytes (``TallyCore/UTF8Key``).
 ///
 /// An entry carries the record version it was built from and expires at the next moment the state changes
 /// by itself. Writes call ``invalidate(_:)`` after committing and before answering; a reader that fetched
@@ -26,7 +27,7 @@ final class StateCache: Sendable {
     private struct Storage {
         var tick: UInt64 = 0
         var floor: UInt64 = 0
-        var slots: [String: Slot] = [:]
+        var slots: [UTF8Key: Slot] = [:]
     }
 
     private let storage = Mutex(Storage())
@@ -45,7 +46,7 @@ final class StateCache: Sendable {
     /// The entry for `appUserId` if present and not expired at `now`.
     func lookup(_ appUserId: String, now: Date) -> Entry? {
         storage.withLock { storage -> Entry? in
-            guard case .cached(let entry)? = storage.slots[appUserId], now < entry.expires else { return nil }
+            guard case .cached(let entry)? = storage.slots[UTF8Key(appUserId)], now < entry.expires else { return nil }
             return entry
         }
     }
@@ -54,18 +55,18 @@ final class StateCache: Sendable {
     func insert(_ entry: Entry, for appUserId: String, ticket: UInt64) {
         storage.withLock { storage in
             guard ticket >= storage.floor else { return }
-            switch storage.slots[appUserId] {
+            switch storage.slots[UTF8Key(appUserId)] {
             case .invalidated(let at)? where at > ticket: return
             case .cached(let existing)? where existing.version > entry.version: return
             default: break
             }
-            if storage.slots.count >= capacity, storage.slots[appUserId] == nil {
+            if storage.slots.count >= capacity, storage.slots[UTF8Key(appUserId)] == nil {
                 storage.slots.removeAll(keepingCapacity: true)
                 storage.tick += 1
                 storage.floor = storage.tick
                 guard ticket >= storage.floor else { return }
             }
-            storage.slots[appUserId] = .cached(entry)
+            storage.slots[UTF8Key(appUserId)] = .cached(entry)
         }
     }
 
@@ -73,7 +74,7 @@ final class StateCache: Sendable {
     func invalidate(_ appUserId: String) {
         storage.withLock { storage in
             storage.tick += 1
-            storage.slots[appUserId] = .invalidated(at: storage.tick)
+            storage.slots[UTF8Key(appUserId)] = .invalidated(at: storage.tick)
         }
     }
 }

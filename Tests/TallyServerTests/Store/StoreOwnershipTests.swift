@@ -89,20 +89,32 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func transferOfAnAccountTokenMovesTheChainsThatCarryIt() throws {
+    @Test func transferOfAnAccountTokenMovesTheRestorableChainsThatCarryIt() throws {
         let directory = try TemporaryDirectory()
         let store = try directory.open()
         let token = "6E3B1A52-0000-4000-8000-000000000002"
-        _ = try store.record([F.premium("t1", token: token), F.coins("t0")], for: "u1", policy: .transfer, at: F.start)
-        let outcome = try store.record([F.coins("t2", token: token)], for: "u2", policy: .transfer, at: F.day(1))
+        _ = try store.record([F.premium("t1", token: token), F.coins("t0", token: token), F.coins("t4")], for: "u1",
+                             policy: .transfer, at: F.start)
+        let outcome = try store.record([F.premium("t2", token: token)], for: "u2", policy: .transfer, at: F.day(1))
         #expect(outcome.inserted == ["t2"])
         #expect(outcome.transfers == [OwnershipTransfer(originalTransactionId: "t1", fromAppUserId: "u1",
                                                         toAppUserId: "u2", date: F.day(1))])
         #expect(ids(try store.customer("u2")) == ["t1", "t2"])
-        #expect(ids(try store.customer("u1")) == ["t0"])
+        #expect(ids(try store.customer("u1")) == ["t0", "t4"], "consumables stay where they were credited")
         // The token is u2's now: u1 posting a new purchase with it under keep is kept.
         let back = try store.record([F.coins("t3", token: token)], for: "u1", policy: .keep, at: F.day(2))
         #expect(back == RecordOutcome(kept: ["t3"], ownersUpdated: ["u2"]))
+    }
+
+    @Test func aConsumablePostedByAnotherCustomerStaysWithItsFirstOwnerUnderTransfer() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
+        let outcome = try store.record([F.coins("c1")], for: "u2", policy: .transfer, at: F.day(1))
+        #expect(outcome == RecordOutcome(kept: ["c1"]))
+        #expect(ids(try store.customer("u1")) == ["c1"])
+        #expect(ids(try store.customer("u2")).isEmpty)
+        #expect(try store.customer("u1").transfers.isEmpty)
     }
 
     @Test func underKeepARefundPostedByAnotherCustomerStillRevokesTheOwnersCopy() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 extension TransactionRecorder {
     /// A transaction row as stored: who owns it, its chain and its JSON.
@@ -46,14 +47,17 @@ extension TransactionRecorder {
         if !losers.contains(where: { $0.utf8.elementsEqual(from.utf8) }) { losers.append(from) }
     }
 
-    /// Moves an account token to this customer, with every chain of its owner that carries the token.
+    /// Moves an account token to this customer, with every restorable chain of its owner that carries the
+    /// token (consumables stay where they were credited).
     mutating func moveToken(_ token: String, from owner: String) throws(SQLiteError) {
         var chains: [String] = []
         try connection.query("""
-            SELECT DISTINCT original_transaction_id FROM transactions
+            SELECT original_transaction_id, json_extract(payload, '$.type') FROM transactions
             WHERE app_account_token = ? AND app_user_id = ? ORDER BY original_transaction_id
             """, [.text(token), .text(owner)]) { (row) throws(SQLiteError) in
-            chains.append(try row.requiredText(0))
+            guard let type = row.text(1), ProductType(rawValue: type).isRestorable else { return }
+            let chain = try row.requiredText(0)
+            if chains.last.map({ !$0.utf8.elementsEqual(chain.utf8) }) ?? true { chains.append(chain) }
         }
         for chain in chains { try moveChain(chain) }
         try connection.execute("UPDATE account_tokens SET app_user_id = ? WHERE app_account_token = ?",

@@ -20,6 +20,10 @@ struct TransactionRecorder {
     }
 
     /// Applies the ownership policy to `item`, then inserts, updates or leaves its stored copy.
+    ///
+    /// Only restorable purchases (``TallyCore/ProductType/isRestorable``) move under ``OwnershipPolicy/transfer``:
+    /// a consumable stays with the customer it was first credited to under every policy, so one purchase
+    /// never credits two accounts.
     mutating func store(_ item: PreparedTransaction) throws(SQLiteError) {
         let transaction = item.normalized
         let chain = transaction.originalTransactionId
@@ -29,7 +33,7 @@ struct TransactionRecorder {
         let existing = try storedCopy(transaction.transactionId)
         let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { !isThisCustomer($0) }
         if !others.isEmpty {
-            guard policy == .transfer else {
+            guard policy == .transfer, transaction.type.isRestorable else {
                 outcome.kept.append(transaction.transactionId)
                 try keep(item, owner: existing?.owner ?? chainOwner ?? tokenOwner, existing: existing,
                          chainOwner: chainOwner)
@@ -87,7 +91,8 @@ struct TransactionRecorder {
     /// What ``write(_:replacing:owner:)`` did.
     private enum Write { case inserted, updated, unchanged }
 
-    /// Inserts the transaction for `owner`, replaces a stored copy that differs, or leaves an equal one.
+    /// Inserts the transaction for `owner`, replaces a stored copy it supersedes (``TallyCore/Transaction/supersedes(_:)``),
+    /// or leaves the stored copy when it is equal or newer.
     private func write(_ item: PreparedTransaction, replacing existing: StoredCopy?,
                        owner: String) throws(SQLiteError) -> Write {
         let transaction = item.normalized
@@ -105,9 +110,10 @@ struct TransactionRecorder {
                 """, values)
             return .inserted
         }
-        guard try StoredValueCoding.transaction(json: existing.payload, id: id) != transaction else {
-            return .unchanged
-        }
+        // Newer facts win: a copy signed earlier than the stored one (a purchase replayed after its refund)
+        // changes nothing.
+        let stored = try StoredValueCoding.transaction(json: existing.payload, id: id)
+        guard stored != transaction, transaction.supersedes(stored) else { return .unchanged }
         try connection.execute("""
             UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
                 payload = ?, signed_transaction = ?, updated_at = ?
