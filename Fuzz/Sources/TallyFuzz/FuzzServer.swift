@@ -94,7 +94,8 @@ enum FuzzServer {
                 limits: ServerLimits(requestsPerSecond: 1_000_000, burst: 1_000_000, maxBodyBytes: maxBodyBytes))
             let path = (generationDirectory as NSString).appendingPathComponent(ownership.rawValue)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            let store = try SQLiteCustomerStore(directory: path, readers: 2)
+            let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)
+            let store = try SQLiteCustomerStore(directory: path, credits: credits, readers: 2)
             return try EntitlementAPI(configuration: configuration, store: store, log: { _ in })
         } catch {
             fatalError("cannot build the fuzzed API from \(market.path): \(error)")

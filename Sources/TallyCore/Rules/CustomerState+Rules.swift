@@ -7,6 +7,20 @@ extension CustomerState {
     /// Only transactions purchased, refunds dated and spends made at or before `now` count. Duplicate
     /// copies of a transaction count once (a revoked copy wins, then the later `signedDate`, then the later one).
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory, at now: Date) {
+        self.init(catalog: catalog, configuration: configuration, history: history, nets: nil, at: now)
+    }
+
+    /// Computes what the customer owns at `now`, taking balances and debts from `nets` — the net amount per
+    /// currency that a store keeps materialised with ``CurrencyCredits`` and spends — instead of replaying the
+    /// history's consumables and spends, so the cost does not grow with them: `history` then needs only the
+    /// transactions that are not consumables. ``ledger`` is empty; read the ledger from the whole history.
+    public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,
+                nets: [String: Decimal], at now: Date) {
+        self.init(catalog: catalog, configuration: configuration, history: history, nets: Optional(nets), at: now)
+    }
+
+    private init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,
+                 nets: [String: Decimal]?, at now: Date) {
         let transactions = history.transactions
         let products = ProductLookup(catalog)
         let classified = ClassifiedHistory(transactions, through: now, products: products,
@@ -21,21 +35,35 @@ extension CustomerState {
                                               durations: configuration.nonRenewingDurations, now: now)
             .resolve(ownership.nonRenewing)
         let nonConsumables = ownership.nonConsumables.sorted()
-        let ledger = Ledger(history: history, classified: classified, through: now, recordsEntries: false)
         var balances: [String: Decimal] = [:]
         var debts: [String: Decimal] = [:]
-        for currency in ledger.currencies {
-            balances[currency] = ledger.balance(of: currency)
-            let debt = ledger.debt(of: currency)
-            if debt > 0 { debts[currency] = debt }
+        let ledgerWarnings: [String]
+        let ledgerStorage: LedgerStorage
+        if let nets {
+            for currency in configuration.currencies.keys { balances[currency] = 0 }
+            for (currency, net) in nets {
+                balances[currency] = max(net, 0)
+                if net < 0 { debts[currency] = -net }
+            }
+            ledgerWarnings = classified.table.rates.warnings
+            ledgerStorage = LedgerStorage([])
+        } else {
+            let ledger = Ledger(history: history, classified: classified, through: now, recordsEntries: false)
+            for currency in ledger.currencies {
+                balances[currency] = ledger.balance(of: currency)
+                let debt = ledger.debt(of: currency)
+                if debt > 0 { debts[currency] = debt }
+            }
+            ledgerWarnings = ledger.warnings
+            ledgerStorage = LedgerStorage(history: history, classified: classified, through: now)
         }
         let entitlements = EntitlementResolver(nonConsumables: nonConsumables, subscriptions: subscriptions,
                                                nonRenewing: nonRenewing.states)
             .entitlements(configuration.entitlements)
-        let warnings = Set(ownership.warnings).union(nonRenewing.warnings).union(ledger.warnings).sorted()
+        let warnings = Set(ownership.warnings).union(nonRenewing.warnings).union(ledgerWarnings).sorted()
         self.init(date: now, entitlements: entitlements, nonConsumables: nonConsumables,
                   subscriptions: subscriptions, nonRenewing: nonRenewing.states, balances: balances, debts: debts,
-                  ledger: LedgerStorage(history: history, classified: classified, through: now),
+                  ledger: ledgerStorage,
                   introductoryOfferUsedGroups: ownership.introductoryOfferUsedGroups,
                   warnings: warnings)
     }

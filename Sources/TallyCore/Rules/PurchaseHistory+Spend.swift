@@ -11,19 +11,10 @@ extension PurchaseHistory {
     @discardableResult
     public mutating func record(_ spend: Spend, catalog: Catalog, configuration: AppConfiguration) throws -> Bool {
         try Self.validate(spend, configuration: configuration)
-        if let existing = spends.first(where: { $0.id.hasSameBytes(as: spend.id) }) {
-            guard existing.currency.hasSameBytes(as: spend.currency), existing.amount == spend.amount else {
-                throw TallyError(.conflictingId, "spend id '\(spend.id)' was already used for \(existing.amount) "
-                    + "\(existing.currency); this spend asks \(spend.amount) \(spend.currency). Use a new id for a new spend")
-            }
-            return false
-        }
-        let available = spendable(spend.currency, at: spend.date, catalog: catalog, configuration: configuration)
-        guard available >= spend.amount else {
-            let debt = available < 0 ? " (and \(-available) owed)" : ""
-            throw TallyError(.insufficientBalance, "spend '\(spend.id)': the balance is \(max(available, 0)) "
-                + "\(spend.currency)\(debt), the spend needs \(spend.amount)")
-        }
+        let existing = spends.first(where: { $0.id.hasSameBytes(as: spend.id) })
+        let available = existing == nil
+            ? spendable(spend.currency, at: spend.date, catalog: catalog, configuration: configuration) : 0
+        guard try spend.admit(existing: existing, available: available) else { return false }
         spends.append(spend)
         return true
     }
@@ -40,7 +31,9 @@ extension PurchaseHistory {
         return available
     }
 
-    private static func validate(_ spend: Spend, configuration: AppConfiguration) throws {
+    /// Throws `invalidValue` for an empty id, an amount that cannot be spent exactly, or a currency `tally.json`
+    /// does not define (compared as UTF-8 bytes).
+    public static func validate(_ spend: Spend, configuration: AppConfiguration) throws {
         guard !spend.id.isEmpty else {
             throw TallyError(.invalidValue, "a spend needs a non-empty id, so a retry cannot spend twice")
         }

@@ -18,7 +18,7 @@ extension EntitlementAPI {
     /// Reads the customer from the store, encodes its state at `now` and caches it.
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
-        let record = try storeCall { () throws(CustomerStoreError) in try store.customer(appUserId) }
+        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
         let (body, state) = encodeCustomer(record, now: now)
         let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge)
         cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
@@ -26,10 +26,11 @@ extension EntitlementAPI {
         return body
     }
 
-    /// The `customer` object for a record the caller already holds, and the state behind it.
+    /// The `customer` object for a record the caller already holds, and the state behind it (balances and
+    /// debts from the store's materialised nets).
     func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {
         let state = CustomerState(catalog: configuration.catalog, configuration: configuration.appConfiguration,
-                                  history: record.purchaseHistory, at: now)
+                                  history: record.purchaseHistory, nets: record.nets, at: now)
         return (CustomerJSON.encode(appUserId: record.appUserId, state: state), state)
     }
 

@@ -33,25 +33,23 @@ extension EntitlementAPI {
         return APIResponse.json(Self.wrap(("customer", customer), ("spend", spent)))
     }
 
-    /// Stores the spend if TallyCore's rules admit it, atomically with the balance check; the spend is dated
-    /// inside the store's write transaction, so spend dates follow the order they were committed in.
+    /// Stores the spend if TallyCore's rule admits it against the net the store keeps, atomically with the
+    /// balance check; the spend is dated inside the store's write transaction, so spend dates follow the order
+    /// they were committed in.
     private func storeSpend(id: String, currency: String, amount: Decimal,
                             for appUserId: String) throws(APIError) -> SpendOutcome {
-        let catalog = configuration.catalog, app = configuration.appConfiguration
+        let app = configuration.appConfiguration
         let clock = self.clock
         do {
-            return try store.spend(for: appUserId) { record in
+            return try store.spend(id: id, currency: currency, for: appUserId) { existing, net in
                 let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
-                var history = record.purchaseHistory
                 do {
-                    return try history.record(spend, catalog: catalog, configuration: app) ? spend : nil
+                    try PurchaseHistory.validate(spend, configuration: app)
+                    return try spend.admit(existing: existing, available: net) ? spend : nil
                 } catch let error as TallyError {
                     switch error.code {
                     case .insufficientBalance:
-                        // The balance the rule judged: spends committed earlier may be dated later than this one.
-                        let available = record.purchaseHistory.spendable(spend.currency, at: spend.date,
-                                                                         catalog: catalog, configuration: app)
-                        throw SpendRefusal.insufficientBalance(balance: max(available, 0), message: error.message)
+                        throw SpendRefusal.insufficientBalance(balance: max(net, 0), message: error.message)
                     case .conflictingId: throw SpendRefusal.conflictingId(error.message)
                     default: throw SpendRefusal.invalid(error.message)
                     }

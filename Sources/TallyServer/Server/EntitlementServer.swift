@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyHTTP
 
 /// The entitlement server: the ``EntitlementAPI`` over `DIR/tally.sqlite`, listening over HTTP from
@@ -24,7 +25,10 @@ public final class EntitlementServer: Sendable {
             throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
         }
         do {
-            store = try SQLiteCustomerStore(directory: dataDirectory, readers: max(1, configuration.threads))
+            store = try SQLiteCustomerStore(
+                directory: dataDirectory,
+                credits: CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration),
+                readers: max(1, configuration.threads))
         } catch {
             throw .store(error)
         }

@@ -1,26 +1,32 @@
+import Foundation
 import TallyCore
 
 /// Everything a store keeps for one customer: the input of the rules and of the history endpoint.
 public struct CustomerRecord: Sendable, Hashable {
     /// The app's id for the customer.
     public var appUserId: String
-    /// The customer's transactions (one per transaction id, the latest copy), in any order.
+    /// The customer's transactions (one per transaction id, the latest copy), in any order; a record read for
+    /// the state only (``CustomerStore/customerState(_:)``) holds no consumables.
     public var transactions: [StoredTransaction]
-    /// Accepted spends, in any order.
+    /// Accepted spends, in any order (none in a record read for the state only).
     public var spends: [Spend]
-    /// Chains moved to or away from this customer, oldest first.
+    /// Chains moved to or away from this customer, oldest first (none in a record read for the state only).
     public var transfers: [OwnershipTransfer]
     /// Grows with every write to this customer; 0 for a customer never written. Caches key on it.
     public var version: Int64
+    /// The net amount per currency the store keeps materialised (credits − claw-backs − spends, see
+    /// ``TallyCore/CurrencyCredits``): balances and debts come from it, not from replaying the history.
+    public var nets: [String: Decimal]
 
     /// Creates a record.
     public init(appUserId: String, transactions: [StoredTransaction] = [], spends: [Spend] = [],
-                transfers: [OwnershipTransfer] = [], version: Int64 = 0) {
+                transfers: [OwnershipTransfer] = [], version: Int64 = 0, nets: [String: Decimal] = [:]) {
         self.appUserId = appUserId
         self.transactions = transactions
         self.spends = spends
         self.transfers = transfers
         self.version = version
+        self.nets = nets
     }
 
     /// The purchase history the TallyCore rules read.

@@ -25,11 +25,18 @@ public protocol CustomerStore: Sendable {
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
 
-    /// Stores the spend `admit` returns for `appUserId`, atomically: no other write to this customer can
-    /// happen between `admit` reading the record and the spend being committed, so concurrent spends never
-    /// overdraw, and a spend dated inside `admit` is dated in commit order. `admit` returns nil for a spend
-    /// already recorded (nothing is written, ``SpendOutcome/duplicate``) and throws to refuse it (the error is
-    /// rethrown wrapped in ``CustomerStoreError/Reason/refused``).
-    func spend(for appUserId: String,
-               admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
+    /// What the customer state needs of `appUserId`, from one snapshot: the version, the materialised nets and
+    /// every transaction except consumables (no spends, no transfers), so its cost does not grow with coin
+    /// purchases or spends. Compute the state with `CustomerState(…, nets: record.nets, …)`.
+    func customerState(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
+
+    /// Stores the spend `admit` returns for `appUserId`, atomically with the balance it was judged on: no other
+    /// write to this customer can happen between `admit` and the commit, so concurrent spends never overdraw,
+    /// and a spend dated inside `admit` is dated in commit order. `admit` is given the spend already recorded
+    /// with `id` (compared as bytes), if any, and the net amount of `currency` kept for the customer; it returns
+    /// nil for a spend already recorded (nothing is written, ``SpendOutcome/duplicate``) and throws to refuse
+    /// (the error is rethrown wrapped in ``CustomerStoreError/Reason/refused``). Neither the judgement nor the
+    /// write reads the customer's history. The outcome carries ``customerState(_:)``'s record after the spend.
+    func spend(id: String, currency: String, for appUserId: String,
+               admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
 }

@@ -1,4 +1,5 @@
-/// What ``CustomerStore/spend(_:for:admit:)`` did.
+/// What ``CustomerStore/spend(id:currency:for:admit:)`` did; each case carries the state record
+/// (``CustomerStore/customerState(_:)``) read inside the spend's transaction.
 public enum SpendOutcome: Sendable, Hashable {
     /// The spend was stored; the record after it.
     case recorded(CustomerRecord)

@@ -22,6 +22,9 @@ enum StoreFixtures {
         bundleId: "com.example.store", entitlements: ["premium": ["app.premium"], "pro": ["app.pro.month"]],
         currencies: ["coins": ["app.coins.100": 100]])
 
+    /// What the fixtures' transactions credit.
+    static let credits = CurrencyCredits(catalog: catalog, configuration: configuration)
+
     /// A consumable purchase of `quantity` × 100 coins.
     static func coins(_ id: String, quantity: Int = 1, token: String? = nil, at date: Date = start) -> StoredTransaction {
         signed(Transaction(transactionId: id, productId: "app.coins.100", purchaseDate: date, quantity: quantity,
@@ -56,16 +59,17 @@ enum StoreFixtures {
         Spend(id: id, currency: "coins", amount: amount, date: date)
     }
 
-    /// The admission rule the server uses: TallyCore's ledger decides.
-    static func admit(_ spend: Spend) -> (CustomerRecord) throws -> Spend? {
-        { record in
-            var history = record.purchaseHistory
-            return try history.record(spend, catalog: catalog, configuration: configuration) ? spend : nil
-        }
-    }
-
     /// The customer's balance of coins.
     static func balance(_ record: CustomerRecord) -> Decimal {
         Ledger(history: record.purchaseHistory, catalog: catalog, configuration: configuration).balance(of: "coins")
+    }
+}
+
+extension SQLiteCustomerStore {
+    /// Stores `spend` for `appUserId` by the server's rule: TallyCore's `Spend.admit` against the kept net.
+    func spend(_ spend: Spend, for appUserId: String) throws(CustomerStoreError) -> SpendOutcome {
+        try self.spend(id: spend.id, currency: spend.currency, for: appUserId) { existing, net in
+            try spend.admit(existing: existing, available: net) ? spend : nil
+        }
     }
 }

@@ -148,7 +148,7 @@ struct StoreGroupCommitTests {
         let results = try await OnThread.run {
             let gate = WriteGate(store: store)
             for index in 0..<3 {
-                gate.start("s\(index)") { _ = try store.spend(for: "u1", admit: F.admit(F.spend("s\(index)", 40))) }
+                gate.start("s\(index)") { _ = try store.spend(F.spend("s\(index)", 40), for: "u1") }
             }
             gate.open()
             return gate.results

@@ -28,7 +28,7 @@ struct StoreHostileInputTests {
         let user = id.isEmpty ? "empty-user" : id
         #expect(try store.record([transaction], for: user, policy: .transfer, at: F.start).inserted.map { Array($0.utf8) } == [Array(id.utf8)])
         let spend = Spend(id: id, currency: id + "-currency", amount: Decimal(string: "0.000001") ?? 1, date: F.start)
-        _ = try store.spend(for: user) { _ in spend }
+        _ = try store.spend(id: spend.id, currency: spend.currency, for: user) { _, _ in spend }
         let record = try store.customer(user)
         let stored = try #require(record.transactions.first)
         #expect(Array(record.appUserId.utf8) == Array(user.utf8))

@@ -30,7 +30,7 @@ struct StoreMigrationTests {
             _ = try store.record([F.coins("t1"), F.period("p1", original: "p1", month: 0)], for: "u1",
                                  policy: .transfer, at: F.start)
             let spend = F.spend("s1", 7)
-            _ = try store.spend(for: "u1", admit: F.admit(spend))
+            _ = try store.spend(spend, for: "u1")
             _ = try store.record([F.period("p1", original: "p1", month: 0)], for: "u2", policy: .transfer, at: F.day(2))
             written = try store.customer("u1")
         }
@@ -62,14 +62,14 @@ struct StoreMigrationTests {
     @Test func aMissingDirectoryIsUnavailable() throws {
         let directory = try TemporaryDirectory()
         let path = (directory.path as NSString).appendingPathComponent("absent/tally.sqlite")
-        let error = try #require(throws: CustomerStoreError.self) { try SQLiteCustomerStore(path: path) }
+        let error = try #require(throws: CustomerStoreError.self) { try SQLiteCustomerStore(path: path, credits: F.credits) }
         #expect(error.reason == .unavailable)
     }
 
     @Test func theDirectoryInitialiserCreatesTheDirectory() throws {
         let directory = try TemporaryDirectory()
         let nested = (directory.path as NSString).appendingPathComponent("data/nested")
-        let store = try SQLiteCustomerStore(directory: nested)
+        let store = try SQLiteCustomerStore(directory: nested, credits: F.credits)
         #expect(store.path == (nested as NSString).appendingPathComponent("tally.sqlite"))
         #expect(FileManager.default.fileExists(atPath: store.path))
     }

@@ -18,24 +18,28 @@ struct StoreSpendTests {
         let (directory, store) = try funded()
         let amount = Decimal(string: "12.345", locale: Locale(identifier: "en_US_POSIX")) ?? 0
         let spend = F.spend("s1", amount)
-        guard case .recorded(let record) = try store.spend(for: "u1", admit: F.admit(spend)) else {
+        guard case .recorded(let record) = try store.spend(spend, for: "u1") else {
             Issue.record("expected recorded")
             return
         }
-        #expect(record.spends == [spend])
+        #expect(record.spends.isEmpty, "the outcome carries the state record: no spends, no consumables")
+        #expect(record.transactions.isEmpty)
         #expect(record.version == 2)
+        #expect(record.nets == ["coins": 100 - amount])
+        #expect(try store.customerState("u1") == record)
         let stored = try store.customer("u1")
-        #expect(stored == record)
+        #expect(stored.spends == [spend])
         #expect(F.balance(stored) == 100 - amount)
+        #expect(stored.nets == record.nets, "the kept net agrees with the ledger")
         _ = directory
     }
 
     @Test func theSameSpendAgainIsADuplicate() throws {
         let (directory, store) = try funded()
         let spend = F.spend("s1", 30)
-        _ = try store.spend(for: "u1", admit: F.admit(spend))
+        _ = try store.spend(spend, for: "u1")
         let before = try store.customer("u1")
-        #expect(try store.spend(for: "u1", admit: F.admit(spend)) == .duplicate(before))
+        #expect(try store.spend(spend, for: "u1") == .duplicate(try store.customerState("u1")))
         #expect(try store.customer("u1") == before)
         _ = directory
     }
@@ -45,7 +49,7 @@ struct StoreSpendTests {
         let before = try store.customer("u1")
         let spend = F.spend("s1", 101)
         let error = try #require(throws: CustomerStoreError.self) {
-            try store.spend(for: "u1", admit: F.admit(spend))
+            try store.spend(spend, for: "u1")
         }
         #expect(error.reason == .refused)
         #expect((error.underlying as? TallyError)?.code == .insufficientBalance)
@@ -58,7 +62,7 @@ struct StoreSpendTests {
         _ = try store.record([F.coins("c2")], for: "u2", policy: .transfer, at: F.start)
         for user in ["u1", "u2"] {
             let spend = F.spend("same", 10)
-            guard case .recorded = try store.spend(for: user, admit: F.admit(spend)) else {
+            guard case .recorded = try store.spend(spend, for: user) else {
                 Issue.record("expected recorded for \(user)")
                 return
             }
@@ -77,7 +81,7 @@ struct StoreSpendTests {
                 for index in 0..<perThread {
                     let spend = F.spend("t\(thread)-\(index)", 1)
                     do {
-                        switch try store.spend(for: "u1", admit: F.admit(spend)) {
+                        switch try store.spend(spend, for: "u1") {
                         case .recorded: results.add(.recorded)
                         case .duplicate: results.add(.duplicate)
                         }

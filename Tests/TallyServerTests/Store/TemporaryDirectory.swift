@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 @testable import TallyServer
 
 /// A fresh directory under the system's temporary directory, removed when the value is released.
@@ -19,7 +20,7 @@ final class TemporaryDirectory: Sendable {
     var database: String { (path as NSString).appendingPathComponent(SQLiteCustomerStore.fileName) }
 
     /// Opens the store on ``database``.
-    func open(readers: Int = 4) throws -> SQLiteCustomerStore {
-        try SQLiteCustomerStore(path: database, readers: readers)
+    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits) throws -> SQLiteCustomerStore {
+        try SQLiteCustomerStore(path: database, credits: credits, readers: readers)
     }
 }

@@ -49,7 +49,8 @@ struct ServerFixture {
             ownership: ownership, keys: Self.keys, limits: limits)
         clock = TestClock(Self.start)
         directory = try TemporaryDirectory()
-        store = SwitchableStore(try directory.open(readers: 2))
+        let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)
+        store = SwitchableStore(try directory.open(readers: 2, credits: credits))
         api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock,
                                  log: logged.append, accessLog: accessLogged.append)
     }

@@ -38,9 +38,15 @@ final class SwitchableStore: CustomerStore {
         return try base.customer(appUserId)
     }
 
-    func spend(for appUserId: String,
-               admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
+    func customerState(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
         try check()
-        return try base.spend(for: appUserId, admit: admit)
+        readCount.withLock { $0 += 1 }
+        return try base.customerState(appUserId)
+    }
+
+    func spend(id: String, currency: String, for appUserId: String,
+               admit: (Spend?, Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
+        try check()
+        return try base.spend(id: id, currency: currency, for: appUserId, admit: admit)
     }
 }

@@ -7,16 +7,11 @@ extension SQLiteConnection {
         let user = SQLiteValue.text(appUserId)
         var record = CustomerRecord(appUserId: appUserId)
         record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [user]) ?? 0
-        try query("""
+        record.nets = try nets(of: appUserId)
+        try readTransactions(into: &record, """
             SELECT transaction_id, source, payload, signed_transaction FROM transactions
             WHERE app_user_id = ? ORDER BY transaction_id
-            """, [user]) { (row) throws(SQLiteError) in
-            let id = try row.requiredText(0)
-            let transaction = try StoredValueCoding.transaction(json: try row.requiredText(2), id: id)
-            record.transactions.append(StoredTransaction(
-                transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
-                signedTransaction: row.text(3)))
-        }
+            """)
         try query("""
             SELECT spend_id, currency, amount, date_ms FROM spends WHERE app_user_id = ? ORDER BY sequence
             """, [user]) { (row) throws(SQLiteError) in
@@ -34,5 +29,30 @@ extension SQLiteConnection {
                 toAppUserId: try row.requiredText(2), date: Date(millisecondsSince1970: row.int64(3))))
         }
         return record
+    }
+
+    /// What the customer state needs of `appUserId`: the version, the nets and the transactions that are not
+    /// consumables (consumables count only through the nets), so its cost does not grow with coin purchases or
+    /// spends. Read with the connection's current transaction.
+    func customerStateRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
+        let user = SQLiteValue.text(appUserId)
+        var record = CustomerRecord(appUserId: appUserId)
+        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [user]) ?? 0
+        record.nets = try nets(of: appUserId)
+        try readTransactions(into: &record, """
+            SELECT transaction_id, source, payload, signed_transaction FROM transactions
+            WHERE app_user_id = ? AND consumable = 0 ORDER BY transaction_id
+            """)
+        return record
+    }
+
+    private func readTransactions(into record: inout CustomerRecord, _ sql: String) throws(SQLiteError) {
+        try query(sql, [.text(record.appUserId)]) { (row) throws(SQLiteError) in
+            let id = try row.requiredText(0)
+            let transaction = try StoredValueCoding.transaction(json: try row.requiredText(2), id: id)
+            record.transactions.append(StoredTransaction(
+                transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
+                signedTransaction: row.text(3)))
+        }
     }
 }

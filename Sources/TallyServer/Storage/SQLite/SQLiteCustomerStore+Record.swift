@@ -4,8 +4,9 @@ extension SQLiteCustomerStore {
     /// Stores verified transactions for `appUserId` in one durable transaction, applying `policy` to chains
     /// and account tokens that belong to another customer (see ``CustomerStore/record(_:for:policy:at:)``).
     ///
-    /// A transaction id already stored whose transaction value (after the JSON round trip) is equal is
-    /// `unchanged`, whatever its source or signature; a different value replaces it (`updated`). The
+    /// A transaction id already stored whose transaction value (after the JSON round trip) is equal, or that
+    /// the stored copy supersedes (newer facts win), is `unchanged`, whatever its source or signature; a newer
+    /// copy replaces it (`updated`). The owners' materialised nets move in the same transaction. The
     /// customer's version grows once per call that changed anything; each customer a chain moved away from
     /// grows too.
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
@@ -17,7 +18,8 @@ extension SQLiteCustomerStore {
         }
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> RecordOutcome in
-            var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: policy, date: date)
+            var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: policy,
+                                             credits: credits, date: date)
             for item in items {
                 try writer.store(item)
             }

@@ -9,37 +9,54 @@ extension SQLiteCustomerStore {
         case refused(any Error)
     }
 
-    /// Stores the spend `admit`, run on the record read inside the same write transaction, returns.
-    /// Writes run one after another on the single write connection (those of a commit group in one
+    /// Stores the spend `admit` returns, judged on the spend already recorded with `id` and the net of `currency`
+    /// kept in `balances`, read inside the same write transaction: two indexed lookups, whatever the history's
+    /// size. Writes run one after another on the single write connection (those of a commit group in one
     /// transaction, each seeing the ones before it), so concurrent spends are judged one after another and
     /// never overdraw. `admit` may run again if SQLite rolls the group back for another write's failure.
-    public func spend(for appUserId: String,
-                      admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
+    public func spend(id: String, currency: String, for appUserId: String,
+                      admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
+        -> SpendOutcome
+    {
         let admission = try write { (connection) throws(SQLiteError) -> Admission in
-            var record = try connection.customerRecord(appUserId)
+            let existing = try connection.spend(id, of: appUserId)
+            let net = try connection.net(of: appUserId, currency: currency)
             let admitted: Spend?
             do {
-                admitted = try admit(record)
+                admitted = try admit(existing, net)
             } catch {
                 return .refused(error)  // nothing written: its savepoint is empty
             }
-            guard let spend = admitted else { return .duplicate(record) }
+            guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId)) }
             let user = SQLiteValue.text(appUserId)
             try connection.ensureCustomer(appUserId)
             try connection.execute("""
                 INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms) VALUES (?, ?, ?, ?, ?)
                 """, [user, .text(spend.id), .text(spend.currency), .text(StoredValueCoding.text(spend.amount)),
                       .integer(StoredValueCoding.milliseconds(spend.date))])
-            record.version = try connection.bumpVersion(of: appUserId)
-            record.spends.append(Spend(id: spend.id, currency: spend.currency, amount: spend.amount,
-                                       date: Date(millisecondsSince1970: StoredValueCoding.milliseconds(spend.date))))
-            return .recorded(record)
+            try connection.addToNet(of: appUserId, currency: spend.currency, -spend.amount)
+            try connection.bumpVersion(of: appUserId)
+            return .recorded(try connection.customerStateRecord(appUserId))
         }
         switch admission {
         case .recorded(let record): return .recorded(record)
         case .duplicate(let record): return .duplicate(record)
         case .refused(let error):
             throw CustomerStoreError(.refused, "the spend was refused: \(error)", underlying: error)
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// The spend `appUserId` recorded with `id` (compared as bytes), nil when none.
+    func spend(_ id: String, of appUserId: String) throws(SQLiteError) -> Spend? {
+        try withStatement("""
+            SELECT currency, amount, date_ms FROM spends WHERE app_user_id = ? AND spend_id = ?
+            """, [.text(appUserId), .text(id)]) { (row) throws(SQLiteError) -> Spend? in
+            guard try row.step() else { return nil }
+            return Spend(id: id, currency: try row.requiredText(0),
+                         amount: try StoredValueCoding.amount(try row.requiredText(1), spendId: id),
+                         date: Date(millisecondsSince1970: row.int64(2)))
         }
     }
 }

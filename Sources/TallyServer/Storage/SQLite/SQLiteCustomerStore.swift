@@ -14,25 +14,33 @@ public final class SQLiteCustomerStore: CustomerStore {
 
     /// The database file.
     public let path: String
+    /// What each transaction credits: the balances table is kept with it.
+    public let credits: CurrencyCredits
     let writes: WriteQueue
     let readers: ReadConnectionPool
 
-    /// Opens (creating when absent) the database file at `path` and migrates its schema.
+    /// Opens (creating when absent) the database file at `path`, migrates its schema, and rebuilds the
+    /// materialised balances when they were built with other `credits` (a changed `tally.json`) or never.
     ///
     /// - Parameters:
+    ///   - credits: what each transaction credits (``TallyCore/CurrencyCredits`` of the served catalog and
+    ///     `tally.json`).
     ///   - readers: how many read connections to keep (at least 1).
     ///   - busyTimeoutMilliseconds: how long a call waits for another process's lock on the file before
     ///     failing with ``CustomerStoreError/Reason/busy``.
     /// - Throws: ``CustomerStoreError/Reason/unavailable`` when the file cannot be opened, created or migrated,
     ///   or its schema is newer than this code knows.
-    public init(path: String, readers: Int = 4, busyTimeoutMilliseconds: Int = 5_000) throws(CustomerStoreError) {
+    public init(path: String, credits: CurrencyCredits, readers: Int = 4,
+                busyTimeoutMilliseconds: Int = 5_000) throws(CustomerStoreError) {
         self.path = path
+        self.credits = credits
         let timeout = Int32(clamping: max(busyTimeoutMilliseconds, 0))
         do {
             let writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
             try writer.configureForStore()
             try writer.enableWriteAheadLog()
             try writer.migrate()
+            try writer.immediateTransaction { () throws(SQLiteError) in try writer.rebuildBalancesIfNeeded(credits) }
             self.writes = WriteQueue(writer)
             self.readers = try ReadConnectionPool(count: readers) { () throws(SQLiteError) in
                 let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
@@ -47,14 +55,15 @@ public final class SQLiteCustomerStore: CustomerStore {
     }
 
     /// Opens (creating when absent) `directory/tally.sqlite`, creating the directory too.
-    public convenience init(directory: String, readers: Int = 4) throws(CustomerStoreError) {
+    public convenience init(directory: String, credits: CurrencyCredits, readers: Int = 4) throws(CustomerStoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw CustomerStoreError(.unavailable, "the data directory '\(directory)' cannot be created: "
                 + "\(error.localizedDescription)", underlying: error)
         }
-        try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName), readers: readers)
+        try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName), credits: credits,
+                      readers: readers)
     }
 
     /// Everything stored for `appUserId`, from one snapshot; an empty record (version 0) for a customer never seen.
@@ -62,6 +71,19 @@ public final class SQLiteCustomerStore: CustomerStore {
         do {
             return try readers.withConnection { (connection) throws(SQLiteError) in
                 try connection.readTransaction { () throws(SQLiteError) in try connection.customerRecord(appUserId) }
+            }
+        } catch {
+            throw error.storeError()
+        }
+    }
+
+    /// The version, nets and non-consumable transactions of `appUserId`, from one snapshot.
+    public func customerState(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
+        do {
+            return try readers.withConnection { (connection) throws(SQLiteError) in
+                try connection.readTransaction { () throws(SQLiteError) in
+                    try connection.customerStateRecord(appUserId)
+                }
             }
         } catch {
             throw error.storeError()

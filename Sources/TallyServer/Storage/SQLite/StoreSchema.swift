@@ -62,6 +62,28 @@ enum StoreSchema {
             "CREATE INDEX transfers_from ON transfers(from_app_user_id)",
             "CREATE INDEX transfers_to ON transfers(to_app_user_id)",
         ],
+        // 2: balances kept materialised (the net per customer and currency, exact decimal text), so a spend
+        // and a state read do not replay the ledger; consumables flagged, so a state read skips them; store
+        // settings (the fingerprint of the credits the balances were built with). Balances are filled at open.
+        [
+            """
+            CREATE TABLE balances (
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                currency TEXT NOT NULL,
+                net TEXT NOT NULL,
+                PRIMARY KEY (app_user_id, currency)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE store_settings (
+                name TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID
+            """,
+            "ALTER TABLE transactions ADD COLUMN consumable INTEGER NOT NULL DEFAULT 0",
+            "UPDATE transactions SET consumable = (json_extract(payload, '$.type') IS 'Consumable')",
+            "CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable)",
+        ],
     ]
 
     /// The schema version this code writes.

@@ -31,7 +31,8 @@ extension TransactionRecorder {
     }
 
     /// Moves a chain and every stored transaction of it to this customer, recording the transfer;
-    /// nothing when the chain is unknown or already this customer's.
+    /// nothing when the chain is unknown or already this customer's. Only restorable chains move (see
+    /// ``store(_:)`` and ``moveToken(_:from:)``), and they credit no currency, so no nets change.
     mutating func moveChain(_ chain: String) throws(SQLiteError) {
         guard let from = try owner(ofChain: chain), !isThisCustomer(from) else { return }
         try connection.execute("UPDATE chains SET app_user_id = ? WHERE original_transaction_id = ?",

@@ -6,16 +6,20 @@ struct TransactionRecorder {
     let connection: SQLiteConnection
     let appUserId: String
     let policy: OwnershipPolicy
+    /// What each transaction credits: every stored copy that changes moves its owner's nets in the same write.
+    let credits: CurrencyCredits
     /// When the post happened, at whole milliseconds (as transfers read back).
     let date: Date
     var outcome = RecordOutcome()
     /// Customers a chain moved away from (each once, compared by bytes); their versions grow at ``finish()``.
     var losers: [String] = []
 
-    init(connection: SQLiteConnection, appUserId: String, policy: OwnershipPolicy, date: Date) {
+    init(connection: SQLiteConnection, appUserId: String, policy: OwnershipPolicy, credits: CurrencyCredits,
+         date: Date) {
         self.connection = connection
         self.appUserId = appUserId
         self.policy = policy
+        self.credits = credits
         self.date = Date(millisecondsSince1970: date.millisecondsSince1970)
     }
 
@@ -100,14 +104,15 @@ struct TransactionRecorder {
         let values: [SQLiteValue] = [
             .text(transaction.originalTransactionId), .text(owner), .optionalText(transaction.appAccountToken),
             .text(item.stored.source.rawValue), .text(item.json), .optionalText(item.stored.signedTransaction),
-            .integer(date.millisecondsSince1970), .text(id),
+            .integer(date.millisecondsSince1970), .integer(transaction.type == .consumable ? 1 : 0), .text(id),
         ]
         guard let existing else {
             try connection.execute("""
                 INSERT INTO transactions (original_transaction_id, app_user_id, app_account_token, source, payload,
-                                          signed_transaction, updated_at, transaction_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                          signed_transaction, updated_at, consumable, transaction_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, values)
+            try connection.applyCredits(credits, replacing: nil, of: nil, with: transaction, owner: owner)
             return .inserted
         }
         // Newer facts win: a copy signed earlier than the stored one (a purchase replayed after its refund)
@@ -116,9 +121,10 @@ struct TransactionRecorder {
         guard stored != transaction, transaction.supersedes(stored) else { return .unchanged }
         try connection.execute("""
             UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
-                payload = ?, signed_transaction = ?, updated_at = ?
+                payload = ?, signed_transaction = ?, updated_at = ?, consumable = ?
             WHERE transaction_id = ?
             """, values)
+        try connection.applyCredits(credits, replacing: stored, of: existing.owner, with: transaction, owner: owner)
         return .updated
     }
 }
