@@ -231,9 +231,15 @@ actor MemoryBackend: StoreBackend {
             quantity: request.quantity, type: product?.kind.transactionType ?? .consumable,
             appAccountToken: request.appAccountToken?.uuidString.lowercased(), signedDate: now,
             transactionReason: reason)
-        transactions.append(transaction)
-        unfinishedIds.append(transaction.transactionId)
-        return transaction
+        var stored = transaction
+        // The group's introductory offer, once per account, as the App Store applies it.
+        if reason == .purchase, let group = product?.subscription?.groupId, product?.subscription?.introductoryOffer != nil,
+           !transactions.contains(where: { $0.subscriptionGroupIdentifier == group && $0.offerType == .introductory }) {
+            stored.offerType = .introductory
+        }
+        transactions.append(stored)
+        unfinishedIds.append(stored.transactionId)
+        return stored
     }
 
     /// Buying another product of a group already subscribed to, as the App Store does: an upgrade starts now

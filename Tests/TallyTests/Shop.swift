@@ -22,7 +22,10 @@ enum Shop {
             Product(id: proMonthly, kind: .autoRenewable, price: Decimal(string: "4.99") ?? 0, currency: "USD",
                     subscription: .init(groupId: "pro", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
             Product(id: liteMonthly, kind: .autoRenewable, price: Decimal(string: "1.99") ?? 0, currency: "USD",
-                    subscription: .init(groupId: "pro", level: 2, period: SubscriptionPeriod(value: 1, unit: .month))),
+                    subscription: .init(groupId: "pro", level: 2, period: SubscriptionPeriod(value: 1, unit: .month),
+                                        introductoryOffer: SubscriptionOffer(
+                                            kind: .introductory, paymentMode: .freeTrial,
+                                            period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 1))),
         ],
         subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: [proMonthly, liteMonthly])])
 
