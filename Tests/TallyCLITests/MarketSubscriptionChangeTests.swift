@@ -26,4 +26,16 @@ struct MarketSubscriptionChangeTests {
         #expect(!again.stdout.contains("Purchased"))
         #expect(!(try store.market("status").stdout.contains("renews as market.plus.monthly")))
     }
+
+    @Test func anUpgradeIsAPurchaseOfTheHigherLevelEvenWhileADowngradeWasScheduled() throws {
+        let store = try MarketSandbox()
+        #expect(try store.market("buy", "market.plus.monthly").status == 0)
+        let upgrade = try store.market("buy", "market.pro.monthly", "--json")
+        #expect(try upgrade.json()["outcome"] as? String == "purchased")
+        #expect(try store.market("status").stdout.contains("Subscription market.pro.monthly: subscribed"))
+        // A crossgrade to another period length waits for the renewal, like a downgrade.
+        let crossgrade = try store.market("buy", "market.pro.yearly", "--json").json()
+        #expect(crossgrade["outcome"] as? String == "changeScheduled")
+        #expect(crossgrade["currentProductId"] as? String == "market.pro.monthly")
+    }
 }

@@ -28,7 +28,10 @@ extension Store {
                                             date: date, transaction: transaction)
             return PurchaseChange(outcome: .changeScheduled(scheduled), events: [.changeScheduled(scheduled)])
         }
-        guard let before = record.renewalInfos[transaction.originalTransactionId],
+        // The product in force bought again: the store answers the transaction already here, and the renewal
+        // info before named another product to renew as. (An upgrade answers a new transaction: a purchase.)
+        guard record.transactions[transaction.transactionId] != nil,
+              let before = record.renewalInfos[transaction.originalTransactionId], before.productId == productId,
               let pendingId = before.autoRenewProductId, pendingId != productId,
               let pendingProduct = catalog.product(pendingId),
               (update.renewalInfo?.autoRenewProductId ?? productId) == productId else { return nil }
