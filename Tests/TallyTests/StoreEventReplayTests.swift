@@ -61,4 +61,21 @@ struct StoreEventReplayTests {
         let seen = try await collect(events) { $0.name == "balanceChanged" }
         #expect(seen.map(\.name) == ["purchasing", "purchased", "balanceChanged"])
     }
+
+    @Test("past 256 events before anyone subscribed, the first 256 are replayed and the overflow reported once")
+    func replayOverflow() async throws {
+        let store = try await Harness().launch()
+        for _ in 0..<100 { _ = try await store.purchase(Shop.coins) }  // purchasing, purchased, balanceChanged
+        #expect(await store.diagnostics.map(\.kind) == [.eventsDropped])
+        let events = store.events()
+        var replayed: [StoreEvent] = []
+        for await event in events {
+            replayed.append(event)
+            if replayed.count == 256 { break }
+        }
+        #expect(replayed.first?.name == "purchasing")
+        #expect(replayed[254] == .balanceChanged(currency: "coins", balance: 850))  // 85 purchases × 3 events
+        #expect(replayed.last?.name == "purchasing")                                // the 86th's first
+        #expect(await store.balance("coins") == 1000)
+    }
 }

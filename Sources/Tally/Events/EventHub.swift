@@ -7,16 +7,19 @@ import Synchronization
 /// Events emitted before the first subscriber attaches (the launch: unfinished transactions delivered while the
 /// store is created, and anything until the app subscribes) are kept, up to ``replayLimit``, and replayed to
 /// every subscriber when it attaches, first subscriber or later ones alike. After the first subscriber
-/// attaches, an event reaches the subscribers of the moment.
+/// attaches, an event reaches the subscribers of the moment. Once the replay is full, nothing more is kept and
+/// no one listens until a subscriber attaches (an app that never subscribes pays nothing for events).
 final class EventHub: Sendable {
     /// How many events before the first subscriber are kept for replay.
-    static let replayLimit = 1024
+    static let replayLimit = 256
 
     private struct State {
         var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
         /// The events emitted before the first subscriber attached.
         var replay: [StoreEvent] = []
         var attached = false
+        /// The replay filled up before anyone attached: later events before the first subscriber are dropped.
+        var overflowed = false
         var finished = false
     }
 
@@ -39,20 +42,23 @@ final class EventHub: Sendable {
 
     /// Whether an emitted event would reach anyone (a subscriber, or the replay before the first subscriber).
     var isListened: Bool {
-        state.withLock { !$0.attached || !$0.subscribers.isEmpty }
+        state.withLock { !$0.attached && !$0.overflowed || !$0.subscribers.isEmpty }
     }
 
-    /// Sends `events` to every subscriber, in order. Returns how many were dropped because the replay was full
-    /// (only before the first subscriber attaches).
+    /// Sends `events` to every subscriber, in order. Returns true when this call filled the replay (before the
+    /// first subscriber) and events were dropped: once, for the store to report.
     @discardableResult
-    func emit(_ events: [StoreEvent]) -> Int {
-        guard !events.isEmpty else { return 0 }
+    func emit(_ events: [StoreEvent]) -> Bool {
+        guard !events.isEmpty else { return false }
         return state.withLock { state in
-            var dropped = 0
-            if !state.attached {
+            var dropped = false
+            if !state.attached, !state.overflowed {
                 let room = max(0, Self.replayLimit - state.replay.count)
                 state.replay.append(contentsOf: events.prefix(room))
-                dropped = max(0, events.count - room)
+                if events.count > room {
+                    state.overflowed = true
+                    dropped = true
+                }
             }
             for continuation in state.subscribers.values {
                 for event in events { continuation.yield(event) }

@@ -17,7 +17,7 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case finishFailed
         /// Transaction updates could not be read or written.
         case deliveryFailed
-        /// More events came before the first subscriber than the replay keeps; the oldest ones were kept.
+        /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.
         case eventsDropped
     }
 

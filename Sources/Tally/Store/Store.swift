@@ -105,12 +105,12 @@ public actor Store {
     /// The purchase history in the customer file.
     public var history: PurchaseHistory { record.history }
 
-    /// Sends events to the subscribers; events beyond the replay kept before the first subscriber are reported.
+    /// Sends events to the subscribers; the replay kept before the first subscriber filling up is reported once.
     func emit(_ events: [StoreEvent]) {
-        let dropped = hub.emit(events)
-        if dropped > 0 {
-            report(StoreDiagnostic(.eventsDropped, "\(dropped) events were emitted before anyone subscribed to "
-                + "events() and beyond the \(EventHub.replayLimit) kept for replay; subscribe earlier"))
+        if hub.emit(events) {
+            report(StoreDiagnostic(.eventsDropped, "more than \(EventHub.replayLimit) events were emitted before "
+                + "anyone subscribed to events(); the first \(EventHub.replayLimit) are replayed to subscribers, "
+                + "later ones until the first subscriber are dropped: subscribe right after creating the store"))
         }
     }
 
