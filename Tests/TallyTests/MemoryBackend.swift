@@ -11,7 +11,7 @@ actor MemoryBackend: StoreBackend {
 
     let catalog: Catalog
     let testClock: TestClock
-    /// How many of the coming `canMakePayments` answers are false (parental controls on).
+    /// Whether `canMakePayments` answers false (parental controls on).
     var paymentsRestricted = false
     var next: NextPurchase = .buy
     /// How many of the coming `finish` calls fail.
