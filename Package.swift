@@ -67,6 +67,10 @@ let package = Package(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
+        /// Test support: a module declaring StoreKit's clashing names (`Transaction`, `Product`).
+        .target(name: "StoreKitStandIn", path: "Tests/StoreKitStandIn"),
+        /// An app file that imports only `Tally` and the StoreKit stand-in: it must compile and run.
+        .testTarget(name: "TallyAppTests", dependencies: ["Tally", "StoreKitStandIn"]),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),

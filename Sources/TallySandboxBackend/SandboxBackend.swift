@@ -12,6 +12,8 @@ public actor SandboxBackend: StoreBackend {
     let account: String
     let device: String
     let pollInterval: Duration
+    /// The sandbox's clock, read from the directory: the engine's "now" is the sandbox's.
+    public nonisolated let clock: StoreClock
 
     public init(directory: URL, account: String = "default", device: String = "default",
                 pollInterval: Duration = .milliseconds(200)) {
@@ -19,6 +21,8 @@ public actor SandboxBackend: StoreBackend {
         self.account = account
         self.device = device
         self.pollInterval = pollInterval
+        let sandboxClock = SandboxClock(directory: self.directory)
+        clock = StoreClock { sandboxClock.now() }
     }
 
     public func products(for ids: [String]) async throws -> BackendProducts {

@@ -179,9 +179,11 @@ struct MarketCLITests {
         #expect(out.contains("event: purchased market.coins.10"))
         #expect(out.contains("event: balanceChanged coins 10"))
         #expect(out.contains("event: purchased market.premium"))
-        let unlocked = try #require(out.range(of: "Premium: UNLOCKED"))
+        // The status after the purchase says UNLOCKED, and so does the event as it happens.
+        let unlocked = try #require(out.range(of: "Premium: UNLOCKED", options: .backwards))
         let boughtPremium = try #require(out.range(of: "Purchased market.premium"))
         #expect(boughtPremium.lowerBound < unlocked.lowerBound)
+        #expect(out.contains("event: entitlementsChanged gained no-ads, premium; lost none\nPremium: UNLOCKED"))
     }
 
     @Test func aFreshFolderNeedsConfigAndThenCreatesTheSandbox() throws {

@@ -10,7 +10,9 @@ actor MemoryBackend: StoreBackend {
     enum NextPurchase { case buy, askToBuy, cancel, fail(StoreError) }
 
     let catalog: Catalog
-    let clock: TestClock
+    let testClock: TestClock
+    /// Whether `canMakePayments` answers false (parental controls on).
+    var paymentsRestricted = false
     var next: NextPurchase = .buy
     /// How many of the coming `finish` calls fail.
     var finishFailures = 0
@@ -35,8 +37,15 @@ actor MemoryBackend: StoreBackend {
 
     init(catalog: Catalog = Shop.catalog, clock: TestClock) {
         self.catalog = catalog
-        self.clock = clock
+        self.testClock = clock
     }
+
+    /// The test's clock is the store's: the engine reads time from its backend.
+    nonisolated var clock: StoreClock { StoreClock(testClock.function) }
+
+    var canMakePayments: Bool { !paymentsRestricted }
+
+    func restrictPayments(_ restricted: Bool) { paymentsRestricted = restricted }
 
     func setNext(_ next: NextPurchase) { self.next = next }
     func failFinish(times: Int) { finishFailures = times }
@@ -66,6 +75,7 @@ actor MemoryBackend: StoreBackend {
             pending[purchaseId] = request
             return .pending(purchaseId: purchaseId)
         case .buy:
+            if let answer = subscriptionChange(request) { return .purchased(answer) }
             if catalog.product(request.productId)?.kind == .nonConsumable,
                let owned = transactions.first(where: { $0.productId == request.productId && !$0.isRevoked }) {
                 return .purchased(TransactionUpdate(transaction: owned))
@@ -133,9 +143,9 @@ actor MemoryBackend: StoreBackend {
     @discardableResult
     func refund(_ transactionId: String) -> Transaction? {
         guard let index = transactions.firstIndex(where: { $0.transactionId == transactionId }) else { return nil }
-        transactions[index].revocationDate = clock.now
+        transactions[index].revocationDate = testClock.now
         transactions[index].revocationReason = .other
-        transactions[index].signedDate = clock.now
+        transactions[index].signedDate = testClock.now
         unfinishedIds.append(transactionId)
         broadcast(TransactionUpdate(transaction: transactions[index]))
         return transactions[index]
@@ -147,7 +157,8 @@ actor MemoryBackend: StoreBackend {
         guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
             return nil
         }
-        var request = PurchaseRequest(productId: last.productId)
+        let next = renewalInfos[originalTransactionId]?.autoRenewProductId ?? last.productId
+        var request = PurchaseRequest(productId: next)
         request.appAccountToken = last.appAccountToken.flatMap(UUID.init(uuidString:))
         let renewal = record(request, reason: .renewal, original: last)
         broadcast(TransactionUpdate(transaction: renewal, renewalInfo: renewalInfo(for: renewal)))
@@ -181,7 +192,7 @@ actor MemoryBackend: StoreBackend {
             return nil
         }
         let info = RenewalInfo(originalTransactionId: originalTransactionId, productId: last.productId,
-                               autoRenewStatus: .off, signedDate: clock.now, renewalDate: last.expiresDate)
+                               autoRenewStatus: .off, signedDate: testClock.now, renewalDate: last.expiresDate)
         renewalInfos[originalTransactionId] = info
         broadcast(TransactionUpdate(transaction: last, renewalInfo: info))
         return info
@@ -195,7 +206,7 @@ actor MemoryBackend: StoreBackend {
         guard var info = renewalInfos[originalTransactionId] else { return nil }
         info.autoRenewStatus = autoRenewStatus
         info.autoRenewProductId = autoRenewProductId ?? info.productId
-        info.signedDate = clock.now
+        info.signedDate = testClock.now
         renewalInfos[originalTransactionId] = info
         return info
     }
@@ -209,7 +220,7 @@ actor MemoryBackend: StoreBackend {
         -> Transaction {
         nextNumber += 1
         let product = catalog.product(request.productId)
-        let now = clock.now
+        let now = testClock.now
         let start = original?.expiresDate ?? now
         let transaction = Transaction(
             transactionId: String(nextNumber), originalTransactionId: original?.originalTransactionId,
@@ -220,10 +231,47 @@ actor MemoryBackend: StoreBackend {
             quantity: request.quantity, type: product?.kind.transactionType ?? .consumable,
             appAccountToken: request.appAccountToken?.uuidString.lowercased(), signedDate: now,
             transactionReason: reason)
-        transactions.append(transaction)
-        unfinishedIds.append(transaction.transactionId)
-        return transaction
+        var stored = transaction
+        // The group's introductory offer, once per account, as the App Store applies it.
+        if reason == .purchase, let group = product?.subscription?.groupId, product?.subscription?.introductoryOffer != nil,
+           !transactions.contains(where: { $0.subscriptionGroupIdentifier == group && $0.offerType == .introductory }) {
+            stored.offerType = .introductory
+        }
+        transactions.append(stored)
+        unfinishedIds.append(stored.transactionId)
+        return stored
     }
+
+    /// Buying another product of a group already subscribed to, as the App Store does: an upgrade starts now
+    /// (nil here: bought as a new period), a downgrade is scheduled for the renewal (the transaction in force comes
+    /// back with renewal info naming the new product), and the product in force bought again cancels a
+    /// scheduled change.
+    private func subscriptionChange(_ request: PurchaseRequest) -> TransactionUpdate? {
+        guard let wanted = catalog.product(request.productId), let group = wanted.subscription?.groupId,
+              let latest = transactions.last(where: { $0.subscriptionGroupIdentifier == group && !$0.isRevoked }),
+              let expires = latest.expiresDate, expires > testClock.now,
+              let current = catalog.product(latest.productId),
+              var info = renewalInfos[latest.originalTransactionId] else { return nil }
+        switch SubscriptionChange.classify(from: current, to: wanted) {
+        case .downgrade, .crossgradeAtRenewal:
+            info.autoRenewProductId = wanted.id
+        case .same:
+            info.autoRenewProductId = wanted.id
+            info.autoRenewStatus = .on
+        case .upgrade, .crossgradeImmediate, .unrelated:
+            return nil
+        }
+        info.signedDate = testClock.now
+        renewalInfos[latest.originalTransactionId] = info
+        return TransactionUpdate(transaction: latest, renewalInfo: info)
+    }
+
+    /// The renewal info of a chain as the store has it now.
+    func renewalInfo(of originalTransactionId: String) -> RenewalInfo? { renewalInfos[originalTransactionId] }
+
+    /// Changes a chain's renewal info in the store only (billing retry, grace), as the App Store does when a
+    /// renewal fails.
+    func setRenewalInfo(_ info: RenewalInfo) { renewalInfos[info.originalTransactionId] = info }
 
     /// Auto-renew on for a subscription transaction; nil for other products.
     private func renewalInfo(for transaction: Transaction) -> RenewalInfo? {

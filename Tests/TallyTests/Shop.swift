@@ -6,6 +6,8 @@ enum Shop {
     static let coins = "shop.coins.10"
     static let premium = "shop.premium"
     static let proMonthly = "shop.pro.monthly"
+    /// A lower level of the "pro" group: buying it while on pro is a downgrade at the next renewal.
+    static let liteMonthly = "shop.lite.monthly"
     static let unknown = "shop.does.not.exist"
 
     /// 2026-01-15 00:00:00 UTC.
@@ -19,12 +21,17 @@ enum Shop {
                     localizations: [.init(locale: "en_US", displayName: "Premium", description: "Everything")]),
             Product(id: proMonthly, kind: .autoRenewable, price: Decimal(string: "4.99") ?? 0, currency: "USD",
                     subscription: .init(groupId: "pro", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
+            Product(id: liteMonthly, kind: .autoRenewable, price: Decimal(string: "1.99") ?? 0, currency: "USD",
+                    subscription: .init(groupId: "pro", level: 2, period: SubscriptionPeriod(value: 1, unit: .month),
+                                        introductoryOffer: SubscriptionOffer(
+                                            kind: .introductory, paymentMode: .freeTrial,
+                                            period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 1))),
         ],
-        subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: [proMonthly])])
+        subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: [proMonthly, liteMonthly])])
 
     static let configuration = AppConfiguration(
         bundleId: "com.example.shop",
-        entitlements: ["premium": [premium], "pro": [proMonthly]],
+        entitlements: ["premium": [premium], "pro": [proMonthly], "lite": [liteMonthly]],
         currencies: ["coins": [coins: 10]])
 
     /// A fresh, empty data directory.

@@ -45,7 +45,7 @@ struct StoreAdapterTests {
     @Test("the observable model follows events: products, state and the last event")
     func model() async throws {
         let harness = Harness()
-        let model = StoreModel(store: try await harness.launch())
+        let model = await StoreModel(store: try await harness.launch())
         await model.loadProducts([Shop.premium, Shop.unknown])
         #expect(model.products.map(\.id) == [Shop.premium])
         #expect(model.invalidProductIds == [Shop.unknown])

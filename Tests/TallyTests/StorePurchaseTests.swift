@@ -28,18 +28,24 @@ struct StorePurchaseTests {
         #expect(await store.isEntitled("premium"))
     }
 
-    @Test("buying an owned product again answers with the owned transaction, announced, nothing new written")
+    @Test("buying an owned non-consumable again answers with the owned transaction, not announced again")
     func alreadyOwned() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         let owned = try #require(try await store.purchase(Shop.premium).transaction)
         let events = store.events()
         let again = try await store.purchase(Shop.premium, context: PurchaseContext(screen: "again"))
         #expect(again == .purchased(owned))
-        let seen = try await collect(events) { $0.name == "purchased" }
-        #expect(seen == [.purchasing(productId: Shop.premium, context: PurchaseContext(screen: "again")),
-                         .purchased(owned, context: PurchaseContext(screen: "again"))])
-        #expect(await store.history.transactions == [owned])
+        let marker = await harness.backend.buyElsewhere(Shop.coins)
+        let seen = try await collect(events) { event in
+            if case .purchased(let transaction, _) = event { return transaction == marker }
+            return false
+        }
+        #expect(seen.first == .purchasing(productId: Shop.premium, context: PurchaseContext(screen: "again")))
+        #expect(!seen.contains(.purchased(owned, context: PurchaseContext(screen: "again"))))
+        #expect(seen.filter { $0.name == "purchased" }.count == 1)
+        #expect(await store.history.transactions.map(\.transactionId) == [owned.transactionId, marker.transactionId])
     }
 
     @Test("cancelled is an outcome, not a failure; a refusal is a typed error")

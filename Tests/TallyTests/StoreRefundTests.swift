@@ -9,6 +9,7 @@ struct StoreRefundTests {
     func refundRevokesPremium() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         let premium = try #require(try await store.purchase(Shop.premium).transaction)
         let events = store.events()
         let refunded = try #require(await harness.backend.refund(premium.transactionId))
@@ -37,6 +38,7 @@ struct StoreRefundTests {
     func lateCopyDoesNotUndoRefund() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         let original = try #require(try await store.purchase(Shop.premium).transaction)
         let events = store.events()
         await harness.backend.refund(original.transactionId)
@@ -46,7 +48,7 @@ struct StoreRefundTests {
             if case .purchased(let transaction, _) = event { return transaction == marker }
             return false
         }
-        #expect(seen.map(\.name) == ["revoked", "purchased"])
+        #expect(seen.map(\.name) == ["revoked", "entitlementsChanged", "purchased"])
         #expect(await store.history.transactions.first { $0.transactionId == original.transactionId }?.isRevoked == true)
         #expect(await store.isEntitled("premium") == false)
     }
@@ -55,6 +57,7 @@ struct StoreRefundTests {
     func renewal() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         let first = try #require(try await store.purchase(Shop.proMonthly).transaction)
         let events = store.events()
         let renewal = try #require(await harness.backend.renew(first.originalTransactionId))
@@ -67,6 +70,7 @@ struct StoreRefundTests {
     func renewalInfoUpdate() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         let first = try #require(try await store.purchase(Shop.proMonthly).transaction)
         #expect(await store.state.subscriptions.first?.willRenew == true)
         let events = store.events()
@@ -85,6 +89,7 @@ struct StoreRefundTests {
     func expiry() async throws {
         let harness = Harness()
         let store = try await harness.launch()
+        store.attachFirstSubscriber()
         _ = try await store.purchase(Shop.proMonthly)
         let events = store.events()
         #expect(await store.refresh().isEntitled("pro"))

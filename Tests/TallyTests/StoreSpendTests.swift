@@ -32,6 +32,7 @@ struct StoreSpendTests {
     @Test("a spend emits balanceChanged with the new balance")
     func spendEvent() async throws {
         let store = try await Harness().launch()
+        store.attachFirstSubscriber()
         _ = try await store.purchase(Shop.coins)
         let events = store.events()
         try await store.spend(4, of: "coins", id: "hat")

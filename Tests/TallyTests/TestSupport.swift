@@ -18,7 +18,7 @@ struct Harness {
     /// Launches a store (a new process would do the same) over the directory.
     func launch(observer: DeliveryObserver? = nil) async throws -> Store {
         try await Store(backend: backend, catalog: Shop.catalog, configuration: Shop.configuration,
-                        directory: directory, locale: "en_US", clock: clock.function, deliveryObserver: observer)
+                        directory: directory, locale: "en_US", deliveryObserver: observer)
     }
 
     /// Another device of the same account: same backend, its own empty data directory.
@@ -70,7 +70,21 @@ extension StoreEvent {
         case .renewed: "renewed"
         case .expired: "expired"
         case .balanceChanged: "balanceChanged"
+        case .billingRetry: "billingRetry"
+        case .gracePeriod: "gracePeriod"
+        case .entitlementsChanged: "entitlementsChanged"
+        case .changeScheduled: "changeScheduled"
+        case .changeCancelled: "changeCancelled"
         }
+    }
+}
+
+extension Store {
+    /// Subscribes and lets the stream go at once, as an app that subscribed at launch: the events emitted before
+    /// (none, right after launch) are replayed to every later subscriber, the events after reach only the
+    /// subscribers of the moment. For tests that subscribe later and read only what follows.
+    nonisolated func attachFirstSubscriber() {
+        _ = events()
     }
 }
 

@@ -35,9 +35,24 @@ public protocol StoreBackend: Sendable {
     /// turned off, a downgrade scheduled, billing retry or grace starting), so the engine asks for it in
     /// ``Store/refreshSubscriptionStatus()``. A backend that cannot answer keeps the default, `[]`.
     func subscriptionStatuses() async throws -> [RenewalInfo]
+
+    /// Whether this account may make purchases (StoreKit's `AppStore.canMakePayments`): false under parental
+    /// controls or Screen Time restrictions. Hide the buy buttons when false.
+    var canMakePayments: Bool { get async }
+
+    /// The store's current time, which the ownership rules read: a renewal, expiry or refund counts once the
+    /// store's clock has reached its date. StoreKit's is the wall clock (the default); a simulated store with
+    /// its own clock (the sandbox after `tally sandbox advance`) supplies it here, so app and store agree.
+    var clock: StoreClock { get }
 }
 
 extension StoreBackend {
     /// No renewal info: for backends that learn it only with transactions.
     public func subscriptionStatuses() async throws -> [RenewalInfo] { [] }
+
+    /// Purchases allowed: for backends that cannot tell.
+    public var canMakePayments: Bool { get async { true } }
+
+    /// The wall clock, as StoreKit's.
+    public var clock: StoreClock { .system }
 }

@@ -1,69 +1,83 @@
 import Foundation
+import Synchronization
 
 
-/// Broadcasts events to any number of subscribers, each with its own `AsyncStream`. Events of the launch
-/// (the delivery of unfinished transactions while the store is created, before anyone could subscribe) are
-/// kept, up to ``launchBufferLimit``, and given to the first subscriber. Later events reach only the
-/// subscribers of the moment.
+/// Broadcasts events to any number of subscribers, each with its own `AsyncStream`.
 ///
-/// `@unchecked Sendable`: every stored property is read and written only while holding `lock`.
-final class EventHub: @unchecked Sendable {
-    /// How many events are kept for the first subscriber.
-    static let launchBufferLimit = 256
+/// Events emitted before the first subscriber attaches (the launch: unfinished transactions delivered while the
+/// store is created, and anything until the app subscribes) are kept, up to ``replayLimit``, and replayed to
+/// every subscriber when it attaches, first subscriber or later ones alike. After the first subscriber
+/// attaches, an event reaches the subscribers of the moment. Once the replay is full, nothing more is kept and
+/// no one listens until a subscriber attaches (an app that never subscribes pays nothing for events).
+final class EventHub: Sendable {
+    /// How many events before the first subscriber are kept for replay.
+    static let replayLimit = 256
 
-    private let lock = NSLock()
-    private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
-    private var launchBuffer: [StoreEvent] = []
-    private var buffering = true
+    private struct State {
+        var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
+        /// The events emitted before the first subscriber attached.
+        var replay: [StoreEvent] = []
+        var attached = false
+        /// The replay filled up before anyone attached: later events before the first subscriber are dropped.
+        var overflowed = false
+        var finished = false
+    }
 
-    /// A new stream of every event emitted from now on (plus the launch buffer for the first subscriber).
+    private let state = Mutex(State())
+
+    /// A new stream: the replayed events of before the first subscriber, then every event emitted from now on.
     func subscribe() -> AsyncStream<StoreEvent> {
         let (stream, continuation) = AsyncStream<StoreEvent>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        lock.withLock {
-            for event in launchBuffer { continuation.yield(event) }
-            launchBuffer = []
-            buffering = false
-            subscribers[id] = continuation
+        let finished = state.withLock { state in
+            for event in state.replay { continuation.yield(event) }
+            state.attached = true
+            if !state.finished { state.subscribers[id] = continuation }
+            return state.finished
         }
+        if finished { continuation.finish() }
         return stream
     }
 
-    /// Whether an emitted event would reach anyone (a subscriber, or the launch buffer).
+    /// Whether an emitted event would reach anyone (a subscriber, or the replay before the first subscriber).
     var isListened: Bool {
-        lock.withLock { !subscribers.isEmpty || buffering }
+        state.withLock { !$0.attached && !$0.overflowed || !$0.subscribers.isEmpty }
     }
 
-    /// Sends `events` to every subscriber, in order.
-    func emit(_ events: [StoreEvent]) {
-        guard !events.isEmpty else { return }
-        lock.withLock {
-            if buffering {
-                launchBuffer.append(contentsOf: events.prefix(Self.launchBufferLimit - launchBuffer.count))
-                buffering = launchBuffer.count < Self.launchBufferLimit
+    /// Sends `events` to every subscriber, in order. Returns true when this call filled the replay (before the
+    /// first subscriber) and events were dropped: once, for the store to report.
+    @discardableResult
+    func emit(_ events: [StoreEvent]) -> Bool {
+        guard !events.isEmpty else { return false }
+        return state.withLock { state in
+            var dropped = false
+            if !state.attached, !state.overflowed {
+                let room = max(0, Self.replayLimit - state.replay.count)
+                state.replay.append(contentsOf: events.prefix(room))
+                if events.count > room {
+                    state.overflowed = true
+                    dropped = true
+                }
             }
-            for continuation in subscribers.values {
+            for continuation in state.subscribers.values {
                 for event in events { continuation.yield(event) }
             }
+            return dropped
         }
     }
 
-    /// The launch is over: stop keeping events for the first subscriber.
-    func endLaunch() {
-        lock.withLock { buffering = false }
-    }
-
-    /// Ends every stream.
+    /// Ends every stream; later subscribers get the replay and an ended stream.
     func finishAll() {
-        let continuations = lock.withLock {
-            defer { subscribers = [:] }
-            return Array(subscribers.values)
+        let continuations = state.withLock { state in
+            defer { state.subscribers = [:] }
+            state.finished = true
+            return Array(state.subscribers.values)
         }
         for continuation in continuations { continuation.finish() }
     }
 
     private func remove(_ id: UUID) {
-        lock.withLock { _ = subscribers.removeValue(forKey: id) }
+        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
     }
 }

@@ -17,6 +17,8 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case finishFailed
         /// Transaction updates could not be read or written.
         case deliveryFailed
+        /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.
+        case eventsDropped
     }
 
     /// The kind of problem.

@@ -22,8 +22,21 @@ public enum StoreEvent: Sendable, Hashable {
     case revoked(Transaction)
     /// A subscription renewed.
     case renewed(Transaction)
-    /// A subscription group went from entitled to expired.
+    /// A subscription group ended: from subscribed, the grace period or billing retry (retry gave up) to expired.
     case expired(CustomerState.Subscription)
+    /// A renewal failed and the store keeps retrying; the customer is not entitled (no grace period, or it ran
+    /// out). Lock the feature; a successful retry comes as ``renewed(_:)``.
+    case billingRetry(CustomerState.Subscription)
+    /// A renewal failed but the grace period keeps the customer entitled until `gracePeriodExpiresDate`: ask the
+    /// customer to fix the payment method.
+    case gracePeriod(CustomerState.Subscription)
+    /// The set of features of `tally.json` the customer is entitled to changed, for any reason (a purchase, a
+    /// refund, an expiry, billing retry, a restore); names sorted.
+    case entitlementsChanged(gained: [String], lost: [String])
+    /// A downgrade or crossgrade was scheduled for the next renewal (see ``PurchaseOutcome/changeScheduled(_:)``).
+    case changeScheduled(ScheduledChange)
+    /// A scheduled change was cancelled by buying the subscription in force again.
+    case changeCancelled(ScheduledChange)
     /// A currency balance changed.
     case balanceChanged(currency: String, balance: Decimal)
 }

@@ -16,7 +16,7 @@ extension Store {
     @discardableResult
     public func spend(_ amount: Decimal, of currency: String, id: String) throws(StoreError) -> Bool {
         var history = record.history
-        let spend = Spend(id: id, currency: currency, amount: amount, date: clock())
+        let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
         let recorded: Bool
         do {
             recorded = try history.record(spend, catalog: catalog, configuration: configuration)
@@ -26,7 +26,7 @@ extension Store {
         guard recorded else { return false }
         prepareForChange()
         try write([.spend(spend)])
-        hub.emit(stateChangeEvents())
+        emit(stateChangeEvents())
         return true
     }
 }

@@ -9,12 +9,15 @@ extension Store {
     ///
     /// - Parameters:
     ///   - context: the purchase call's context; nil for updates, which take a matching pending purchase's.
-    ///   - fromPurchaseCall: true for the answer to ``purchase(_:quantity:appAccountToken:context:)``: it is
-    ///     always announced (even an already-owned product) and completes no pending purchase.
+    ///   - fromPurchaseCall: true for the answer to ``purchase(_:quantity:appAccountToken:context:)``: it
+    ///     completes no pending purchase.
+    ///   - announcing: the events that replace the delivery events (purchased, renewed, revoked), emitted even
+    ///     when nothing changed: a scheduled subscription change. Nil for the delivery events, which are
+    ///     emitted only for a new or changed copy, so an already-owned product is not announced again.
     /// - Returns: the stored copy.
     @discardableResult
-    func deliver(_ update: TransactionUpdate, context: PurchaseContext?,
-                 fromPurchaseCall: Bool = false) async throws(StoreError) -> Transaction {
+    func deliver(_ update: TransactionUpdate, context: PurchaseContext?, fromPurchaseCall: Bool = false,
+                 announcing: [StoreEvent]? = nil) async throws(StoreError) -> Transaction {
         let incoming = update.transaction
         let id = incoming.transactionId
         if let refusal = verificationFailure(incoming) { throw refusal }
@@ -44,12 +47,14 @@ extension Store {
                 + "written, the store delivers it again and it is credited once"))
         }
 
-        // A new or changed copy is announced, and so is one written but never finished (a crash came first)
-        // and the answer to a purchase call; a renewal info alone changes only the state.
-        if stored != known || !wasFinished || fromPurchaseCall {
-            hub.emit(Self.deliveryEvents(known: known, stored: stored, context: context) + stateChangeEvents())
+        // A new or changed copy is announced, and so is one written but never finished (a crash came first);
+        // a renewal info alone changes only the state.
+        if let announcing {
+            emit(announcing + stateChangeEvents())
+        } else if stored != known || !wasFinished {
+            emit(Self.deliveryEvents(known: known, stored: stored, context: context) + stateChangeEvents())
         } else if !entries.isEmpty {
-            hub.emit(stateChangeEvents())
+            emit(stateChangeEvents())
         }
         await pause(at: .emitted, id)
         return stored
@@ -92,7 +97,7 @@ extension Store {
         } catch {
             let failure = StoreError.from(error, doing: "reading unfinished transactions")
             report(StoreDiagnostic(.deliveryFailed, failure.message))
-            hub.emit([.failed(productId: nil, reason: failure)])
+            emit([.failed(productId: nil, reason: failure)])
             return
         }
         for update in updates { await deliverReporting(update) }
@@ -105,7 +110,7 @@ extension Store {
         } catch {
             report(StoreDiagnostic(.deliveryFailed, "transaction \(update.transaction.transactionId) was not "
                 + "delivered: \(error.message); it stays unfinished with the store"))
-            hub.emit([.failed(productId: update.transaction.productId, reason: error)])
+            emit([.failed(productId: update.transaction.productId, reason: error)])
         }
     }
 

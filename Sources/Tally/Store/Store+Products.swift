@@ -4,7 +4,8 @@ import TallyCore
 
 extension Store {
     /// The products among `ids`, localized for ``locale``, and the ids the store does not sell. Answers are
-    /// cached: only ids never asked about reach the backend.
+    /// cached: only ids never asked about reach the backend. Each product's
+    /// ``StoreProduct/isEligibleForIntroOffer`` is computed now from the customer's history.
     /// - Throws: ``StoreError`` (`networkError`, `backend`) when the backend cannot answer.
     public func products(_ ids: [String]) async throws(StoreError) -> ProductsResult {
         var seen = Set<String>()
@@ -21,7 +22,16 @@ extension Store {
             // An id the backend neither returned nor called invalid is not sold either.
             for id in missing where productCache[id] == nil { invalidProductIds.insert(id) }
         }
-        return ProductsResult(products: unique.compactMap { productCache[$0] },
+        let used = state.introductoryOfferUsedGroups
+        let products = unique.compactMap { id -> StoreProduct? in
+            guard var product = productCache[id] else { return nil }
+            if let subscription = product.product.subscription {
+                product.isEligibleForIntroOffer = subscription.introductoryOffer != nil
+                    && !used.contains(subscription.groupId)
+            }
+            return product
+        }
+        return ProductsResult(products: products,
                               invalidProductIds: unique.filter { invalidProductIds.contains($0) })
     }
 }

@@ -11,12 +11,15 @@ extension Store {
     ///   - appAccountToken: the UUID linking the purchase to the app's account.
     ///   - context: what the app wants back with the purchase (screen, offer); kept with a pending purchase,
     ///     even across restarts, and returned in ``StoreEvent/purchased(_:context:)`` when it is approved.
-    /// - Returns: `.purchased`, `.pending` (Ask to Buy) or `.cancelled` (not an error).
+    /// - Returns: `.purchased` (for a product already owned, its existing transaction, not announced again),
+    ///   `.pending` (Ask to Buy), `.changeScheduled` (a downgrade or crossgrade at the next renewal),
+    ///   `.changeCancelled` (the subscription in force bought again, cancelling a scheduled change) or
+    ///   `.cancelled` (not an error).
     /// - Throws: ``StoreError`` — `purchaseNotAllowed`, `productUnavailable`, `networkError`,
     ///   `verificationFailed`, `invalidQuantity`, `storage`, `backend`.
     public func purchase(_ productId: String, quantity: Int = 1, appAccountToken: UUID? = nil,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
-        hub.emit([.purchasing(productId: productId, context: context)])
+        emit([.purchasing(productId: productId, context: context)])
         guard quantity >= 1 else {
             throw failed(productId, StoreError(.invalidQuantity, "purchase of \(productId): quantity must be at "
                 + "least 1, got \(quantity)"))
@@ -30,19 +33,22 @@ extension Store {
         }
         switch result {
         case .purchased(let update):
+            let change = subscriptionChange(buying: productId, answer: update)
             do {
-                return .purchased(try await deliver(update, context: context, fromPurchaseCall: true))
+                let stored = try await deliver(update, context: context, fromPurchaseCall: true,
+                                               announcing: change?.events)
+                return change?.outcome ?? .purchased(stored)
             } catch {
                 throw failed(productId, error)
             }
         case .pending(let purchaseId):
             let pending = PendingPurchase(id: purchaseId, productId: productId, quantity: quantity,
-                                          appAccountToken: appAccountToken, context: context, date: clock())
+                                          appAccountToken: appAccountToken, context: context, date: clock.now())
             do { try write([.pending(pending)]) } catch { throw failed(productId, error) }
-            hub.emit([.pending(pending)])
+            emit([.pending(pending)])
             return .pending(pending)
         case .cancelled:
-            hub.emit([.cancelled(productId: productId)])
+            emit([.cancelled(productId: productId)])
             return .cancelled
         }
     }
@@ -55,7 +61,7 @@ extension Store {
 
     /// Emits `failed` and returns the error to throw.
     func failed(_ productId: String?, _ error: StoreError) -> StoreError {
-        hub.emit([.failed(productId: productId, reason: error)])
+        emit([.failed(productId: productId, reason: error)])
         return error
     }
 }

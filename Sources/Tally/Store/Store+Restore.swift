@@ -38,7 +38,7 @@ extension Store {
             remember(.finished(update.transaction.transactionId))
         }
         events.append(.restored(count: updates.count))
-        hub.emit(events + stateChangeEvents())
+        emit(events + stateChangeEvents())
         return updates.map(\.transaction)
     }
 

@@ -5,7 +5,7 @@ import TallyCore
 extension Store {
     /// What the customer owns now, by the ownership rules over the customer file.
     public var state: CustomerState {
-        CustomerState(catalog: catalog, configuration: configuration, history: record.history, at: clock())
+        CustomerState(catalog: catalog, configuration: configuration, history: record.history, at: clock.now())
     }
 
     /// Whether a feature of `tally.json` is active now.
@@ -18,12 +18,15 @@ extension Store {
         state.balance(currency)
     }
 
-    /// Recomputes the state at the clock's now and emits what changed since the last look: ``StoreEvent/expired(_:)``
-    /// for subscription groups no longer entitled, ``StoreEvent/balanceChanged(currency:balance:)``.
+    /// Recomputes the state at the backend's clock and emits what changed since the last look:
+    /// ``StoreEvent/expired(_:)``, ``StoreEvent/billingRetry(_:)``, ``StoreEvent/gracePeriod(_:)``,
+    /// ``StoreEvent/entitlementsChanged(gained:lost:)``, ``StoreEvent/balanceChanged(currency:balance:)``.
+    /// Time alone (an expiry date passing, a grace period running out) changes the state without a transaction,
+    /// so call it when the app comes to the foreground or shows what the customer owns.
     @discardableResult
     public func refresh() -> CustomerState {
         let now = state
-        if let before = lastState { hub.emit(Self.changes(from: before, to: now)) }
+        if let before = lastState { emit(Self.changes(from: before, to: now)) }
         lastState = now
         return now
     }
@@ -37,12 +40,23 @@ extension Store {
         }
     }
 
-    /// The events a change of state means: groups expired, balances changed.
+    /// The events a change of state means: subscription groups that ended, entered billing retry or grace;
+    /// features gained or lost; balances changed.
     static func changes(from before: CustomerState, to after: CustomerState) -> [StoreEvent] {
         var events: [StoreEvent] = []
-        let previous = Dictionary(before.subscriptions.map { ($0.groupId, $0) }, uniquingKeysWith: { a, _ in a })
-        for subscription in after.subscriptions where subscription.status == .expired {
-            if previous[subscription.groupId]?.status.isEntitled == true { events.append(.expired(subscription)) }
+        let previous = Dictionary(before.subscriptions.map { ($0.groupId, $0.status) }, uniquingKeysWith: { a, _ in a })
+        for subscription in after.subscriptions {
+            guard let old = previous[subscription.groupId], old != subscription.status else { continue }
+            switch subscription.status {
+            case .expired where old != .revoked: events.append(.expired(subscription))
+            case .inBillingRetry: events.append(.billingRetry(subscription))
+            case .inGracePeriod: events.append(.gracePeriod(subscription))
+            default: break
+            }
+        }
+        let had = Set(before.entitlements.map(\.feature)), has = Set(after.entitlements.map(\.feature))
+        if had != has {
+            events.append(.entitlementsChanged(gained: has.subtracting(had).sorted(), lost: had.subtracting(has).sorted()))
         }
         for currency in Set(before.balances.keys).union(after.balances.keys).sorted()
         where before.balance(currency) != after.balance(currency) {

@@ -6,7 +6,9 @@ extension Store {
     /// Asks the backend for the current renewal info of every subscription chain (StoreKit's
     /// `Product.SubscriptionInfo.status`), durably records what differs from the customer file (one `fdatasync`
     /// for the batch; nothing written when nothing changed), and returns the state as ``refresh()`` does,
-    /// emitting its ``StoreEvent/expired(_:)`` and ``StoreEvent/balanceChanged(currency:balance:)`` events.
+    /// emitting the events of what changed since the state was last looked at (``StoreEvent/billingRetry(_:)``,
+    /// ``StoreEvent/gracePeriod(_:)``, ``StoreEvent/expired(_:)``, ``StoreEvent/entitlementsChanged(gained:lost:)``
+    /// …); the first look of a launch only sets the state compared with.
     ///
     /// Call it when showing subscriptions: auto-renew turned off, a scheduled downgrade, billing retry or grace
     /// reach the app this way, not with a transaction.
@@ -25,7 +27,9 @@ extension Store {
             guard let info = latest[id], record.renewalInfos[id] != info else { return nil }
             return .renewalInfo(info)
         }
-        prepareForChange()
+        // Events compare with the state this process looked at last; the first look sets it and emits nothing
+        // (the customer file's renewal info may be old, and the state computed from it is not what the app saw).
+        if lastState != nil { prepareForChange() }
         try write(entries)
         return refresh()
     }

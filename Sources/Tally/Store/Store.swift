@@ -9,6 +9,9 @@ import TallyCore
 /// delivers the transactions an earlier run left unfinished, then listens to the backend's transaction
 /// updates for as long as the store lives (or until ``close()``).
 ///
+/// Time is the backend's (``StoreBackend/clock``): a renewal or refund dated by the store counts as soon as the
+/// store's clock reaches it.
+///
 /// Delivery is crash-safe: a transaction is finished with the backend only after its effect is durably
 /// written (see ``DeliveryStep``), and a transaction arriving again credits once.
 public actor Store {
@@ -24,7 +27,8 @@ public actor Store {
     public private(set) var diagnostics: [StoreDiagnostic]
 
     let backend: any StoreBackend
-    let clock: @Sendable () -> Date
+    /// The backend's clock: the one "now" of the ownership rules, spends and pending purchases.
+    let clock: StoreClock
     let deliveryObserver: DeliveryObserver?
     let file: CustomerFile
     var record: CustomerRecord
@@ -46,14 +50,14 @@ public actor Store {
     ///   - configuration: the app's `tally.json`.
     ///   - directory: where the customer file lives (created if missing).
     ///   - locale: the locale for display names and prices.
-    ///   - clock: "now", injectable so tests and the sandbox control time.
     ///   - deliveryObserver: called at each ``DeliveryStep``; for crash-test harnesses.
     /// - Throws: ``StoreError/Code/storage`` when the directory cannot be created, read or written.
     public init(backend: some StoreBackend, catalog: Catalog, configuration: AppConfiguration, directory: URL,
-                locale: String = Locale.current.identifier, clock: @escaping @Sendable () -> Date = { Date() },
+                locale: String = Locale.current.identifier,
                 deliveryObserver: DeliveryObserver? = nil) async throws(StoreError) {
+        let clock = backend.clock
         let file = CustomerFile(directory: directory)
-        let (record, diagnostics) = try file.open(now: clock())
+        let (record, diagnostics) = try file.open(now: clock.now())
         self.backend = backend
         self.catalog = catalog
         self.configuration = configuration
@@ -68,7 +72,6 @@ public actor Store {
         let updates = backend.transactionUpdates()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
-        hub.endLaunch()
         startListening(to: updates)
     }
 
@@ -87,8 +90,9 @@ public actor Store {
         hub.finishAll()
     }
 
-    /// A new stream of every event from now on; any number of subscribers may listen. The first subscriber
-    /// also gets the events of the launch delivery.
+    /// A new stream of events; any number of subscribers may listen, and each gets every event. The events
+    /// emitted before the first subscriber attached (the delivery of unfinished transactions at launch) are
+    /// replayed to every subscriber first, whenever it subscribes; then come the events emitted from then on.
     public nonisolated func events() -> AsyncStream<StoreEvent> {
         hub.subscribe()
     }
@@ -100,6 +104,15 @@ public actor Store {
 
     /// The purchase history in the customer file.
     public var history: PurchaseHistory { record.history }
+
+    /// Sends events to the subscribers; the replay kept before the first subscriber filling up is reported once.
+    func emit(_ events: [StoreEvent]) {
+        if hub.emit(events) {
+            report(StoreDiagnostic(.eventsDropped, "more than \(EventHub.replayLimit) events were emitted before "
+                + "anyone subscribed to events(); the first \(EventHub.replayLimit) are replayed to subscribers, "
+                + "later ones until the first subscriber are dropped: subscribe right after creating the store"))
+        }
+    }
 
     /// Records a problem for ``diagnostics``.
     func report(_ diagnostic: StoreDiagnostic) {

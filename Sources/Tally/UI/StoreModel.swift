@@ -4,7 +4,7 @@ import TallyCore
 
 
 /// The store for SwiftUI: products and the customer's state as observable properties, updated on the main
-/// actor after every event.
+/// actor after every event (the launch's events included: they are replayed to every subscriber).
 @MainActor
 @Observable
 public final class StoreModel {
@@ -12,10 +12,13 @@ public final class StoreModel {
     public private(set) var products: [StoreProduct] = []
     /// Ids the store does not sell.
     public private(set) var invalidProductIds: [String] = []
-    /// What the customer owns, refreshed after every event.
+    /// What the customer owns, read before the model is returned and refreshed after every event.
     public private(set) var state: CustomerState
     /// Purchases waiting for Ask to Buy approval.
-    public private(set) var pendingPurchases: [PendingPurchase] = []
+    public private(set) var pendingPurchases: [PendingPurchase]
+    /// Whether this account may buy (StoreKit's `AppStore.canMakePayments`); hide the buy buttons when false.
+    /// Read at creation and by ``reload()``.
+    public private(set) var canMakePayments: Bool
     /// The latest event.
     public private(set) var lastEvent: StoreEvent?
     /// The latest failure, for an alert.
@@ -25,18 +28,20 @@ public final class StoreModel {
     @ObservationIgnored public let store: Store
     @ObservationIgnored private var subscription: StoreSubscription?
 
-    /// A model over `store`, listening to its events at once.
-    public init(store: Store) {
+    /// A model over `store`: listens to its events, then reads the state, pending purchases and
+    /// ``canMakePayments``, so the first look at ``state`` is already the customer's.
+    public init(store: Store) async {
         self.store = store
-        self.state = CustomerState(date: Date())
         let events = store.events()
+        state = await store.state
+        pendingPurchases = await store.pendingPurchases
+        canMakePayments = await store.canMakePayments
         subscription = StoreSubscription(task: Task { [weak self] in
             for await event in events {
                 guard let self else { return }
                 await self.handle(event)
             }
         })
-        Task { await self.reload() }
     }
 
     /// Whether a feature is active in the current ``state``.
@@ -60,22 +65,59 @@ public final class StoreModel {
     public func purchase(_ product: StoreProduct, quantity: Int = 1,
                          context: PurchaseContext = PurchaseContext()) async -> PurchaseOutcome? {
         do {
-            return try await store.purchase(product, quantity: quantity, context: context)
+            let outcome = try await store.purchase(product, quantity: quantity, context: context)
+            await reload()
+            return outcome
         } catch {
             lastError = error
             return nil
         }
     }
 
-    /// Restores purchases; failures land in ``lastError``.
-    public func restore() async {
-        do { try await store.restore() } catch { lastError = error }
+    /// Spends virtual currency (see ``Store/spend(_:of:id:)``): true when spent now, false when `id` was
+    /// already spent, nil when refused or failed (see ``lastError``; `insufficientBalance` when short).
+    @discardableResult
+    public func spend(_ amount: Decimal, of currency: String, id: String) async -> Bool? {
+        do {
+            let spent = try await store.spend(amount, of: currency, id: id)
+            await reload()
+            return spent
+        } catch {
+            lastError = error
+            return nil
+        }
     }
 
-    /// Reads the state and pending purchases again.
+    /// Restores purchases; returns how many transactions came back (0 is a normal answer), nil when it failed
+    /// (see ``lastError``).
+    @discardableResult
+    public func restore() async -> Int? {
+        do {
+            let restored = try await store.restore()
+            await reload()
+            return restored.count
+        } catch {
+            lastError = error
+            return nil
+        }
+    }
+
+    /// Asks the store for the subscriptions' renewal info (see ``Store/refreshSubscriptionStatus()``) and
+    /// updates ``state``; failures land in ``lastError`` and leave the state as it was.
+    public func refreshSubscriptionStatus() async {
+        do {
+            state = try await store.refreshSubscriptionStatus()
+            pendingPurchases = await store.pendingPurchases
+        } catch {
+            lastError = error
+        }
+    }
+
+    /// Reads the state, pending purchases and ``canMakePayments`` again.
     public func reload() async {
         state = await store.refresh()
         pendingPurchases = await store.pendingPurchases
+        canMakePayments = await store.canMakePayments
     }
 
     private func handle(_ event: StoreEvent) async {

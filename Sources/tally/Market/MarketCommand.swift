@@ -58,12 +58,13 @@ enum MarketCommand {
 }
 
 extension MarketSession {
-    /// Prints every store event as it happens (unless `quiet`); the task ends when the store closes.
+    /// Prints every store event as it happens (unless `quiet`); the task ends when the store closes. An event
+    /// arriving while the interactive market waits at its prompt redraws the prompt after it.
     func printEvents(quiet: Bool) -> Task<Void, Never> {
         let events = store.events()
-        return Task {
+        return Task { [prompt] in
             for await event in events where !quiet {
-                Console.line(MarketEventText.line(event))
+                prompt.print(MarketEventText.lines(event))
             }
         }
     }

@@ -7,6 +7,13 @@ enum MarketEventText {
         "event: " + text(event)
     }
 
+    /// The event's line, then the demo app's `Premium: UNLOCKED|LOCKED` label when the event changes it.
+    static func lines(_ event: StoreEvent) -> [String] {
+        guard case .entitlementsChanged(let gained, let lost) = event else { return [line(event)] }
+        let premium = gained.contains("premium") ? ["Premium: UNLOCKED"] : lost.contains("premium") ? ["Premium: LOCKED"] : []
+        return [line(event)] + premium
+    }
+
     private static func text(_ event: StoreEvent) -> String {
         switch event {
         case .purchasing(let productId, _):
@@ -29,6 +36,20 @@ enum MarketEventText {
             return "renewed \(transaction.productId) (transaction \(transaction.transactionId)\(expiry))"
         case .expired(let subscription):
             return "expired \(subscription.productId) (group \(subscription.groupId))"
+        case .billingRetry(let subscription):
+            return "billingRetry \(subscription.productId): a renewal failed, access ended (the store retries)"
+        case .gracePeriod(let subscription):
+            let end = subscription.gracePeriodExpiresDate.map { " until \($0.formatted(.iso8601))" } ?? ""
+            return "gracePeriod \(subscription.productId): a renewal failed, access kept\(end)"
+        case .entitlementsChanged(let gained, let lost):
+            return "entitlementsChanged gained \(gained.isEmpty ? "none" : gained.joined(separator: ", ")); "
+                + "lost \(lost.isEmpty ? "none" : lost.joined(separator: ", "))"
+        case .changeScheduled(let change):
+            let date = change.date.map { " on \($0.formatted(.iso8601))" } ?? ""
+            return "changeScheduled \(change.currentProductId) → \(change.productId) at the next renewal\(date)"
+        case .changeCancelled(let change):
+            return "changeCancelled \(change.currentProductId) → \(change.productId); "
+                + "\(change.currentProductId) renews as it is"
         case .balanceChanged(let currency, let balance):
             return "balanceChanged \(currency) \(balance)"
         }

@@ -15,8 +15,10 @@ struct MarketInteractive {
         defer { clockWatch.cancel() }
         while true {
             await settle()
-            Console.write("> ")
-            guard let line = await Self.readLine() else { break }
+            session.prompt.show()
+            let read = await Self.readLine()
+            session.prompt.leave()
+            guard let line = read else { break }
             let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
             if words.first == "quit" || words.first == "exit" { break }
             if words.isEmpty { continue }

@@ -20,14 +20,20 @@ extension MarketSession {
             report = Report(failure: error, productId: productId)
         }
         Console.line(json ? try Output.json(report) : report.sentence)
-        return report.outcome == "purchased" || report.outcome == "pending" ? ExitCode.ok : ExitCode.refused
+        return ["purchased", "pending", "changeScheduled", "changeCancelled"].contains(report.outcome)
+            ? ExitCode.ok : ExitCode.refused
     }
 
-    /// The answer to `buy`: `{"outcome","productId","transactionId","purchaseId","error","errorCode"}`.
+    /// The answer to `buy`: `{"outcome","productId","transactionId","purchaseId","error","errorCode"}`; for a
+    /// scheduled (or cancelled) subscription change also `"currentProductId"`, `"scheduledProductId"` and
+    /// `"effectiveDate"` (the next renewal), `transactionId` being the subscription in force.
     struct Report: Encodable {
         var outcome: String
         var productId: String
         var transactionId: String?
+        var currentProductId: String?
+        var scheduledProductId: String?
+        var effectiveDate: Date?
         var expiresDate: Date?
         var purchaseId: String?
         var error: String?
@@ -43,11 +49,25 @@ extension MarketSession {
             case .pending(let pending):
                 self.outcome = "pending"
                 purchaseId = pending.id
+            case .changeScheduled(let change):
+                self.outcome = "changeScheduled"
+                take(change)
+            case .changeCancelled(let change):
+                self.outcome = "changeCancelled"
+                take(change)
             case .cancelled:
                 self.outcome = "cancelled"
                 error = "the purchase was cancelled; nothing was charged"
                 errorCode = "userCancelled"
             }
+        }
+
+        private mutating func take(_ change: ScheduledChange) {
+            transactionId = change.transaction.transactionId
+            expiresDate = change.transaction.expiresDate
+            currentProductId = change.currentProductId
+            scheduledProductId = change.productId
+            effectiveDate = change.date
         }
 
         init(failure: StoreError, productId: String) {
@@ -67,6 +87,14 @@ extension MarketSession {
             case "pending":
                 return "Pending: purchase \(purchaseId ?? "?") for \(productId) waits for approval "
                     + "('tally sandbox approve \(purchaseId ?? "ID")')"
+            case "changeScheduled":
+                let date = effectiveDate.map { " on \($0.formatted(.iso8601))" } ?? ""
+                return "Scheduled: \(currentProductId ?? "?") changes to \(productId) at the next renewal\(date); "
+                    + "\(currentProductId ?? "?") stays in force until then (transaction \(transactionId ?? "?"))"
+            case "changeCancelled":
+                let date = effectiveDate.map { " on \($0.formatted(.iso8601))" } ?? ""
+                return "Kept \(productId): the change to \(scheduledProductId ?? "?") scheduled\(date) is cancelled; "
+                    + "\(productId) renews as it is (transaction \(transactionId ?? "?"))"
             case "cancelled":
                 return "Cancelled: \(error ?? "")"
             default:

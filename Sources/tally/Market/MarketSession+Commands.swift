@@ -51,7 +51,7 @@ extension MarketSession {
     func status(json: Bool) async throws -> Int32 {
         let state = await MarketSession.currentState(of: store)
         let view = MarketStatus(state: state, configuration: store.configuration,
-                                pending: await store.pendingPurchases)
+                                pending: await store.pendingPurchases, history: await store.history)
         Console.line(json ? try Output.json(view) : view.text)
         return ExitCode.ok
     }
@@ -101,9 +101,14 @@ extension MarketSession {
         if json {
             Console.line(try Output.json(SpendReport(outcome: "spent", balance: balance, error: nil)))
         } else {
-            Console.line("Spent \(amount) \(currency); \(currency.uppercased()): \(balance)")
+            Console.line("Spent \(amount) \(Self.unit(currency, amount)); \(currency.uppercased()): \(balance)")
         }
         return ExitCode.ok
+    }
+
+    /// The currency's name for `amount` of it: `1 coin`, `2 coins`, `0.5 coins`.
+    static func unit(_ currency: String, _ amount: Decimal) -> String {
+        amount == 1 && currency.count > 1 && currency.hasSuffix("s") ? String(currency.dropLast()) : currency
     }
 
     private struct SpendReport: Encodable {

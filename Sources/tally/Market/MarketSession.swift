@@ -12,6 +12,8 @@ struct MarketSession: Sendable {
     let options: MarketOptions
     /// The locale of names and prices.
     let locale: String
+    /// Whether the interactive market waits at its prompt (the event printer redraws it).
+    let prompt = MarketPrompt()
 
     /// Opens the market: creates the sandbox from `--config` when the directory has none, then opens the
     /// store in `DIR/apps/<account>/<device>` (delivering what arrived while the market was closed).
@@ -19,10 +21,9 @@ struct MarketSession: Sendable {
         let directory = SandboxDirectory(url: options.data)
         let sandbox = try loadOrCreate(directory, options)
         let locale = options.locale ?? sandbox.settings.locale
-        let clock = SandboxClock(directory: directory, start: sandbox.now)
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
-                                    directory: options.appDirectory, locale: locale, clock: { clock.now() })
+                                    directory: options.appDirectory, locale: locale)
         return MarketSession(store: store, options: options, locale: locale)
     }
 

@@ -16,10 +16,20 @@ struct MarketStatus: Encodable {
     let state: CustomerState
     let configuration: AppConfiguration
     let pending: [Pending]
+    /// Original transaction id → when the subscription chain's latest revoked transaction was revoked.
+    let revocations: [String: Date]
 
-    init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase]) {
+    init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase],
+         history: PurchaseHistory = PurchaseHistory()) {
         self.state = state
         self.configuration = configuration
+        var revocations: [String: Date] = [:]
+        for transaction in history.transactions {
+            if let date = transaction.revocationDate {
+                revocations[transaction.originalTransactionId] = max(date, revocations[transaction.originalTransactionId] ?? date)
+            }
+        }
+        self.revocations = revocations
         self.pending = pending.map {
             Pending(purchaseId: $0.id, productId: $0.productId, quantity: $0.quantity, date: $0.date,
                     context: $0.context)
@@ -48,9 +58,7 @@ struct MarketStatus: Encodable {
         let others = features.filter { $0 != "premium" }
         lines.append("Features: " + (others.isEmpty ? "none" : others.joined(separator: ", ")))
         for sub in state.subscriptions {
-            let word = sub.status.isEntitled ? "until" : "since"
-            let expiry = sub.expiresDate.map { " \(word) \($0.formatted(.iso8601))" } ?? ""
-            lines.append("Subscription \(sub.productId): \(sub.status.rawValue)\(expiry)"
+            lines.append("Subscription \(sub.productId): \(sub.status.rawValue)\(dateText(sub))"
                 + (sub.willRenew ? ", renews" : ", does not renew")
                 + (sub.pendingProductId.map { " as \($0)" } ?? ""))
         }
@@ -62,5 +70,20 @@ struct MarketStatus: Encodable {
             lines.append("Pending: \(item.productId) ×\(item.quantity) (purchase \(item.purchaseId), waits for approval)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The date a subscription's status is about: grace ends, revoked on, otherwise expires.
+    private func dateText(_ sub: CustomerState.Subscription) -> String {
+        switch sub.status {
+        case .inGracePeriod:
+            let end = sub.gracePeriodExpiresDate ?? sub.expiresDate
+            return end.map { " until \($0.formatted(.iso8601)) (grace period; renewal failed)" } ?? ""
+        case .revoked:
+            return revocations[sub.originalTransactionId].map { " on \($0.formatted(.iso8601))" } ?? ""
+        case .subscribed:
+            return sub.expiresDate.map { " until \($0.formatted(.iso8601))" } ?? ""
+        case .inBillingRetry, .expired:
+            return sub.expiresDate.map { " since \($0.formatted(.iso8601))" } ?? ""
+        }
     }
 }

@@ -1,0 +1,69 @@
+// An app file as an app developer writes it: `import Tally` alone (no TallyCore), beside StoreKit (here its
+// stand-in, which declares `Transaction` and `Product` too). Tally's clashing names are spelled
+// `Tally.Transaction` / `Tally.Product` or `TallyTransaction` / `TallyProduct`; StoreKit's keep theirs.
+import Foundation
+import StoreKitStandIn
+import Tally
+import Testing
+
+/// The smallest backend an app might write for previews: sells the catalog, buys at once, restores nothing.
+actor PreviewBackend: StoreBackend {
+    let catalog: Catalog
+    private var sold: [Tally.Transaction] = []
+
+    init(catalog: Catalog) { self.catalog = catalog }
+
+    func products(for ids: [String]) async throws -> BackendProducts {
+        BackendProducts(products: ids.compactMap { catalog.product($0) },
+                        invalidProductIds: ids.filter { catalog.product($0) == nil })
+    }
+
+    func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
+        guard let product: TallyProduct = catalog.product(request.productId) else {
+            throw StoreError(.productUnavailable, "\(request.productId) is not sold")
+        }
+        let transaction = Tally.Transaction(
+            transactionId: String(sold.count + 1), bundleId: "com.example.app", productId: product.id,
+            purchaseDate: Date(), quantity: request.quantity, type: product.kind.transactionType)
+        sold.append(transaction)
+        return .purchased(TransactionUpdate(transaction: transaction))
+    }
+
+    func restore() async throws -> [TransactionUpdate] { [] }
+    func unfinished() async throws -> [TransactionUpdate] { [] }
+    func finish(transactionId: String) async throws {}
+    nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> { AsyncStream { _ in } }
+}
+
+/// StoreKit's values, converted by the app to show beside Tally's.
+func describe(_ transaction: StoreKitStandIn.Transaction, _ product: StoreKitStandIn.Product) -> String {
+    "\(transaction.productID) at \(product.displayPrice)"
+}
+
+@Suite("An app importing Tally and StoreKit")
+struct AppWithStoreKitTests {
+    @Test("Tally's Transaction and Product are reachable by module name or alias; StoreKit's keep theirs")
+    func bothModulesTogether() async throws {
+        let premium = Tally.Product(id: "app.premium", kind: .nonConsumable, price: 4.99, currency: "USD")
+        let catalog = Catalog(products: [premium])
+        let configuration = AppConfiguration(bundleId: "com.example.app", entitlements: ["premium": [premium.id]])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let store = try await Store(backend: PreviewBackend(catalog: catalog), catalog: catalog,
+                                    configuration: configuration, directory: directory, locale: "en_US")
+        let outcome = try await store.purchase(premium.id)
+        guard case .purchased(let bought) = outcome else {
+            Issue.record("the purchase answered \(outcome)")
+            return
+        }
+        let alias: TallyTransaction = bought
+        #expect(alias.productId == "app.premium")
+        #expect(await store.isEntitled("premium"))
+        let state: CustomerState = await store.state
+        #expect(state.nonConsumables == ["app.premium"])
+        #expect(describe(StoreKitStandIn.Transaction(id: 1, productID: "app.premium"),
+                         StoreKitStandIn.Product(id: "app.premium", displayPrice: "$4.99")) == "app.premium at $4.99")
+        await store.close()
+    }
+}
