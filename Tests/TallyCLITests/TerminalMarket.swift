@@ -43,7 +43,7 @@ final class TerminalMarket: Sendable {
               let name = PseudoTerminal.slaveName(fd) else {
             throw CLITestError("cannot open a pseudo-terminal: errno \(errno)")
         }
-        let slavePath = String(cString: name)
+        let slavePath = name
         guard let slave = FileHandle(forUpdatingAtPath: slavePath) else {
             throw CLITestError("cannot open the pseudo-terminal's slave \(slavePath)")
         }
