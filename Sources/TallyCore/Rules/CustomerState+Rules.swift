@@ -14,9 +14,22 @@ extension CustomerState {
     /// currency that a store keeps materialised with ``CurrencyCredits`` and spends — instead of replaying the
     /// history's consumables and spends, so the cost does not grow with them: `history` then needs only the
     /// transactions that are not consumables. ``ledger`` is empty; read the ledger from the whole history.
+    ///
+    /// Facts count from the moment they are stored: a non-consumable dated after `now` (a clock running behind
+    /// the store's, or a sandbox ahead in time) is owned at once, as the nets already count coins at once;
+    /// subscription periods still follow their own dates.
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,
                 nets: [String: Decimal], at now: Date) {
-        self.init(catalog: catalog, configuration: configuration, history: history, nets: Optional(nets), at: now)
+        var stored = history
+        if stored.transactions.contains(where: { $0.purchaseDate > now }) {
+            let products = ProductLookup(catalog)
+            for index in stored.transactions.indices where stored.transactions[index].purchaseDate > now {
+                let transaction = stored.transactions[index]
+                let kind = ProductKind.of(transaction.type, catalogKind: products[transaction.productId]?.kind)
+                if kind == .nonConsumable { stored.transactions[index].purchaseDate = now }
+            }
+        }
+        self.init(catalog: catalog, configuration: configuration, history: stored, nets: Optional(nets), at: now)
     }
 
     private init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,

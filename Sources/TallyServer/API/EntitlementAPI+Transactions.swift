@@ -19,7 +19,7 @@ extension EntitlementAPI {
         let customer = try loadCustomer(appUserId, now: now)
         let posted = JSONWriter.object { writer in
             writer.field("transactionId", transaction.transactionId)
-            writer.field("outcome", Self.outcomeName(of: transaction, in: outcome))
+            writer.field("outcome", Self.outcomeName(of: transaction, in: outcome, now: now))
         }
         return APIResponse.json(Self.wrap(("customer", customer), ("transaction", posted)))
     }
@@ -55,9 +55,17 @@ extension EntitlementAPI {
         }
     }
 
-    /// `kept` when it stayed with another customer, `transferred` when its chain moved here, else `inserted`,
-    /// `updated` or `unchanged`.
-    static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome) -> String {
+    /// `kept` when it stayed with another customer, `transferred` when its chain moved here, `future` for a
+    /// subscription period stored but starting after the server's clock (the state shows it from its
+    /// `purchaseDate`), else `inserted`, `updated` or `unchanged`.
+    static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome, now: Date) -> String {
+        let name = outcomeName(of: transaction, in: outcome)
+        let isPeriod = transaction.type == .autoRenewable || transaction.type == .nonRenewing
+        if (name == "inserted" || name == "updated"), isPeriod, transaction.purchaseDate > now { return "future" }
+        return name
+    }
+
+    private static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome) -> String {
         let id = transaction.transactionId, chain = transaction.originalTransactionId
         if outcome.kept.contains(where: { $0.hasSameBytes(as: id) }) { return "kept" }
         if outcome.transfers.contains(where: { $0.originalTransactionId.hasSameBytes(as: chain) }) {

@@ -3,7 +3,8 @@ import TallyCore
 
 /// `tally-bench server`: a real `tally serve` process under wrk load. (a) `GET /v1/customers/{id}` beside
 /// nginx serving the same bytes as a static file; (b) signed transactions posted per second (verification and
-/// a durable write each) beside SQLite's single-commit rate in the same folder. `TALLY_BENCH_SECONDS` sets
+/// a durable write each) beside SQLite's single-commit rate in the same folder; (c) spends per second for a
+/// customer with a long ledger beside a fresh one (`TALLY_BENCH_SPEND_HISTORY` entries, default 100,000). `TALLY_BENCH_SECONDS` sets
 /// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed;
 /// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4).
 enum ServerBenchmark {
@@ -31,12 +32,16 @@ enum ServerBenchmark {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let setup = try ServerBenchSetup(tally: tally, folder: folder)
+            let prepared = try SpendBenchmark.prepare(setup: setup)
+            Report.line(String(format: "stored %d coin purchases for the spend benchmark in %.1f s",
+                               SpendBenchmark.historyEntries, prepared))
             let server = try TallyServeProcess(tally: tally, config: setup.config, folder: folder)
             let wrk = Wrk(executable: wrkPath, seconds: seconds)
             Report.line("tally serve on port \(server.port); wrk -t\(wrk.threads) -c\(wrk.connections) -d\(seconds)s"
                 + BenchTools.loadAverageNote)
             try measureReads(setup: setup, server: server, wrk: wrk, nginx: nginx)
             try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
+            try SpendBenchmark.measure(setup: setup, server: server, wrk: wrk)
             let status = server.stop()
             if status != 0 { Report.line("tally serve exited \(status) on SIGTERM (expected 0): \(server.errorText)") }
             return status == 0
