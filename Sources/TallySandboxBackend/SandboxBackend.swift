@@ -6,7 +6,8 @@ import TallySandbox
 /// The engine's backend over a sandbox kept in a directory: every change loads the sandbox, acts, and saves it
 /// under the directory's lock, so another process (`tally sandbox approve`, `refund`, `advance`) sees and
 /// changes the same store and no change is lost.
-/// Transaction updates are found by polling the directory for unfinished transactions not yet sent.
+/// Transaction updates and declines are found by polling the directory for unfinished transactions and
+/// declined purchases not yet sent.
 public actor SandboxBackend: StoreBackend {
     let directory: SandboxDirectory
     let account: String
@@ -22,7 +23,7 @@ public actor SandboxBackend: StoreBackend {
     }
 
     public func products(for ids: [String]) async throws -> BackendProducts {
-        let response = try change { try $0.products(ids: ids) }
+        let response = try answer { sandbox throws(SandboxError) in try sandbox.products(ids: ids) }
         return BackendProducts(products: response.products, invalidProductIds: response.invalidIdentifiers)
     }
 
@@ -41,7 +42,7 @@ public actor SandboxBackend: StoreBackend {
     }
 
     public func restore() async throws -> [TransactionUpdate] {
-        let (restored, sandbox) = try change { sandbox in
+        let (restored, sandbox) = try answer { sandbox throws(SandboxError) in
             (try sandbox.restore(account: account, device: device), sandbox)
         }
         return restored.map { update($0, in: sandbox) }
@@ -58,6 +59,33 @@ public actor SandboxBackend: StoreBackend {
 
     public func subscriptionStatuses() async throws -> [RenewalInfo] {
         try load().renewalInfos(account: account)
+    }
+
+    /// False while parental controls are on for the account (`tally sandbox set parental-controls on`).
+    public func canMakePayments() async throws -> Bool {
+        try load().canMakePayments(account: account)
+    }
+
+    /// The account's Ask to Buy purchases declined in the sandbox (`tally sandbox decline ID`).
+    public func declinedPurchases() async throws -> [String] {
+        try load().declinedPurchases(account: account)
+    }
+
+    /// Declines found by polling the directory, each id once.
+    public nonisolated func purchaseDeclines() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let task = Task {
+                var sent: Set<String> = []
+                while !Task.isCancelled {
+                    for id in (try? await self.declinedPurchases()) ?? [] where sent.insert(id).inserted {
+                        continuation.yield(id)
+                    }
+                    try? await Task.sleep(for: pollInterval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
@@ -86,6 +114,16 @@ public actor SandboxBackend: StoreBackend {
         do { return try directory.load() } catch { throw Self.storeError(error) }
     }
 
+    /// Runs a store call under the directory's lock, saving what it did even when it fails (an injected fault
+    /// taken and logged).
+    private func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+        do {
+            return try directory.answer(body)
+        } catch let error as SandboxError {
+            throw Self.storeError(error)
+        }
+    }
+
     /// Loads, changes and saves the sandbox under the directory's lock.
     private func change<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
         do {
@@ -101,6 +139,7 @@ public actor SandboxBackend: StoreBackend {
         case .productUnavailable, .unknownProduct: StoreError(.productUnavailable, error.message)
         case .networkError: StoreError(.networkError, error.message)
         case .invalidQuantity: StoreError(.invalidQuantity, error.message)
+        case .userCancelled: StoreError(.cancelled, error.message)
         case .corruptState, .noState, .io: StoreError(.backend, error.message)
         default: StoreError(.backend, error.message)
         }

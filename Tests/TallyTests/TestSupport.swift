@@ -70,6 +70,7 @@ extension StoreEvent {
         case .renewed: "renewed"
         case .expired: "expired"
         case .balanceChanged: "balanceChanged"
+        case .declined: "declined"
         }
     }
 }

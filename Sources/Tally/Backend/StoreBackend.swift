@@ -35,9 +35,31 @@ public protocol StoreBackend: Sendable {
     /// turned off, a downgrade scheduled, billing retry or grace starting), so the engine asks for it in
     /// ``Store/refreshSubscriptionStatus()``. A backend that cannot answer keeps the default, `[]`.
     func subscriptionStatuses() async throws -> [RenewalInfo]
+
+    /// Whether this account may buy (StoreKit's `AppStore.canMakePayments`): false under parental controls
+    /// or Screen Time restrictions. A backend that cannot tell keeps the default, true.
+    func canMakePayments() async throws -> Bool
+
+    /// Ids of this account's pending purchases the store ended without a transaction (an Ask to Buy a parent
+    /// declined), oldest first. The engine asks once at launch, after ``unfinished()``; an id it does not hold
+    /// as pending is ignored, so answering the same id again is harmless. The default is none.
+    func declinedPurchases() async throws -> [String]
+
+    /// Declines as they happen after launch, as purchase ids (the counterpart of ``transactionUpdates()``).
+    /// The engine calls this once, at creation. The default stream ends at once.
+    func purchaseDeclines() -> AsyncStream<String>
 }
 
 extension StoreBackend {
     /// No renewal info: for backends that learn it only with transactions.
     public func subscriptionStatuses() async throws -> [RenewalInfo] { [] }
+
+    /// Payments allowed: for backends that cannot tell.
+    public func canMakePayments() async throws -> Bool { true }
+
+    /// No declines: for backends without Ask to Buy.
+    public func declinedPurchases() async throws -> [String] { [] }
+
+    /// A stream that ends at once: for backends without Ask to Buy.
+    public func purchaseDeclines() -> AsyncStream<String> { AsyncStream { $0.finish() } }
 }

@@ -8,6 +8,8 @@ import TallySandboxBackend
 struct MarketSession: Sendable {
     /// The engine.
     let store: Store
+    /// The engine's backend, for what the engine does not ask for itself (whether payments are allowed).
+    let backend: SandboxBackend
     /// The options the market was opened with.
     let options: MarketOptions
     /// The locale of names and prices.
@@ -23,7 +25,7 @@ struct MarketSession: Sendable {
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, clock: { clock.now() })
-        return MarketSession(store: store, options: options, locale: locale)
+        return MarketSession(store: store, backend: backend, options: options, locale: locale)
     }
 
     /// The sandbox in the directory, created from `--config` (like `tally sandbox init`) when missing.
