@@ -80,6 +80,24 @@ struct MarketContractTests {
         }
     }
 
+    @Test func aMissingOrDamagedSandboxIsBadInputForBoth() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-none-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try TallyProcess.run(["sandbox", "state", "--data", folder.path]).status == 2)
+        #expect(try TallyProcess.run(["market", "status", "--data", folder.path]).status == 2)
+        let store = try MarketSandbox()
+        try Data("{\"half\": ".utf8).write(to: store.directory.appendingPathComponent("sandbox.json"))
+        #expect(try store.run("buy", "market.coins.10").status == 2)
+        let market = try store.market("buy", "market.coins.10")
+        #expect(market.status == 2)
+        #expect(market.stderr.contains("sandbox.json"))
+    }
+
+    @Test func anUnknownCurrencyIsBadInput() throws {
+        let store = try MarketSandbox()
+        #expect(try store.market("spend", "gems", "1").status == 2)
+    }
+
     @Test func errorMessagesNameCommandsThatExist() throws {
         let store = try MarketSandbox()
         let messages = [try store.run("approve", "purchase-404").stderr, try store.run("refund", "404").stderr]
