@@ -73,29 +73,31 @@ public actor SandboxBackend: StoreBackend {
 
     /// Declines found by polling the directory, each id once.
     public nonisolated func purchaseDeclines() -> AsyncStream<String> {
-        AsyncStream { continuation in
-            let task = Task {
-                var sent: Set<String> = []
-                while !Task.isCancelled {
-                    for id in (try? await self.declinedPurchases()) ?? [] where sent.insert(id).inserted {
-                        continuation.yield(id)
-                    }
-                    try? await Task.sleep(for: pollInterval)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        poll { try await self.declinedPurchases() } key: { $0 }
     }
 
+    /// Unfinished transactions found by polling the directory, each form of a transaction once.
     public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
+        poll { try await self.unfinished() } key: { $0.transaction }
+    }
+
+    /// Reads the directory every ``pollInterval`` — only when `sandbox.json` changed since the last read
+    /// (its ``SandboxDirectory/stateStamp()``) — and yields each element whose key was not sent before.
+    /// A failed read is retried at the next tick.
+    private nonisolated func poll<Element: Sendable, Key: Hashable & Sendable>(
+        _ read: @escaping @Sendable () async throws -> [Element], key: @escaping @Sendable (Element) -> Key
+    ) -> AsyncStream<Element> {
         AsyncStream { continuation in
-            let task = Task {
-                var sent: Set<Transaction> = []
+            let task = Task { [directory, pollInterval] in
+                var sent: Set<Key> = []
+                var lastRead: SandboxDirectory.StateStamp?
                 while !Task.isCancelled {
-                    for update in (try? await self.unfinished()) ?? [] where !sent.contains(update.transaction) {
-                        sent.insert(update.transaction)
-                        continuation.yield(update)
+                    let stamp = directory.stateStamp()
+                    if stamp == nil || stamp != lastRead, let elements = try? await read() {
+                        lastRead = stamp
+                        for element in elements where sent.insert(key(element)).inserted {
+                            continuation.yield(element)
+                        }
                     }
                     try? await Task.sleep(for: pollInterval)
                 }
