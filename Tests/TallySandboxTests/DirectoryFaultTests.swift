@@ -54,4 +54,19 @@ struct DirectoryFaultTests {
         #expect(reloaded.declinedPurchases(account: "default").isEmpty)
         #expect(reloaded.canMakePayments(account: "kid"))
     }
+
+    @Test("the state stamp changes with every save, even of the same bytes, and not without one")
+    func stampChangesWithEverySave() throws {
+        let scratch = try ScratchDirectory()
+        let directory = SandboxDirectory(url: scratch.url.appendingPathComponent("store"))
+        #expect(directory.stateStamp() == nil)
+        let sandbox = try directory.create(catalog: Market.catalog(), configuration: Market.configuration,
+                                           start: Market.start)
+        let first = try #require(directory.stateStamp())
+        #expect(directory.stateStamp() == first)
+        _ = try directory.load()
+        #expect(directory.stateStamp() == first)
+        try directory.save(sandbox)
+        #expect(directory.stateStamp() != first)
+    }
 }
