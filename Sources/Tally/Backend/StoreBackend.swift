@@ -41,8 +41,9 @@ public protocol StoreBackend: Sendable {
     func canMakePayments() async throws -> Bool
 
     /// Ids of this account's pending purchases the store ended without a transaction (an Ask to Buy a parent
-    /// declined), oldest first. The engine asks once at launch, after ``unfinished()``; an id it does not hold
-    /// as pending is ignored, so answering the same id again is harmless. The default is none.
+    /// declined), oldest first. The engine asks at launch, after ``unfinished()``, when it holds pending
+    /// purchases; an id it does not hold as pending is ignored, so answering the same id again is harmless.
+    /// The default is none.
     func declinedPurchases() async throws -> [String]
 
     /// Declines as they happen after launch, as purchase ids (the counterpart of ``transactionUpdates()``).
