@@ -17,6 +17,8 @@ struct AccountRecord: Sendable, Hashable {
     var unfinished: [String: [String: Int]] = [:]
     /// Groups whose introductory offer the account used.
     var introductoryOfferUsedGroups: Set<String> = []
+    /// Ids of the account's Ask to Buy purchases a parent declined, oldest first (for the app to end them).
+    var declinedPurchases: [String] = []
 
     init() {}
 
@@ -62,7 +64,7 @@ struct AccountRecord: Sendable, Hashable {
 
 extension AccountRecord: Codable {
     private enum CodingKeys: String, CodingKey {
-        case transactions, chains, devices, unfinished, introductoryOfferUsedGroups
+        case transactions, chains, devices, unfinished, introductoryOfferUsedGroups, declinedPurchases
     }
 
     init(from decoder: Decoder) throws {
@@ -72,6 +74,8 @@ extension AccountRecord: Codable {
         devices = try container.decode([String].self, forKey: .devices)
         unfinished = try container.decode([String: [String: Int]].self, forKey: .unfinished)
         introductoryOfferUsedGroups = try container.decode(Set<String>.self, forKey: .introductoryOfferUsedGroups)
+        // Absent in sandboxes saved before declines were kept.
+        declinedPurchases = try container.decodeIfPresent([String].self, forKey: .declinedPurchases) ?? []
         reindex()
     }
 
@@ -82,5 +86,6 @@ extension AccountRecord: Codable {
         try container.encode(devices, forKey: .devices)
         try container.encode(unfinished, forKey: .unfinished)
         try container.encode(introductoryOfferUsedGroups.sorted(), forKey: .introductoryOfferUsedGroups)
+        try container.encode(declinedPurchases, forKey: .declinedPurchases)
     }
 }

@@ -17,7 +17,7 @@ extension Sandbox {
                         productId: productId, account: account, device: device)
         }
         guard let entry = productIndex[productId] else {
-            return fail(SandboxError(.productUnavailable, "product '\(productId)' is not in the store's catalog: check the id against the .storekit file"),
+            return fail(SandboxError(.unknownProduct, "product '\(productId)' is not in the store's catalog: check the id against the .storekit file"),
                         productId: productId, account: account, device: device)
         }
         if settings.isEnabled(.parentalControls, account: account) {
@@ -63,11 +63,24 @@ extension Sandbox {
         return transaction
     }
 
-    /// A parent declines an Ask to Buy purchase: nothing is charged, no transaction is made.
+    /// A parent declines an Ask to Buy purchase: nothing is charged, no transaction is made, and the purchase
+    /// id is kept in ``declinedPurchases(account:)`` so the app can end its pending purchase.
     public mutating func decline(purchaseId: String) throws(SandboxError) {
         let waiting = try takePending(purchaseId, expecting: .askToBuy)
+        withAccount(waiting.account) { $0.declinedPurchases.append(purchaseId) }
         log(.declined, account: waiting.account, device: waiting.device, productId: waiting.productId,
             purchaseId: purchaseId)
+    }
+
+    /// Ids of the account's Ask to Buy purchases a parent declined, oldest first.
+    public func declinedPurchases(account: String = "default") -> [String] {
+        accounts[account]?.declinedPurchases ?? []
+    }
+
+    /// Whether the account may buy (StoreKit's `AppStore.canMakePayments`): false while parental controls are
+    /// on for it.
+    public func canMakePayments(account: String = "default") -> Bool {
+        !settings.isEnabled(.parentalControls, account: account)
     }
 
     /// The customer resolves an interrupted purchase: it completes now on the purchasing device.
@@ -98,7 +111,7 @@ extension Sandbox {
             if resolvedPurchases.contains(purchaseId) {
                 throw SandboxError(.alreadyResolved, "pending purchase '\(purchaseId)' was already approved, declined or resolved")
             }
-            throw SandboxError(.unknownPurchase, "no pending purchase '\(purchaseId)': list them with 'tally sandbox pending'")
+            throw SandboxError(.unknownPurchase, "no pending purchase '\(purchaseId)': list them with 'tally sandbox history --account ACCOUNT'")
         }
         guard pending[index].reason == reason else {
             let other = pending[index].reason == .askToBuy ? "approve or decline it" : "resolve it"

@@ -9,7 +9,7 @@ extension Sandbox {
                                 reason: RevocationReason = .other) throws(SandboxError) -> Transaction {
         guard let account = transactionAccounts[transactionId],
               var transaction = accounts[account]?.transaction(transactionId) else {
-            throw SandboxError(.unknownTransaction, "no transaction '\(transactionId)' in this sandbox: list them with 'tally sandbox transactions'")
+            throw SandboxError(.unknownTransaction, "no transaction '\(transactionId)' in this sandbox: list them with 'tally sandbox history --account ACCOUNT'")
         }
         guard !transaction.isRevoked else {
             throw SandboxError(.alreadyResolved, "transaction '\(transactionId)' was already refunded")

@@ -52,4 +52,15 @@ extension Sandbox {
         log(.settingsChanged, account: "",
             detail: "\(api.rawValue) always fails: \(failure?.rawValue ?? "off")")
     }
+
+    /// Removes every injected failure of an API, counted or persistent (`tally sandbox fail API none`).
+    /// Returns how many were removed.
+    @discardableResult
+    public mutating func clearFaults(_ api: SandboxAPI) -> Int {
+        let before = settings.faults.count
+        settings.faults.removeAll { $0.api == api }
+        let removed = before - settings.faults.count
+        log(.settingsChanged, account: "", detail: "\(api.rawValue) faults cleared (\(removed))")
+        return removed
+    }
 }

@@ -29,4 +29,15 @@ extension SandboxDirectory {
         try save(sandbox)
         return result
     }
+
+    /// Runs a store call whose failure is itself a change to keep, under the same lock: an injected fault is
+    /// taken (its `remaining` count goes down) and a `failed` event logged even though the call throws
+    /// (``Sandbox/products(ids:)``, ``Sandbox/restore(account:device:)``). The sandbox is saved whether the
+    /// call answers or fails; then the failure is thrown. Use ``update(_:)`` for changes that must not be
+    /// saved half-done.
+    public func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+        try update { sandbox in
+            Result { () throws(SandboxError) -> T in try body(&sandbox) }
+        }.get()
+    }
 }

@@ -6,7 +6,8 @@ import TallySandbox
 /// The engine's backend over a sandbox kept in a directory: every change loads the sandbox, acts, and saves it
 /// under the directory's lock, so another process (`tally sandbox approve`, `refund`, `advance`) sees and
 /// changes the same store and no change is lost.
-/// Transaction updates are found by polling the directory for unfinished transactions not yet sent.
+/// Transaction updates and declines are found by polling the directory for unfinished transactions and
+/// declined purchases not yet sent.
 public actor SandboxBackend: StoreBackend {
     let directory: SandboxDirectory
     let account: String
@@ -26,7 +27,7 @@ public actor SandboxBackend: StoreBackend {
     }
 
     public func products(for ids: [String]) async throws -> BackendProducts {
-        let response = try change { try $0.products(ids: ids) }
+        let response = try answer { sandbox throws(SandboxError) in try sandbox.products(ids: ids) }
         return BackendProducts(products: response.products, invalidProductIds: response.invalidIdentifiers)
     }
 
@@ -45,7 +46,7 @@ public actor SandboxBackend: StoreBackend {
     }
 
     public func restore() async throws -> [TransactionUpdate] {
-        let (restored, sandbox) = try change { sandbox in
+        let (restored, sandbox) = try answer { sandbox throws(SandboxError) in
             (try sandbox.restore(account: account, device: device), sandbox)
         }
         return restored.map { update($0, in: sandbox) }
@@ -64,14 +65,44 @@ public actor SandboxBackend: StoreBackend {
         try load().renewalInfos(account: account)
     }
 
+    /// False while parental controls are on for the account (`tally sandbox set parental-controls on`), and
+    /// when the sandbox cannot be read (no purchase could go through then either).
+    public var canMakePayments: Bool {
+        get async { (try? load())?.canMakePayments(account: account) ?? false }
+    }
+
+    /// The account's Ask to Buy purchases declined in the sandbox (`tally sandbox decline ID`).
+    public func declinedPurchases() async throws -> [String] {
+        try load().declinedPurchases(account: account)
+    }
+
+    /// Declines found by polling the directory, each id once.
+    public nonisolated func purchaseDeclines() -> AsyncStream<String> {
+        poll { try await self.declinedPurchases() } key: { $0 }
+    }
+
+    /// Unfinished transactions found by polling the directory, each form of a transaction once.
     public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
+        poll { try await self.unfinished() } key: { $0.transaction }
+    }
+
+    /// Reads the directory every ``pollInterval`` — only when `sandbox.json` changed since the last read
+    /// (its ``SandboxDirectory/stateStamp()``) — and yields each element whose key was not sent before.
+    /// A failed read is retried at the next tick.
+    private nonisolated func poll<Element: Sendable, Key: Hashable & Sendable>(
+        _ read: @escaping @Sendable () async throws -> [Element], key: @escaping @Sendable (Element) -> Key
+    ) -> AsyncStream<Element> {
         AsyncStream { continuation in
-            let task = Task {
-                var sent: Set<Transaction> = []
+            let task = Task { [directory, pollInterval] in
+                var sent: Set<Key> = []
+                var lastRead: SandboxDirectory.StateStamp?
                 while !Task.isCancelled {
-                    for update in (try? await self.unfinished()) ?? [] where !sent.contains(update.transaction) {
-                        sent.insert(update.transaction)
-                        continuation.yield(update)
+                    let stamp = directory.stateStamp()
+                    if stamp == nil || stamp != lastRead, let elements = try? await read() {
+                        lastRead = stamp
+                        for element in elements where sent.insert(key(element)).inserted {
+                            continuation.yield(element)
+                        }
                     }
                     try? await Task.sleep(for: pollInterval)
                 }
@@ -90,6 +121,16 @@ public actor SandboxBackend: StoreBackend {
         do { return try directory.load() } catch { throw Self.storeError(error) }
     }
 
+    /// Runs a store call under the directory's lock, saving what it did even when it fails (an injected fault
+    /// taken and logged).
+    private func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+        do {
+            return try directory.answer(body)
+        } catch let error as SandboxError {
+            throw Self.storeError(error)
+        }
+    }
+
     /// Loads, changes and saves the sandbox under the directory's lock.
     private func change<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
         do {
@@ -105,6 +146,7 @@ public actor SandboxBackend: StoreBackend {
         case .productUnavailable, .unknownProduct: StoreError(.productUnavailable, error.message)
         case .networkError: StoreError(.networkError, error.message)
         case .invalidQuantity: StoreError(.invalidQuantity, error.message)
+        case .userCancelled: StoreError(.cancelled, error.message)
         case .corruptState, .noState, .io: StoreError(.backend, error.message)
         default: StoreError(.backend, error.message)
         }

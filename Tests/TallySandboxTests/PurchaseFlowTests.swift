@@ -95,11 +95,11 @@ struct PurchaseFlowTests {
         #expect(sandbox.transactions(account: "child").isEmpty)
     }
 
-    @Test("an unknown product fails as unavailable")
+    @Test("an unknown product fails as unknown, not as an injected unavailability")
     func unknownProduct() {
         var sandbox = Market.sandbox()
         let result = sandbox.purchase("market.nope")
-        #expect(result.error?.code == .productUnavailable)
+        #expect(result.error?.code == .unknownProduct)
         #expect(result.error?.message.contains("market.nope") == true)
     }
 

@@ -75,6 +75,7 @@ extension StoreEvent {
         case .entitlementsChanged: "entitlementsChanged"
         case .changeScheduled: "changeScheduled"
         case .changeCancelled: "changeCancelled"
+        case .declined: "declined"
         }
     }
 }

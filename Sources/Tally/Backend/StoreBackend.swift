@@ -44,6 +44,16 @@ public protocol StoreBackend: Sendable {
     /// store's clock has reached its date. StoreKit's is the wall clock (the default); a simulated store with
     /// its own clock (the sandbox after `tally sandbox advance`) supplies it here, so app and store agree.
     var clock: StoreClock { get }
+
+    /// Ids of this account's pending purchases the store ended without a transaction (an Ask to Buy a parent
+    /// declined), oldest first. The engine asks at launch, after ``unfinished()``, when it holds pending
+    /// purchases; an id it does not hold as pending is ignored, so answering the same id again is harmless.
+    /// The default is none.
+    func declinedPurchases() async throws -> [String]
+
+    /// Declines as they happen after launch, as purchase ids (the counterpart of ``transactionUpdates()``).
+    /// The engine calls this once, at creation. The default stream ends at once.
+    func purchaseDeclines() -> AsyncStream<String>
 }
 
 extension StoreBackend {
@@ -55,4 +65,10 @@ extension StoreBackend {
 
     /// The wall clock, as StoreKit's.
     public var clock: StoreClock { .system }
+
+    /// No declines: for backends without Ask to Buy.
+    public func declinedPurchases() async throws -> [String] { [] }
+
+    /// A stream that ends at once: for backends without Ask to Buy.
+    public func purchaseDeclines() -> AsyncStream<String> { AsyncStream { $0.finish() } }
 }

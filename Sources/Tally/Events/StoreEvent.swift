@@ -39,4 +39,7 @@ public enum StoreEvent: Sendable, Hashable {
     case changeCancelled(ScheduledChange)
     /// A currency balance changed.
     case balanceChanged(currency: String, balance: Decimal)
+    /// A pending purchase ended without a transaction (a parent declined the Ask to Buy): it is no longer in
+    /// ``Store/pendingPurchases``, nothing was charged, and it carries the purchase call's context.
+    case declined(PendingPurchase)
 }

@@ -26,6 +26,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case storage
         /// Any other failure of the backend.
         case backend
+        /// The customer cancelled (a restore's sign-in): not a failure of the store. A cancelled purchase is
+        /// the ``PurchaseOutcome/cancelled`` outcome instead.
+        case cancelled
     }
 
     /// The kind of failure.

@@ -114,12 +114,22 @@ extension Store {
         }
     }
 
-    /// Listens to the backend's transaction updates until the store closes or goes away.
-    func startListening(to updates: AsyncStream<TransactionUpdate>) {
+    /// Listens to the backend's transaction updates and declines until the store closes or goes away.
+    func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>) {
         listener = Task.detached { [weak self] in
-            for await update in updates {
-                guard let self else { return }
-                await self.deliverReporting(update)
+            await withDiscardingTaskGroup { group in
+                group.addTask { [weak self] in
+                    for await update in updates {
+                        guard let self else { return }
+                        await self.deliverReporting(update)
+                    }
+                }
+                group.addTask { [weak self] in
+                    for await purchaseId in declines {
+                        guard let self else { return }
+                        await self.endDeclined([purchaseId])
+                    }
+                }
             }
         }
     }

@@ -70,9 +70,11 @@ public actor Store {
         self.diagnostics = diagnostics
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
+        let declines = backend.purchaseDeclines()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
-        startListening(to: updates)
+        await endDeclinedAtLaunch()
+        startListening(to: updates, declines: declines)
     }
 
     deinit {
@@ -80,13 +82,17 @@ public actor Store {
         hub.finishAll()
     }
 
-    /// Stops listening to transaction updates, ends every event stream and releases the data directory for
-    /// another store. The customer file stays; later purchases and spends on this store fail.
-    public func close() {
+    /// Stops listening to transaction updates, waits for a delivery under way to end (its write and its
+    /// finish with the backend), ends every event stream and releases the data directory for another store.
+    /// The customer file stays; later purchases and spends on this store fail.
+    public func close() async {
+        if let listener {
+            listener.cancel()
+            await listener.value
+            self.listener = nil
+        }
         if !unsynced.isEmpty, (try? file.append(unsynced, durable: false)) != nil { unsynced = [] }
         file.close()
-        listener?.cancel()
-        listener = nil
         hub.finishAll()
     }
 

@@ -25,6 +25,8 @@ enum MarketEventText {
             return "pending \(pending.productId) (purchase \(pending.id) waits for approval)"
         case .cancelled(let productId):
             return "cancelled \(productId)"
+        case .failed(let productId, let reason) where reason.code == .cancelled:
+            return "cancelled \(productId ?? "restore"): \(reason.message)"
         case .failed(let productId, let reason):
             return "failed \(productId ?? "restore"): \(reason.message)"
         case .restored(let count):
@@ -52,6 +54,9 @@ enum MarketEventText {
                 + "\(change.currentProductId) renews as it is"
         case .balanceChanged(let currency, let balance):
             return "balanceChanged \(currency) \(balance)"
+        case .declined(let pending):
+            let screen = pending.context.screen.map { ", context screen=\($0)" } ?? ""
+            return "declined \(pending.productId) (purchase \(pending.id) was declined; nothing was charged\(screen))"
         }
     }
 }

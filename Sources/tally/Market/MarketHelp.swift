@@ -26,6 +26,8 @@ enum MarketHelp {
     COMMANDS
     \(commands)
 
-    Exit codes: 0 ok, 1 refused or failed (cancelled, declined, not allowed, spend refused), 2 usage or bad input.
+    Exit codes, as tally sandbox for the same situation: 0 ok (purchased, pending, restored); 1 refused or
+    failed (cancelled, not allowed, an injected fault, a spend above the balance); 2 usage or bad input
+    (unknown product or currency, a quantity the product does not allow, no or a damaged sandbox).
     """
 }

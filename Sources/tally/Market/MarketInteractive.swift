@@ -12,7 +12,6 @@ struct MarketInteractive {
         _ = await session.execute(["status"], json: false)
         Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
         let clockWatch = watchClock()
-        defer { clockWatch.cancel() }
         while true {
             await settle()
             session.prompt.show()
@@ -24,6 +23,8 @@ struct MarketInteractive {
             if words.isEmpty { continue }
             _ = await session.execute(words, json: false)
         }
+        clockWatch.cancel()
+        await clockWatch.value
         Console.line("")
         return ExitCode.ok
     }

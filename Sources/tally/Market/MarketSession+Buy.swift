@@ -3,7 +3,8 @@ import Tally
 import TallyCore
 
 extension MarketSession {
-    /// `buy PRODUCT_ID [--quantity N]`: 0 purchased or pending, 1 cancelled or refused, 2 unknown product.
+    /// `buy PRODUCT_ID [--quantity N]`: 0 purchased or pending, 1 cancelled or refused, 2 unknown product or a
+    /// quantity the product does not allow.
     func buy(_ arguments: Arguments, json: Bool) async throws -> Int32 {
         let productId = try arguments.positional(0, "PRODUCT_ID")
         let quantity = try arguments.value("quantity").map(SandboxBuy.parseQuantity) ?? 1
@@ -20,8 +21,7 @@ extension MarketSession {
             report = Report(failure: error, productId: productId)
         }
         Console.line(json ? try Output.json(report) : report.sentence)
-        return ["purchased", "pending", "changeScheduled", "changeCancelled"].contains(report.outcome)
-            ? ExitCode.ok : ExitCode.refused
+        return report.exitCode
     }
 
     /// The answer to `buy`: `{"outcome","productId","transactionId","purchaseId","error","errorCode"}`; for a
@@ -76,6 +76,16 @@ extension MarketSession {
             error = failure.code == .purchaseNotAllowed
                 ? "purchase not allowed (parental controls or Screen Time): \(failure.message)" : failure.message
             errorCode = failure.code.rawValue
+        }
+
+        /// 0 purchased or pending; 2 a quantity the product does not allow (bad input); 1 any other refusal or
+        /// failure, as `tally sandbox buy`.
+        var exitCode: Int32 {
+            switch (outcome, errorCode) {
+            case ("purchased", _), ("pending", _), ("changeScheduled", _), ("changeCancelled", _): ExitCode.ok
+            case (_, StoreError.Code.invalidQuantity.rawValue?): ExitCode.usage
+            default: ExitCode.refused
+            }
         }
 
         /// One line for people.

@@ -50,17 +50,33 @@ extension MarketSession {
 
     func status(json: Bool) async throws -> Int32 {
         let state = await MarketSession.currentState(of: store)
+        let canMakePayments: Bool? = await store.canMakePayments
         let view = MarketStatus(state: state, configuration: store.configuration,
-                                pending: await store.pendingPurchases, history: await store.history)
+                                pending: await store.pendingPurchases, options: options,
+                                canMakePayments: canMakePayments, history: await store.history)
         Console.line(json ? try Output.json(view) : view.text)
         return ExitCode.ok
     }
 
+    /// `restore`: 0 restored (also when nothing came back), 1 cancelled or failed.
     func restore(json: Bool) async throws -> Int32 {
-        let restored = try await store.restore()
+        let restored: [Transaction]
+        do {
+            restored = try await store.restore()
+        } catch {
+            guard error.code == .cancelled else { throw error }
+            let message = "the restore was cancelled; nothing changed"
+            if json {
+                Console.line(try Output.json(RestoreReport(outcome: "cancelled", restored: [], error: message,
+                                                           errorCode: error.code.rawValue)))
+            } else {
+                Console.line("Cancelled: \(message)")
+            }
+            return ExitCode.refused
+        }
         if json {
-            Console.line(try Output.json(["restored": restored.map { ["productId": $0.productId,
-                                                                "transactionId": $0.transactionId] }]))
+            let items = restored.map { RestoreReport.Item(productId: $0.productId, transactionId: $0.transactionId) }
+            Console.line(try Output.json(RestoreReport(outcome: "restored", restored: items)))
         } else if restored.isEmpty {
             Console.line("Nothing to restore")
         } else {
@@ -69,6 +85,19 @@ extension MarketSession {
             }
         }
         return ExitCode.ok
+    }
+
+    /// The answer to `restore --json`: `{"outcome":"restored|cancelled","restored":[…],"error","errorCode"}`.
+    private struct RestoreReport: Encodable {
+        struct Item: Encodable {
+            var productId: String
+            var transactionId: String
+        }
+
+        var outcome: String
+        var restored: [Item]
+        var error: String?
+        var errorCode: String?
     }
 
     func spend(_ arguments: Arguments, json: Bool) async throws -> Int32 {

@@ -2,7 +2,8 @@ import Foundation
 import Tally
 import TallyCore
 
-/// What `status` shows: `tally sandbox state --json`'s shape plus `"pending"`, and the labels for people.
+/// What `status` shows: `tally sandbox state --json`'s shape plus `"pending"` and `"canMakePayments"`, with
+/// `"source": "app"` (the sandbox's is `"appStore"`), and the labels for people.
 struct MarketStatus: Encodable {
     /// A purchase waiting for Ask to Buy approval.
     struct Pending: Encodable {
@@ -18,9 +19,13 @@ struct MarketStatus: Encodable {
     let pending: [Pending]
     /// Original transaction id → when the subscription chain's latest revoked transaction was revoked.
     let revocations: [String: Date]
+    let account: String
+    let device: String
+    /// Whether the account may buy (parental controls off); nil when the sandbox could not say.
+    let canMakePayments: Bool?
 
-    init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase],
-         history: PurchaseHistory = PurchaseHistory()) {
+    init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase], options: MarketOptions,
+         canMakePayments: Bool?, history: PurchaseHistory = PurchaseHistory()) {
         self.state = state
         self.configuration = configuration
         var revocations: [String: Date] = [:]
@@ -34,19 +39,28 @@ struct MarketStatus: Encodable {
             Pending(purchaseId: $0.id, productId: $0.productId, quantity: $0.quantity, date: $0.date,
                     context: $0.context)
         }
+        account = options.account
+        device = options.device
+        self.canMakePayments = canMakePayments
     }
 
-    private enum Keys: String, CodingKey { case pending }
+    private enum Keys: String, CodingKey { case pending, canMakePayments }
+
+    /// What `source` says in `status --json`: the app's own customer file, where spends are.
+    static let source = "app"
 
     func encode(to encoder: any Encoder) throws {
-        try StateView(state).encode(to: encoder)
+        try StateView(state, source: Self.source).encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(pending, forKey: .pending)
+        try container.encodeIfPresent(canMakePayments, forKey: .canMakePayments)
     }
 
-    /// The labels of the demo app: `COINS: n`, `Premium: LOCKED|UNLOCKED`, features, subscriptions, pending.
+    /// The labels of the demo app: `COINS: n`, `Premium: LOCKED|UNLOCKED`, features, subscriptions, pending,
+    /// under a line saying whose view it is.
     var text: String {
-        var lines: [String] = []
+        var lines = ["App view (account \(account), device \(device)): balances after the app's spends; "
+            + "'tally sandbox state' is the App Store's view and knows no spends"]
         for currency in configuration.currencies.keys.sorted() {
             lines.append("\(currency.uppercased()): \(state.balance(currency))")
             if let debt = state.debts[currency], debt != 0 { lines.append("\(currency.uppercased()) owed: \(debt)") }
@@ -68,6 +82,9 @@ struct MarketStatus: Encodable {
         }
         for item in pending {
             lines.append("Pending: \(item.productId) ×\(item.quantity) (purchase \(item.purchaseId), waits for approval)")
+        }
+        if let canMakePayments {
+            lines.append("Payments: " + (canMakePayments ? "allowed" : "not allowed (parental controls)"))
         }
         return lines.joined(separator: "\n")
     }

@@ -24,7 +24,8 @@ enum SandboxAskToBuy {
             print("\(verb == "approve" ? "Approved" : "Resolved") \(purchaseId): transaction "
                 + "\(transaction.transactionId) for \(transaction.productId) is delivered to the app")
         } else {
-            print("Declined \(purchaseId): nothing was charged")
+            print("Declined \(purchaseId): nothing was charged; the app ends its pending purchase with a "
+                + "declined event")
         }
         return ExitCode.ok
     }

@@ -19,7 +19,7 @@ enum SandboxBuy {
         } else {
             print(report.sentence)
         }
-        return report.outcome == "purchased" || report.outcome == "pending" ? ExitCode.ok : ExitCode.refused
+        return report.exitCode
     }
 
     static func parseQuantity(_ text: String) throws -> Int {
@@ -59,6 +59,17 @@ struct PurchaseReport: Encodable {
             outcome = "failed"
             error = failure.message
             errorCode = failure.code.rawValue
+        }
+    }
+
+    /// 0 purchased or pending; 2 bad input (a product not in the catalog, a quantity it does not allow);
+    /// 1 any other refusal or failure (cancelled, not allowed, an injected fault), as `tally market buy`.
+    var exitCode: Int32 {
+        switch (outcome, errorCode) {
+        case ("purchased", _), ("pending", _): ExitCode.ok
+        case (_, SandboxError.Code.unknownProduct.rawValue?), (_, SandboxError.Code.invalidQuantity.rawValue?):
+            ExitCode.usage
+        default: ExitCode.refused
         }
     }
 

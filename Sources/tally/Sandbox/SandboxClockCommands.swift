@@ -59,7 +59,8 @@ enum SandboxSet {
     }
 }
 
-/// `tally sandbox fail products|purchase|restore ERROR [--count N]`
+/// `tally sandbox fail products|purchase|restore ERROR [--count N]`; `ERROR none` or `--count 0` clears the
+/// API's faults.
 enum SandboxFail {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments.sandbox(words, allowed: ["count"])
@@ -69,14 +70,30 @@ enum SandboxFail {
             throw UsageError("'\(apiName)' is not an API; use products, purchase or restore")
         }
         let errorName = try arguments.positional(1, "ERROR")
-        guard let failure = SandboxFailure(rawValue: errorName) else {
-            let names = SandboxFailure.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("'\(errorName)' is not an error; use one of \(names)")
+        let count = try arguments.value("count").map(Self.parseCount) ?? 1
+        if errorName == "none" || count == 0 {
+            if errorName != "none", SandboxFailure(rawValue: errorName) == nil { throw unknownError(errorName) }
+            let removed = try context.mutate { $0.clearFaults(api) }
+            print("\(api.rawValue) calls no longer fail (\(removed) fault\(removed == 1 ? "" : "s") cleared)")
+            return ExitCode.ok
         }
-        let count = try arguments.value("count").map(SandboxBuy.parseQuantity) ?? 1
+        guard let failure = SandboxFailure(rawValue: errorName) else { throw unknownError(errorName) }
         try context.mutate { $0.failNext(api, with: failure, count: count) }
         print("The next \(count) \(api.rawValue) call\(count == 1 ? "" : "s") will fail with \(failure.rawValue)")
         return ExitCode.ok
+    }
+
+    private static func unknownError(_ name: String) -> UsageError {
+        let names = SandboxFailure.allCases.map(\.rawValue).joined(separator: ", ")
+        return UsageError("'\(name)' is not an error; use one of \(names), or none to clear")
+    }
+
+    /// `--count N`: a whole number, 0 to clear.
+    private static func parseCount(_ text: String) throws -> Int {
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError("--count must be a whole number (0 clears the faults), not '\(text)'")
+        }
+        return value
     }
 }
 

@@ -53,10 +53,12 @@ enum SandboxCommand {
         }
     }
 
-    /// Bad input (unknown ids, bad durations, unreadable state) is exit 2; refusals by the store are exit 1.
+    /// Bad input (unknown ids, bad durations, a missing or unreadable state) is exit 2, as in `tally market`;
+    /// refusals by the store are exit 1.
     static func exitCode(for error: SandboxError) -> Int32 {
         switch error.code {
-        case .unknownProduct, .unknownPurchase, .unknownTransaction, .invalidDuration, .corruptState, .io:
+        case .unknownProduct, .unknownPurchase, .unknownTransaction, .invalidDuration, .invalidQuantity,
+             .corruptState, .noState, .io:
             return ExitCode.usage
         default:
             return ExitCode.refused

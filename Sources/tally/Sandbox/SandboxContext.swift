@@ -32,6 +32,12 @@ struct SandboxContext {
         try directory.update(body)
     }
 
+    /// Runs a store call whose failure is kept too (an injected fault taken and logged); see
+    /// ``SandboxDirectory/answer(_:)``.
+    func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+        try directory.answer(body)
+    }
+
     /// Loads the store read-only.
     func load() throws -> Sandbox { try directory.load() }
 

@@ -6,9 +6,9 @@ enum SandboxHelp {
         ("products", "tally sandbox products [--ids a,b,c] [--locale en_US] [--json] [--data DIR]",
          "List products with localized prices; unknown ids come back as invalid identifiers."),
         ("buy", "tally sandbox buy PRODUCT_ID [--account A] [--device D] [--quantity N] [--app-account-token UUID] [--json]",
-         "Buy a product. Exit 0 when purchased or pending (Ask to Buy), 1 when cancelled or failed."),
+         "Buy a product. Exit 0 when purchased or pending (Ask to Buy), 1 when cancelled or refused, 2 for an unknown product or a quantity it does not allow."),
         ("approve", "tally sandbox approve PURCHASE_ID [--data DIR]", "Approve an Ask to Buy request."),
-        ("decline", "tally sandbox decline PURCHASE_ID [--data DIR]", "Decline an Ask to Buy request; nothing is charged."),
+        ("decline", "tally sandbox decline PURCHASE_ID [--data DIR]", "Decline an Ask to Buy request; nothing is charged and the app's pending purchase ends (a declined event)."),
         ("resolve", "tally sandbox resolve PURCHASE_ID [--data DIR]", "Complete an interrupted purchase."),
         ("refund", "tally sandbox refund TRANSACTION_ID [--reason other|app-issue] [--data DIR]",
          "Refund a transaction: it gains revocationDate and revocationReason."),
@@ -18,14 +18,14 @@ enum SandboxHelp {
          "Turn auto-renew of a subscription on or off."),
         ("set", "tally sandbox set ask-to-buy|billing-issue|grace-period|parental-controls|interrupted on|off [--account A]",
          "Turn a store behaviour on or off, for everyone or one account."),
-        ("fail", "tally sandbox fail products|purchase|restore ERROR [--count N] [--data DIR]",
-         "Fail the next N calls of an API with network-error, system-error, not-available, user-cancelled, not-allowed or unknown."),
+        ("fail", "tally sandbox fail products|purchase|restore ERROR|none [--count N] [--data DIR]",
+         "Fail the next N calls of an API with network-error, system-error, not-available, user-cancelled, not-allowed or unknown; none (or --count 0) clears its faults."),
         ("restore", "tally sandbox restore [--account A] [--device D] [--json]",
          "Restore purchases on a device: non-consumables, subscriptions, non-renewing; never finished consumables."),
         ("history", "tally sandbox history [--account A] [--json] [--data DIR]",
-         "Every transaction and renewal info (with their signed JWS forms), pending purchases and events."),
+         "Every transaction, pending purchase and event; with --json also renewal infos and the signed JWS forms."),
         ("state", "tally sandbox state [--account A] [--json] [--data DIR]",
-         "What the customer owns now: entitlements, subscriptions, currency balances and debts."),
+         "What the customer owns now, as the App Store sees it: entitlements, subscriptions, balances bought (the App Store knows no spends)."),
         ("root", "tally sandbox root [--der] [--data DIR]", "Print the sandbox's root certificate (PEM, or DER with --der) for verifiers."),
     ]
 
@@ -37,7 +37,9 @@ enum SandboxHelp {
         }
         lines.append("")
         lines.append("Defaults: --account default, --device default. Options may come in any order.")
-        lines.append("Exit codes: 0 ok, 1 refused or failed, 2 usage error or bad input.")
+        lines.append("Exit codes, as tally market for the same situation: 0 ok (purchased, pending); 1 refused or "
+            + "failed (cancelled, not allowed, an injected fault); 2 usage or bad input (unknown product, purchase or "
+            + "transaction id, a quantity the product does not allow, no or a damaged sandbox).")
         return lines.joined(separator: "\n")
     }
 

@@ -7,7 +7,9 @@ enum SandboxRestore {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
-        let restored = try context.mutate { try $0.restore(account: context.account, device: context.device) }
+        let restored = try context.answer { sandbox throws(SandboxError) in
+            try sandbox.restore(account: context.account, device: context.device)
+        }
         if context.json {
             try context.printJSON(["transactions": restored])
         } else if restored.isEmpty {
@@ -35,7 +37,7 @@ enum SandboxState {
     }
 }
 
-/// `tally sandbox history [--account A] [--json]`: every transaction, renewal info and event.
+/// `tally sandbox history [--account A] [--json]`: every transaction, pending purchase, renewal info (JSON) and event.
 enum SandboxHistory {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments.sandbox(words)
@@ -46,6 +48,11 @@ enum SandboxHistory {
             try context.printJSON(history)
         } else {
             for item in history.transactions { print(TransactionLine.text(item.transaction)) }
+            for waiting in history.pending {
+                let verbs = waiting.reason == .askToBuy ? "approve|decline" : "resolve"
+                print("Pending: \(waiting.purchaseId)  \(waiting.productId)  \(waiting.reason.rawValue)  "
+                    + "('tally sandbox \(verbs) \(waiting.purchaseId)')")
+            }
             for event in history.events { print(EventLine.text(event)) }
         }
         return ExitCode.ok

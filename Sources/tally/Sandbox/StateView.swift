@@ -2,7 +2,7 @@ import Foundation
 import TallyCore
 
 /// A customer state as `state --json` prints it:
-/// `{"entitlements":[...],"nonConsumables":[...],"subscriptions":[...],"balances":{...},"debts":{...}}`.
+/// `{"entitlements":[...],"nonConsumables":[...],"subscriptions":[...],"balances":{...},"debts":{...},"source":"appStore"}`.
 struct StateView: Encodable {
     struct Subscription: Encodable {
         var groupId: String
@@ -33,8 +33,11 @@ struct StateView: Encodable {
     var nonRenewing: [NonRenewing]
     var balances: [String: Decimal]
     var debts: [String: Decimal]
+    /// Whose view: ``appStoreSource`` (the sandbox: purchases and refunds, no spends) or the app's.
+    var source: String
 
-    init(_ state: CustomerState) {
+    init(_ state: CustomerState, source: String = Self.appStoreSource) {
+        self.source = source
         entitlements = state.entitlements.map(\.feature)
         entitlementDetails = state.entitlements.map {
             Entitlement(feature: $0.feature, productIds: $0.productIds, expiresDate: $0.expiresDate)
@@ -52,9 +55,14 @@ struct StateView: Encodable {
         debts = state.debts.filter { $0.value != 0 }
     }
 
-    /// The state for people.
+    /// What `source` says in `state --json`: the App Store, which knows purchases and refunds but no spends.
+    static let appStoreSource = "appStore"
+
+    /// The state for people, as the App Store sees it.
     func text(now: Date) -> String {
-        var lines = ["As of \(now.formatted(.iso8601))"]
+        var lines = ["As of \(now.formatted(.iso8601))",
+                     "App Store view (the sandbox): purchases and refunds only; spends made in the app are not "
+                        + "known here ('tally market status' shows the app's balances)"]
         lines.append("Entitlements: " + (entitlements.isEmpty ? "none" : entitlements.joined(separator: ", ")))
         lines.append("Non-consumables: " + (nonConsumables.isEmpty ? "none" : nonConsumables.joined(separator: ", ")))
         for sub in subscriptions {
@@ -69,7 +77,7 @@ struct StateView: Encodable {
                 + item.expiresDate.formatted(.iso8601))
         }
         for (currency, amount) in balances.sorted(by: { $0.key < $1.key }) {
-            lines.append("\(currency.uppercased()): \(amount)")
+            lines.append("\(currency.uppercased()): \(amount) (purchased, net of refunds; before any spend in the app)")
         }
         for (currency, amount) in debts.sorted(by: { $0.key < $1.key }) {
             lines.append("\(currency.uppercased()) owed: \(amount)")
