@@ -3,10 +3,16 @@ import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {
+    /// The longest spend `id` accepted, in UTF-8 bytes.
+    static let maxSpendIdBytes = 256
+
     /// `POST /v1/customers/{appUserId}/currencies/{currency}/spend` `{"amount":5,"id":"<client id>"}`.
     func spend(_ appUserId: String, currency: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let members = try bodyObject(request, amountField: "amount")
         let id = try requiredString(members, "id")
+        guard id.utf8.count <= Self.maxSpendIdBytes else {
+            throw .spendIdTooLong("the spend id is \(id.utf8.count) bytes of UTF-8; the limit is \(Self.maxSpendIdBytes)")
+        }
         guard let amountValue = members["amount"] else { throw .invalidRequest("the field \"amount\" is missing") }
         guard case .number(let amount) = amountValue else {
             throw .invalidAmount("the amount must be a JSON number above zero, not \(amountValue.typeName)")
@@ -40,7 +46,7 @@ extension EntitlementAPI {
         let catalog = configuration.catalog, app = configuration.appConfiguration
         let clock = self.clock
         do {
-            return try store.spend(for: appUserId) { record in
+            return try noteWrite { () throws(CustomerStoreError) in try store.spend(for: appUserId) { record in
                 let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
                 var history = record.purchaseHistory
                 do {
@@ -56,7 +62,7 @@ extension EntitlementAPI {
                     default: throw SpendRefusal.invalid(error.message)
                     }
                 }
-            }
+            } }
         } catch {
             guard error.reason == .refused, let refusal = error.underlying as? SpendRefusal else {
                 throw .unavailable(error)

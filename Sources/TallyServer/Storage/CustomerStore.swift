@@ -32,4 +32,9 @@ public protocol CustomerStore: Sendable {
     /// rethrown wrapped in ``CustomerStoreError/Reason/refused``).
     func spend(for appUserId: String,
                admit: (CustomerRecord) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
+
+    /// Proves the store can take a write now, for `GET /readyz`: makes a small durable probe write (and
+    /// whatever cheap checks show that writes would fail, such as a full file system); throws what a real
+    /// write would meet.
+    func checkWritable() throws(CustomerStoreError)
 }

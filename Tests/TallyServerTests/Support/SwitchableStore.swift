@@ -43,4 +43,9 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.spend(for: appUserId, admit: admit)
     }
+
+    func checkWritable() throws(CustomerStoreError) {
+        try check()
+        try base.checkWritable()
+    }
 }
