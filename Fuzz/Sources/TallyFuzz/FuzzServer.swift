@@ -101,7 +101,7 @@ enum FuzzServer {
                 ownership: ownership,
                 keys: [APIKeyEntry(name: "ios-app", role: .public, sha256: ECDSA.sha256(Array(publicKey.utf8))),
                        APIKeyEntry(name: "backend", role: .secret, sha256: ECDSA.sha256(Array(secretKey.utf8)))],
-                limits: Self.unlimited(maxBodyBytes: maxBodyBytes))
+                limits: FuzzServer.unlimited(maxBodyBytes: maxBodyBytes))
             let path = (generationDirectory as NSString).appendingPathComponent(ownership.rawValue)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             let store = try SQLiteCustomerStore(directory: path, readers: 2)
