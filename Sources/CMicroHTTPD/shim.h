@@ -22,4 +22,10 @@ static inline uint16_t tally_mhd_bind_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/// MHD_get_connection_info is variadic too: the client's address on `connection` (NULL when unknown).
+static inline const struct sockaddr *tally_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 #endif

@@ -11,15 +11,18 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The request body (empty when there is none).
     public var body: [UInt8]
+    /// The client's IP address in numeric form (`127.0.0.1`, `::1`), as the socket's peer; empty when unknown.
+    public var remoteAddress: String
 
     /// Creates a request.
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                body: [UInt8] = []) {
+                body: [UInt8] = [], remoteAddress: String = "") {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.remoteAddress = remoteAddress
     }
 
     /// The value of a header field, by case-insensitive name.

@@ -10,7 +10,8 @@ func requestHead(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: 
     -> HTTPRequest
 {
     var request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "")
+        method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+        remoteAddress: clientAddress(connection))
     withUnsafeMutablePointer(to: &request.headers) { headers in
         _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, UnsafeMutableRawPointer(headers))
     }

@@ -8,11 +8,12 @@ import TallyHTTP
 enum APITarget {
     /// Documented error codes by status.
     static let codes: [Int: Set<String>] = [
-        400: ["malformed_json", "json_too_deep", "invalid_request", "invalid_amount"],
+        400: ["malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
+              "spend_id_too_long"],
         401: ["unauthorized"], 403: ["forbidden"], 404: ["not_found", "unknown_currency"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer"],
-        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 503: ["unavailable"],
+        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 503: ["unavailable", "not_ready"],
     ]
 
     static func run(_ bytes: [UInt8], api: EntitlementAPI) {

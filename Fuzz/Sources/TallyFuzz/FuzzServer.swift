@@ -13,6 +13,16 @@ import TallyVerify
 /// Apple's root and the harness's sandbox root, in the Sandbox, for the bundle of the real JWS seeds
 /// (`com.goodheartapp`), so seeded and harness-signed posts reach the store.
 enum FuzzServer {
+    /// Limits no fuzzed request reaches except the body size, so every input exercises its route.
+    static func unlimited(maxBodyBytes: Int) -> ServerLimits {
+        var limits = ServerLimits(requestsPerSecond: 1_000_000, burst: 1_000_000, maxBodyBytes: maxBodyBytes)
+        limits.publicKeyRequestsPerSecond = 1_000_000
+        limits.publicKeyBurst = 1_000_000
+        limits.unknownKeyRequestsPerSecond = 1_000_000
+        limits.unknownKeyBurst = 1_000_000
+        return limits
+    }
+
     /// The key the input's `p` stands for.
     static let publicKey = "tk_public_fuzz"
     /// The key the input's `s` stands for.
@@ -91,7 +101,7 @@ enum FuzzServer {
                 ownership: ownership,
                 keys: [APIKeyEntry(name: "ios-app", role: .public, sha256: ECDSA.sha256(Array(publicKey.utf8))),
                        APIKeyEntry(name: "backend", role: .secret, sha256: ECDSA.sha256(Array(secretKey.utf8)))],
-                limits: ServerLimits(requestsPerSecond: 1_000_000, burst: 1_000_000, maxBodyBytes: maxBodyBytes))
+                limits: FuzzServer.unlimited(maxBodyBytes: maxBodyBytes))
             let path = (generationDirectory as NSString).appendingPathComponent(ownership.rawValue)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)

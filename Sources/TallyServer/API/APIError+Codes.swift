@@ -5,6 +5,8 @@ extension APIError {
     static func malformedJSON(_ message: String) -> APIError { APIError(400, "malformed_json", message) }
     static func jsonTooDeep(_ message: String) -> APIError { APIError(400, "json_too_deep", message) }
     static func invalidRequest(_ message: String) -> APIError { APIError(400, "invalid_request", message) }
+    static func spendIdTooLong(_ message: String) -> APIError { APIError(400, "spend_id_too_long", message) }
+    static func jsonTooManyElements(_ message: String) -> APIError { APIError(400, "json_too_many_elements", message) }
     static func invalidAmount(_ message: String) -> APIError { APIError(400, "invalid_amount", message) }
     static let unauthorized = APIError(
         401, "unauthorized", "send a configured key as 'Authorization: Bearer <key>'",
@@ -32,10 +34,12 @@ extension APIError {
     static func verificationFailed(_ reason: String, _ detail: String) -> APIError {
         APIError(422, "verification_failed", detail, detail: .reason(reason))
     }
-    static func rateLimited(retryAfter seconds: Int) -> APIError {
-        APIError(429, "rate_limited", "too many requests for this key; retry in \(seconds) s",
+    static func rateLimited(retryAfter seconds: Int, for scope: String) -> APIError {
+        APIError(429, "rate_limited", "too many requests for \(scope); retry in \(seconds) s",
                  headers: [HTTPResponse.Field("Retry-After", String(seconds))])
     }
+    static let notReady = APIError(503, "not_ready", "writes to the store fail (a full disk, a read-only file "
+                                   + "system, a lock); the server's log says why; it recovers by itself")
     /// The store's own message (paths, SQLite text) stays on the server; the client learns only the kind.
     static func unavailable(_ error: CustomerStoreError) -> APIError {
         var answer = APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "

@@ -3,8 +3,8 @@ import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {
-    /// The request body as a JSON object: 413 over the size limit, `json_too_deep` past the depth limit
-    /// (checked before decoding), `malformed_json` for anything that is not JSON, `invalid_request` for
+    /// The request body as a JSON object: 413 over the size limit, `json_too_deep` past the depth limit and
+    /// `json_too_many_elements` past the element limit (both checked before decoding), `malformed_json` for anything that is not JSON, `invalid_request` for
     /// JSON that is not an object. A number a `Decimal` cannot hold exactly is `invalid_amount` under the key
     /// `amountField`, `invalid_request` elsewhere.
     func bodyObject(_ request: HTTPRequest, amountField: String? = nil) throws(APIError) -> [String: JSONTree] {
@@ -12,10 +12,12 @@ extension EntitlementAPI {
         guard request.body.count <= limits.maxBodyBytes else { throw .bodyTooLarge(limits.maxBodyBytes) }
         let tree: JSONTree
         do {
-            tree = try StrictJSONReader.read(request.body, maxDepth: limits.maxJSONDepth, name: "the body")
+            tree = try StrictJSONReader.read(request.body, maxDepth: limits.maxJSONDepth,
+                                             maxElements: limits.maxJSONElements, name: "the body")
         } catch {
             switch error {
             case .tooDeep: throw .jsonTooDeep(error.description)
+            case .tooManyElements: throw .jsonTooManyElements(error.description)
             case .malformed(let message): throw .malformedJSON(message)
             case .inexactNumber(_, let member):
                 if let amountField, member == amountField { throw .invalidAmount(error.description) }

@@ -3,10 +3,16 @@ import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {
+    /// The longest spend `id` accepted, in UTF-8 bytes.
+    static let maxSpendIdBytes = 256
+
     /// `POST /v1/customers/{appUserId}/currencies/{currency}/spend` `{"amount":5,"id":"<client id>"}`.
     func spend(_ appUserId: String, currency: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let members = try bodyObject(request, amountField: "amount")
         let id = try requiredString(members, "id")
+        guard id.utf8.count <= Self.maxSpendIdBytes else {
+            throw .spendIdTooLong("the spend id is \(id.utf8.count) bytes of UTF-8; the limit is \(Self.maxSpendIdBytes)")
+        }
         guard let amountValue = members["amount"] else { throw .invalidRequest("the field \"amount\" is missing") }
         guard case .number(let amount) = amountValue else {
             throw .invalidAmount("the amount must be a JSON number above zero, not \(amountValue.typeName)")
@@ -41,17 +47,19 @@ extension EntitlementAPI {
         let app = configuration.appConfiguration
         let clock = self.clock
         do {
-            return try store.spend(id: id, currency: currency, for: appUserId) { existing, net in
-                let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
-                do {
-                    try PurchaseHistory.validate(spend, configuration: app)
-                    return try spend.admit(existing: existing, available: net) ? spend : nil
-                } catch let error as TallyError {
-                    switch error.code {
-                    case .insufficientBalance:
-                        throw SpendRefusal.insufficientBalance(balance: max(net, 0), message: error.message)
-                    case .conflictingId: throw SpendRefusal.conflictingId(error.message)
-                    default: throw SpendRefusal.invalid(error.message)
+            return try noteWrite { () throws(CustomerStoreError) in
+                try store.spend(id: id, currency: currency, for: appUserId) { existing, net in
+                    let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
+                    do {
+                        try PurchaseHistory.validate(spend, configuration: app)
+                        return try spend.admit(existing: existing, available: net) ? spend : nil
+                    } catch let error as TallyError {
+                        switch error.code {
+                        case .insufficientBalance:
+                            throw SpendRefusal.insufficientBalance(balance: max(net, 0), message: error.message)
+                        case .conflictingId: throw SpendRefusal.conflictingId(error.message)
+                        default: throw SpendRefusal.invalid(error.message)
+                        }
                     }
                 }
             }

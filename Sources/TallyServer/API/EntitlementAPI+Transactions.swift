@@ -31,7 +31,9 @@ extension EntitlementAPI {
     {
         let policy = configuration.ownership
         let outcome = try storeCall { () throws(CustomerStoreError) in
-            try store.record(transactions, for: appUserId, policy: policy, at: now)
+            try noteWrite { () throws(CustomerStoreError) in
+                try store.record(transactions, for: appUserId, policy: policy, at: now)
+            }
         }
         // The same JWS again changes nothing: its cached state stays valid.
         if outcome.changedAnything { cache.invalidate(appUserId) }

@@ -16,6 +16,8 @@ public final class EntitlementAPI: Sendable {
     let limiter: RateLimiter
     let verifier: PurchaseVerifier
     let cache = StateCache()
+    /// Whether writes work, for `/readyz`.
+    let readiness = Readiness()
     /// Where problems the operator must see go (a failing store); the client gets only a 503.
     let log: @Sendable (String) -> Void
     /// Where one line per answered request goes, when on: method, route template, status and milliseconds.
@@ -34,8 +36,7 @@ public final class EntitlementAPI: Sendable {
         self.store = store
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
-        limiter = RateLimiter(requestsPerSecond: configuration.limits.requestsPerSecond,
-                              burst: configuration.limits.burst, clock: clock)
+        limiter = RateLimiter(clock: clock)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
     }
 
@@ -71,7 +72,7 @@ public final class EntitlementAPI: Sendable {
             return (template, APIError.methodNotAllowed(request.method, allowed: [match.route.method]).response)
         }
         do {
-            if let role = match.route.role { try authorize(request, role: role) }
+            if let role = match.route.role { try authorize(request, role: role, appUserId: match.appUserId) }
             return (template, try perform(match, request))
         } catch {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
@@ -82,6 +83,7 @@ public final class EntitlementAPI: Sendable {
     private func perform(_ match: RouteMatch, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         switch match.route {
         case .healthz: return APIResponse.json(Array(#"{"status":"ok"}"#.utf8))
+        case .readyz: return readyz()
         case .metrics:
             return HTTPResponse(status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                 body: Array(metrics.prometheusText().utf8))
@@ -93,11 +95,37 @@ public final class EntitlementAPI: Sendable {
         }
     }
 
-    /// Checks the bearer key, its rate and its role.
-    private func authorize(_ request: HTTPRequest, role: KeyRole) throws(APIError) {
+    /// Checks the bearer key, its rate and its role. A secret key has one bucket; a public key (shared by
+    /// every install of the app) one per customer id plus a ceiling for the key; requests with no key or an
+    /// unknown key are counted per client address.
+    private func authorize(_ request: HTTPRequest, role: KeyRole, appUserId: String) throws(APIError) {
+        let limits = configuration.limits
         guard let token = KeyRing.bearerToken(request.header("authorization")),
-              let entry = keys.entry(forKey: token) else { throw .unauthorized }
-        if let wait = limiter.acquire(entry.name) { throw .rateLimited(retryAfter: wait) }
+              let entry = keys.entry(forKey: token) else {
+            let rate = RateLimiter.Rate(perSecond: limits.unknownKeyRequestsPerSecond,
+                                        burst: Double(limits.unknownKeyBurst))
+            if let wait = limiter.acquire([(.address(UTF8Key(request.remoteAddress)), rate)]) {
+                throw .rateLimited(retryAfter: wait, for: "this address without a configured key")
+            }
+            throw .unauthorized
+        }
+        let rate = RateLimiter.Rate(perSecond: limits.requestsPerSecond, burst: Double(limits.burst))
+        switch entry.role {
+        case .secret:
+            if let wait = limiter.acquire([(.key(sha256: entry.sha256), rate)]) {
+                throw .rateLimited(retryAfter: wait, for: "this key")
+            }
+        case .public:
+            let ceiling = RateLimiter.Rate(perSecond: limits.publicKeyRequestsPerSecond,
+                                           burst: Double(limits.publicKeyBurst))
+            let buckets: [(RateLimiter.Bucket, RateLimiter.Rate)] = [
+                (.customer(sha256: entry.sha256, appUserId: UTF8Key(appUserId)), rate),
+                (.key(sha256: entry.sha256), ceiling),
+            ]
+            if let wait = limiter.acquire(buckets) {
+                throw .rateLimited(retryAfter: wait, for: "this public key and customer, or this public key")
+            }
+        }
         if role == .secret, entry.role != .secret { throw .forbidden }
     }
 

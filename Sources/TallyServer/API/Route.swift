@@ -8,12 +8,13 @@ enum Route: String, Sendable, CaseIterable {
     case history = "/v1/customers/{appUserId}/history"
     case spend = "/v1/customers/{appUserId}/currencies/{currency}/spend"
     case healthz = "/healthz"
+    case readyz = "/readyz"
     case metrics = "/metrics"
 
     /// The one method the route answers.
     var method: String {
         switch self {
-        case .customer, .history, .healthz, .metrics: "GET"
+        case .customer, .history, .healthz, .readyz, .metrics: "GET"
         case .transactions, .receipts, .spend: "POST"
         }
     }
@@ -23,7 +24,7 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .transactions, .receipts: .public
         case .history, .spend: .secret
-        case .healthz, .metrics: nil
+        case .healthz, .readyz, .metrics: nil
         }
     }
 }

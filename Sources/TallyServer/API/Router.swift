@@ -10,6 +10,7 @@ enum Router {
     static func match(_ path: String) throws(APIError) -> RouteMatch? {
         switch path {
         case "/healthz": return RouteMatch(route: .healthz)
+        case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)
         default: break
         }

@@ -2,8 +2,9 @@ import TallyCore
 
 extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
-    static let rateLimitKeys = ["requestsPerSecond", "burst"]
-    static let limitsKeys = ["maxBodyBytes", "maxJSONDepth"]
+    static let rateLimitKeys = ["requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
+                                "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
+    static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements"]
 
     static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
@@ -14,6 +15,8 @@ extension ServerConfiguration {
         if elements.isEmpty { reader.problem("keys", "must hold at least one key") }
         var keys: [APIKeyEntry] = []
         var names: Set<String> = []
+        // Hashes compared as bytes; the value is the path of the entry that listed the hash first.
+        var hashes: [[UInt8]: String] = [:]
         for element in elements {
             guard let members = reader.object(element, allowed: keyKeys) else { continue }
             let name = field(members, "name", of: element, reader: &reader).flatMap { reader.string($0) }
@@ -26,6 +29,14 @@ extension ServerConfiguration {
             let digest = hexText.flatMap(Self.hexBytes)
             if hexText != nil, digest?.count != 32 {
                 reader.problem(element.path(of: "sha256"), "must be 64 hex digits: the SHA-256 that 'tally serve key' prints")
+            }
+            if let digest, digest.count == 32 {
+                if let first = hashes[digest] {
+                    reader.problem(element.path(of: "sha256"), "is the same key hash as \(first): list each key "
+                        + "once, with one role (make another key with 'tally serve key')")
+                } else {
+                    hashes[digest] = element.path(of: "sha256")
+                }
             }
             if let name, !names.insert(name).inserted {
                 reader.problem(element.path(of: "name"), "\"\(name)\" is used by another key")
@@ -47,6 +58,18 @@ extension ServerConfiguration {
             if let node = members["burst"], let value = reader.integer(node, in: 1...1_000_000) {
                 result.burst = Int(value)
             }
+            if let node = members["publicKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
+                result.publicKeyRequestsPerSecond = value
+            }
+            if let node = members["publicKeyBurst"], let value = reader.integer(node, in: 1...1_000_000) {
+                result.publicKeyBurst = Int(value)
+            }
+            if let node = members["unknownKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
+                result.unknownKeyRequestsPerSecond = value
+            }
+            if let node = members["unknownKeyBurst"], let value = reader.integer(node, in: 1...1_000_000) {
+                result.unknownKeyBurst = Int(value)
+            }
         }
         if let limits, let members = reader.object(limits, allowed: limitsKeys) {
             if let node = members["maxBodyBytes"],
@@ -55,6 +78,9 @@ extension ServerConfiguration {
             }
             if let node = members["maxJSONDepth"], let value = reader.integer(node, in: 1...512) {
                 result.maxJSONDepth = Int(value)
+            }
+            if let node = members["maxJSONElements"], let value = reader.integer(node, in: 1...10_000_000) {
+                result.maxJSONElements = Int(value)
             }
         }
         return result

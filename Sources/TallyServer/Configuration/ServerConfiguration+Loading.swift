@@ -27,7 +27,7 @@ extension ServerConfiguration {
         } catch {
             switch error {
             case .inexactNumber(_, let member): reader.problem(member ?? "", error.description)
-            case .malformed, .tooDeep: reader.problem("", "not JSON: \(error.description)")
+            case .malformed, .tooDeep, .tooManyElements: reader.problem("", "not JSON: \(error.description)")
             }
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }

@@ -4,6 +4,8 @@ enum StrictJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(String)
     /// Arrays and objects nested deeper than the limit.
     case tooDeep(limit: Int)
+    /// More values (strings, numbers, literals, arrays, objects) than the limit.
+    case tooManyElements(limit: Int)
     /// A number a `Decimal` cannot hold exactly, under the top-level key `member`.
     case inexactNumber(String, member: String?)
 
@@ -12,6 +14,7 @@ enum StrictJSONError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .malformed(let message): message
         case .tooDeep(let limit): "the JSON nests arrays and objects deeper than \(limit) levels"
+        case .tooManyElements(let limit): "the JSON holds more than \(limit) values"
         case .inexactNumber(let text, _):
             "the number \(text.prefix(64)) cannot be held exactly (at most \(JSONStrictScan.maximumDigits) "
                 + "significant digits, between 1e-100 and 1e100)"

@@ -3,12 +3,15 @@ import TallyCore
 
 /// Reads the JSON the server receives (request bodies, its configuration) into TallyCore's ``JSONTree``
 /// with Foundation's `JSONDecoder` (numbers are exact `Decimal`s), after the byte checks Foundation does not
-/// make: UTF-8, the nesting limit (before any recursive decoding) and ``JSONStrictScan``.
+/// make: UTF-8, the nesting and element limits (before any decoding) and ``JSONStrictScan``.
 enum StrictJSONReader {
-    /// The JSON value of `bytes`; `name` ("the body", the file name) is used in messages.
-    static func read(_ bytes: [UInt8], maxDepth: Int, name: String) throws(StrictJSONError) -> JSONTree {
+    /// The JSON value of `bytes`; `name` ("the body", the file name) is used in messages. More than
+    /// `maxElements` values (see ``JSONElementScan``) is ``StrictJSONError/tooManyElements(limit:)``.
+    static func read(_ bytes: [UInt8], maxDepth: Int, maxElements: Int = .max,
+                     name: String) throws(StrictJSONError) -> JSONTree {
         guard UTF8Check.isValid(bytes) else { throw .malformed("\(name) is not UTF-8") }
         if JSONDepthScan.exceeds(bytes, limit: maxDepth) { throw .tooDeep(limit: maxDepth) }
+        if JSONElementScan.exceeds(bytes, limit: maxElements) { throw .tooManyElements(limit: maxElements) }
         switch JSONStrictScan.firstFinding(in: bytes) {
         case .trailingComma(let offset)?:
             throw .malformed("\(name) is not JSON: a comma before a closing bracket at byte \(offset)")

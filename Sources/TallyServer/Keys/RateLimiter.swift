@@ -1,38 +1,83 @@
 import Foundation
 import Synchronization
+import TallyCore
 
-/// A token bucket per key: `burst` tokens, refilled at `requestsPerSecond`; a request takes one.
+/// Token buckets: each holds up to `burst` tokens, refilled at `perSecond`; a request takes one token from
+/// every bucket it is counted in (a public key's customer and the key's ceiling), or from none.
+///
+/// Buckets that have refilled completely are the same as absent ones, so they are dropped whenever the
+/// table has doubled since the last sweep: the table holds only buckets used within their refill time.
 final class RateLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updated: Date
+    /// What a bucket counts.
+    enum Bucket: Sendable, Hashable {
+        /// One key, by the SHA-256 its entry lists (a secret key, or a public key's ceiling).
+        case key(sha256: [UInt8])
+        /// One public key for one customer id (compared as bytes).
+        case customer(sha256: [UInt8], appUserId: UTF8Key)
+        /// Requests from one client address with no key or an unknown key.
+        case address(UTF8Key)
     }
 
-    private let rate: Double
-    private let burst: Double
-    private let clock: ServerClock
-    private let buckets = Mutex<[String: Bucket]>([:])
+    /// A bucket's refill rate and size.
+    struct Rate: Sendable, Hashable {
+        var perSecond: Double
+        var burst: Double
+    }
 
-    init(requestsPerSecond: Double, burst: Int, clock: ServerClock) {
-        rate = requestsPerSecond
-        self.burst = Double(burst)
+    private struct State {
+        var tokens: Double
+        var updated: Date
+        var rate: Rate
+
+        /// The tokens at `now`, refilled since the last update.
+        func tokens(at now: Date) -> Double {
+            min(rate.burst, tokens + max(0, now.timeIntervalSince(updated)) * rate.perSecond)
+        }
+    }
+
+    private struct Table {
+        var buckets: [Bucket: State] = [:]
+        var sweepAt = RateLimiter.minimumSweepSize
+    }
+
+    /// The table size below which full buckets are not swept.
+    static let minimumSweepSize = 1_024
+
+    private let clock: ServerClock
+    private let table = Mutex(Table())
+
+    init(clock: ServerClock) {
         self.clock = clock
     }
 
-    /// Takes a token for `key`: nil when allowed, else the whole seconds to wait before one is available.
-    func acquire(_ key: String) -> Int? {
+    /// Takes a token from each bucket when every one has a token: nil when allowed, else the whole seconds
+    /// to wait until all have one (and nothing is taken).
+    func acquire(_ buckets: [(Bucket, Rate)]) -> Int? {
         let now = clock.now()
-        return buckets.withLock { buckets -> Int? in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = max(0, now.timeIntervalSince(bucket.updated))
-            bucket.tokens = min(burst, bucket.tokens + elapsed * rate)
-            bucket.updated = max(now, bucket.updated)
-            defer { buckets[key] = bucket }
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
-                return nil
+        return table.withLock { table -> Int? in
+            var states: [State] = []
+            var wait = 0.0
+            for (bucket, rate) in buckets {
+                var state = table.buckets[bucket] ?? State(tokens: rate.burst, updated: now, rate: rate)
+                state.tokens = state.tokens(at: now)
+                state.updated = max(now, state.updated)
+                state.rate = rate
+                if state.tokens < 1 { wait = max(wait, (1 - state.tokens) / rate.perSecond) }
+                states.append(state)
             }
-            return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
+            if wait > 0 { return max(1, Int(wait.rounded(.up))) }
+            for ((bucket, _), var state) in zip(buckets, states) {
+                state.tokens -= 1
+                table.buckets[bucket] = state
+            }
+            if table.buckets.count >= table.sweepAt {
+                table.buckets = table.buckets.filter { $0.value.tokens(at: now) < $0.value.rate.burst }
+                table.sweepAt = max(Self.minimumSweepSize, table.buckets.count * 2)
+            }
+            return nil
         }
     }
+
+    /// How many buckets are kept (for tests of the sweep).
+    var count: Int { table.withLock { $0.buckets.count } }
 }

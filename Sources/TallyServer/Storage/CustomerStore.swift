@@ -39,4 +39,9 @@ public protocol CustomerStore: Sendable {
     /// write reads the customer's history. The outcome carries ``customerState(_:)``'s record after the spend.
     func spend(id: String, currency: String, for appUserId: String,
                admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
+
+    /// Proves the store can take a write now, for `GET /readyz`: makes a small durable probe write (and
+    /// whatever cheap checks show that writes would fail, such as a full file system); throws what a real
+    /// write would meet.
+    func checkWritable() throws(CustomerStoreError)
 }

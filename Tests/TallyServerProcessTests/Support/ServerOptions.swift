@@ -4,7 +4,8 @@ import Foundation
 struct ServerOptions: Sendable {
     /// `ownership` (`transfer` or `keep`); nil leaves the default.
     var ownership: String?
-    /// `rateLimit`: high by default so only the rate-limit test meets it.
+    /// `rateLimit`: high by default so only the rate-limit tests meet it; the public key's ceiling and the
+    /// per-address rate of unknown keys are set to the same.
     var requestsPerSecond = 1_000_000
     var burst = 1_000_000
     /// `limits.maxBodyBytes`; nil leaves the default.
@@ -22,7 +23,9 @@ struct ServerOptions: Sendable {
             "appConfiguration": "tally.json",
             "verification": ["environments": ["Sandbox"], "roots": [rootFile]] as [String: Any],
             "keys": keys.configurationEntries,
-            "rateLimit": ["requestsPerSecond": requestsPerSecond, "burst": burst],
+            "rateLimit": ["requestsPerSecond": requestsPerSecond, "burst": burst,
+                          "publicKeyRequestsPerSecond": requestsPerSecond, "publicKeyBurst": burst,
+                          "unknownKeyRequestsPerSecond": requestsPerSecond, "unknownKeyBurst": burst],
         ]
         if let ownership { document["ownership"] = ownership }
         var limits: [String: Any] = [:]

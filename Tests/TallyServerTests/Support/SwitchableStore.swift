@@ -49,4 +49,9 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.spend(id: id, currency: currency, for: appUserId, admit: admit)
     }
+
+    func checkWritable() throws(CustomerStoreError) {
+        try check()
+        try base.checkWritable()
+    }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+extension ServerProcessTests {
+    /// Rate limits: a public key (shipped in every install) per customer id with a ceiling for the key; a
+    /// secret key per key; requests with no key or an unknown key per client address.
+    @Suite struct RateLimits {
+        /// `rateLimit` as given, with 1 request per second everywhere so no bucket refills during a test.
+        func fixture(_ rate: [String: Any]) throws -> ServerFixture {
+            let fixture = try ServerFixture()
+            try fixture.reconfigure { $0["rateLimit"] = rate }
+            return fixture
+        }
+
+        /// The statuses of `count` `GET /v1/customers/{id}` with `key`.
+        func statuses(_ client: APIClient, _ appUserId: String, key: String, count: Int) async throws -> [Int] {
+            var statuses: [Int] = []
+            for _ in 0..<count {
+                statuses.append(try await client.send("GET", APIClient.customerPath(appUserId), key: key).status)
+            }
+            return statuses
+        }
+
+        @Test func aPublicKeyHasABucketPerCustomerIdComparedAsBytes() async throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3])
+            let client = fixture.client, key = fixture.keys.publicKey
+            #expect(try await statuses(client, "ann", key: key, count: 4) == [200, 200, 200, 429])
+            // Another install (another customer) is not locked out by ann's requests.
+            #expect(try await statuses(client, "bob", key: key, count: 3) == [200, 200, 200])
+            // "café" NFC and NFD are canonically equivalent Swift strings but different customer ids.
+            let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+            #expect(try await statuses(client, nfc, key: key, count: 4) == [200, 200, 200, 429])
+            #expect(try await statuses(client, nfd, key: key, count: 1) == [200], "NFD has its own bucket")
+            let limited = try await client.customerReply("ann")
+            #expect(limited.errorCode == "rate_limited" && limited.header("Retry-After") != nil, "\(limited)")
+        }
+
+        @Test func aPublicKeyHasACeilingOverAllCustomers() async throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3,
+                                       "publicKeyRequestsPerSecond": 0.01, "publicKeyBurst": 5])
+            let client = fixture.client, key = fixture.keys.publicKey
+            var statuses: [Int] = []
+            for index in 0..<7 { statuses += try await self.statuses(client, "user-\(index)", key: key, count: 1) }
+            #expect(statuses == [200, 200, 200, 200, 200, 429, 429], "\(statuses)")
+            // The ceiling is the public key's alone: the secret key still has its own bucket.
+            #expect(try await self.statuses(client, "user-0", key: fixture.keys.secretKey, count: 1) == [200])
+        }
+
+        @Test func aSecretKeyHasOneBucketWhateverTheCustomer() async throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3])
+            let client = fixture.client, key = fixture.keys.secretKey
+            var statuses: [Int] = []
+            for index in 0..<4 { statuses += try await self.statuses(client, "user-\(index)", key: key, count: 1) }
+            #expect(statuses == [200, 200, 200, 429], "\(statuses)")
+        }
+
+        @Test func unknownKeysAreLimitedPerClientAddress() async throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3,
+                                       "unknownKeyRequestsPerSecond": 0.01, "unknownKeyBurst": 3])
+            let port = fixture.server.port
+            let wrong = "tk_public_" + ServerKeys.randomHex()
+            let path = APIClient.customerPath("ann")
+            var first: [Int] = []
+            for index in 0..<5 {
+                first.append(try requestStatus(port: port, from: "127.0.0.1", "GET", path, key: index % 2 == 0 ? wrong : nil))
+            }
+            #expect(first == [401, 401, 401, 429, 429], "no key or an unknown key from 127.0.0.1: \(first)")
+            // Another address is another client.
+            #expect(try requestStatus(port: port, from: "127.0.0.2", "GET", path, key: wrong) == 401)
+            // A configured key from the limited address is not affected.
+            #expect(try requestStatus(port: port, from: "127.0.0.1", "GET", path, key: fixture.keys.publicKey) == 200)
+        }
+    }
+}
