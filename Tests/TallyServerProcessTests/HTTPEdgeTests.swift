@@ -70,6 +70,51 @@ extension ServerProcessTests {
             #expect(reply.errorCode == "not_found")
         }
 
+        @Test func aBodyOnAGetRouteIs413AndOnAWrongMethod405WithoutReadingIt() throws {
+            let fixture = try ServerFixture()
+            let get = try RawConnection(port: fixture.server.port, readTimeout: 10)
+            try get.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n")
+            let refused = try #require(try get.readResponse())
+            #expect(refused.status == 413, "\(refused)")
+            #expect(refused.errorCode == "body_too_large")
+            let wrong = try RawConnection(port: fixture.server.port, readTimeout: 10)
+            try wrong.send("PUT /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
+            let reply = try #require(try wrong.readResponse())
+            #expect(reply.status == 405, "\(reply)")
+            #expect(reply.headers["allow"] == "GET, HEAD")
+        }
+
+        @Test func transferEncodingOnHTTP10Is400() throws {
+            let fixture = try ServerFixture()
+            let connection = try RawConnection(port: fixture.server.port, readTimeout: 10)
+            try connection.send("POST /v1/customers/a/transactions HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let reply = try #require(try connection.readResponse())
+            #expect(reply.status == 400, "\(reply)")
+            #expect(reply.errorCode == "malformed_request")
+        }
+
+        @Test func aLowOpenFileLimitIsReportedAtStart() throws {
+            let fixture = try ServerFixture()
+            try fixture.server.killNow()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n 300 && exec \"$0\" serve --data \"$1\" --config \"$2\" --listen 127.0.0.1:0",
+                                 TestPaths.tally.path, fixture.dataDirectory.path, fixture.configFile.path]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = OutputBuffer(reading: out.fileHandleForReading)
+            let stderr = OutputBuffer(reading: err.fileHandleForReading)
+            let port = stdout.wait(until: Date().addingTimeInterval(30), for: ServerProcess.port(in:))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(port != nil, "stdout: \(stdout.text) stderr: \(stderr.text)")
+            #expect(process.terminationStatus == 0)
+            _ = stderr.wait(until: Date().addingTimeInterval(5)) { _ in stderr.isClosed ? true : nil }
+            #expect(stderr.text.contains("the open-file limit (ulimit -n) is 300"), "\(stderr.text)")
+        }
+
         @Test(arguments: ["/healthz", "/v1/customers/head-user", "/metrics"])
         func headOnAGetRouteSendsTheGetsHeadersAndNoBody(_ path: String) throws {
             let fixture = try ServerFixture()
