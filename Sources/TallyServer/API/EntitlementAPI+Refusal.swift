@@ -5,14 +5,23 @@ extension EntitlementAPI {
     /// and counted in the metrics. A body too large for a path no route has, or for a method the route does not
     /// answer, gets the 404 or 405 it would have got with no body.
     public func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {
-        let match = (try? Router.match(request.path)) ?? nil
+        let match: RouteMatch?
+        var pathError: APIError?
+        do {
+            match = try Router.match(request.path)
+        } catch {
+            match = nil
+            pathError = error
+        }
         let template = match?.route.rawValue ?? "unmatched"
         let error: APIError
         switch refusal {
-        case .bodyTooLarge(let limit):
-            if let route = match?.route {
+        case .bodyTooLarge:
+            if let pathError {
+                error = pathError
+            } else if let route = match?.route {
                 error = route.allowedMethods.contains(request.method)
-                    ? (limit == 0 ? .bodyNotAccepted(request.method) : .bodyTooLarge(limit))
+                    ? (refusal.limit == 0 ? .bodyNotAccepted(request.method) : .bodyTooLarge(refusal.limit))
                     : .methodNotAllowed(request.method, allowed: route.allowedMethods)
             } else {
                 error = .notFound
@@ -24,6 +33,14 @@ extension EntitlementAPI {
         metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
                               seconds: 0)
         return response
+    }
+}
+
+extension HTTPRefusal {
+    /// The body limit of a ``bodyTooLarge`` refusal (0 for the others).
+    fileprivate var limit: Int {
+        if case .bodyTooLarge(let limit) = self { return limit }
+        return 0
     }
 }
 
