@@ -28,4 +28,12 @@ static inline const struct sockaddr *tally_mhd_client_address(struct MHD_Connect
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// Whether to pass MHD_OPTION_STRICT_FOR_CLIENT -1: in libmicrohttpd 0.9.75 that value refuses whitespace between a
+/// header name and its colon (`Transfer-Encoding : chunked`, a request-smuggling vector) with one 400. Later
+/// versions replaced the option with MHD_OPTION_CLIENT_DISCIPLINE_LVL, whose levels mean other things and were not
+/// tested with Tally, so they keep their library default.
+static inline int tally_mhd_sets_client_strictness(void) {
+    return MHD_VERSION < 0x00097701;
+}
+
 #endif

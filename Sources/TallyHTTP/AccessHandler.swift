@@ -7,11 +7,11 @@ import Darwin
 
 /// libmicrohttpd's access handler, called several times per request on the connection's worker thread:
 ///
-/// 1. after the headers: creates the ``RequestState`` (in `con_cls`) and returns without answering, except
-///    when `Content-Length` already exceeds the limit: then it answers with the rejection at once, so the
-///    body is never read (libmicrohttpd closes the connection after that answer);
+/// 1. after the headers: reads the head once and creates the ``RequestState`` (in `con_cls`). A head that
+///    frames its body ambiguously (``RequestFraming``) or announces a `Content-Length` above the request's
+///    limit is answered at once with the refusal, and the connection is closed: the body is never read;
 /// 2. once per piece of body: appends it, or drops it once the total passed the limit;
-/// 3. finally (no more body): calls the handler (or the rejection) and queues its response.
+/// 3. finally (no more body): calls the handler (or the refusal) and queues its response.
 ///
 /// Answering only on the final call keeps keep-alive connections open.
 func accessHandlerCallback(
@@ -22,10 +22,15 @@ func accessHandlerCallback(
     guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
     guard let statePointer = requestContext.pointee else {
-        requestContext.pointee = Unmanaged.passRetained(RequestState(tally: server.liveRequests)).toOpaque()
-        if let length = announcedContentLength(connection), length > UInt64(server.maxBodyBytes) {
-            let head = requestHead(connection: connection, url: url, method: method)
-            return queue(server.rejection(head), on: connection)
+        let (head, fields) = requestHead(connection: connection, url: url, method: method)
+        let limit = server.limit(method: head.method, path: head.path)
+        requestContext.pointee = Unmanaged.passRetained(RequestState(head: head, limit: limit, tally: server.liveRequests))
+            .toOpaque()
+        if let refusal = RequestFraming.refusal(fields: fields, version: version.map { String(cString: $0) } ?? "") {
+            return queue(server.refusal(head, refusal), on: connection, closing: true)
+        }
+        if let length = announcedContentLength(fields), length > UInt64(limit) {
+            return queue(server.refusal(head, .bodyTooLarge(limit: limit)), on: connection, closing: true)
         }
         return .YES
     }
@@ -33,7 +38,7 @@ func accessHandlerCallback(
     let size = uploadDataSize.pointee
     if size > 0 {
         if !state.isTooLarge, let uploadData {
-            if size > server.maxBodyBytes - state.body.count {
+            if size > state.limit - state.body.count {
                 state.isTooLarge = true
                 state.body = []
             } else {
@@ -45,13 +50,17 @@ func accessHandlerCallback(
         uploadDataSize.pointee = 0
         return .YES
     }
-    var request = requestHead(connection: connection, url: url, method: method)
+    let response: HTTPResponse
     if state.isTooLarge {
-        return queue(server.rejection(request), on: connection)
+        response = server.refusal(state.head, .bodyTooLarge(limit: state.limit))
+    } else {
+        var request = state.head
+        request.body = state.body
+        state.body = []
+        response = server.handler(request)
     }
-    request.body = state.body
-    state.body = []
-    return queue(server.handler(request), on: connection)
+    // Read after the handler ran: a stop that began meanwhile closes this connection too.
+    return queue(response, on: connection, closing: server.isDraining.load(ordering: .relaxed))
 }
 
 /// libmicrohttpd's request-completed callback: releases the request's ``RequestState`` exactly once.
@@ -73,8 +82,9 @@ func keepEscapedCallback(
     return strlen(text)
 }
 
-/// The `Content-Length` the client announced, if any and numeric.
-private func announcedContentLength(_ connection: OpaquePointer) -> UInt64? {
-    guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
-    return UInt64(String(cString: value).trimmingSpaces)
+/// The `Content-Length` the client announced. libmicrohttpd has already refused a value that is not digits,
+/// and ``RequestFraming`` a repeated one, so the first is the only one.
+private func announcedContentLength(_ fields: [(name: String, value: String)]) -> UInt64? {
+    guard let field = fields.first(where: { $0.name == "content-length" }) else { return nil }
+    return UInt64(field.value.trimmingSpaces)
 }

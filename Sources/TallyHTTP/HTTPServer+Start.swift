@@ -7,6 +7,8 @@ extension HTTPServer {
     {
         var flags = MHD_is_feature_supported(.FEATURE_EPOLL) == .YES
             ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_AUTO_INTERNAL_THREAD.rawValue
+        // An inter-thread channel, which MHD_quiesce_daemon needs for a graceful stop.
+        flags |= MHD_USE_ITC.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
@@ -19,6 +21,8 @@ extension HTTPServer {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.memoryLimitPerConnection,
                                ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.connectionLimitPerAddress,
+                               ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds,
                                ptr_value: nil),
                 // Options taking two pointers carry the first in `value`, the second in `ptr_value`.
@@ -26,6 +30,9 @@ extension HTTPServer {
                 MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: functionAddress(unescape), ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: socketAddress)),
             ]
+            if tally_mhd_sets_client_strictness() != 0 {
+                options.append(MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: -1, ptr_value: nil))
+            }
             if configuration.threads > 1 {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
             }

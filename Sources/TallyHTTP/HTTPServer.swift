@@ -1,8 +1,13 @@
 import CMicroHTTPD
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// An HTTP/1.1 server over libmicrohttpd: it listens from `init` until ``stop()`` (or deinit), and answers
-/// each complete request with what the handler returns. libmicrohttpd parses HTTP; this class only moves
+/// An HTTP/1.1 server over libmicrohttpd: it listens from `init` until ``stop(gracePeriod:)`` (or deinit), and
+/// answers each complete request with what the handler returns. libmicrohttpd parses HTTP; this class only moves
 /// requests and responses across.
 ///
 /// `@unchecked Sendable`: `daemon` is read and written only while holding `lock`; `context` and `port` are
@@ -18,12 +23,11 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
 
     /// Starts listening on `configuration.host` and `configuration.port`; `handler` answers every request.
-    /// The handler must not call ``stop()`` (stopping waits for the worker threads, including its own).
+    /// The handler must not call ``stop(gracePeriod:)`` (stopping waits for the worker threads, including its own).
     public init(configuration: Configuration, handler: @escaping HTTPHandler) throws(HTTPServerError) {
         try configuration.validate()
         let address = try ListenAddress.Socket(host: configuration.host, port: configuration.port)
-        let context = ServerContext(
-            handler: handler, rejection: configuration.rejection, maxBodyBytes: configuration.maxBodyBytes)
+        let context = ServerContext(configuration: configuration, handler: handler)
         let started = Self.startDaemon(configuration: configuration, address: address, context: context)
         guard let started else {
             throw address.bindFailure(host: configuration.host, port: configuration.port)
@@ -44,22 +48,39 @@ public final class HTTPServer: @unchecked Sendable {
         stop()
     }
 
-    /// Stops listening and closes every connection, waiting for running handlers to return. Calling it again
-    /// does nothing.
-    public func stop() {
+    /// Stops the server. With a grace period it first stops accepting connections (new ones are refused),
+    /// lets the requests in flight finish and their responses go out (each with `Connection: close`), for at most
+    /// `gracePeriod`; then, or at once without one, it closes every connection, waiting for running handlers to
+    /// return. Calling it again does nothing.
+    public func stop(gracePeriod: Duration = .zero) {
         lock.lock()
         let running = daemon
         daemon = nil
         lock.unlock()
-        if let running {
-            MHD_stop_daemon(running)
+        guard let running else { return }
+        var listener = MHD_INVALID_SOCKET
+        if gracePeriod > .zero {
+            context.isDraining.store(true, ordering: .relaxed)
+            listener = MHD_quiesce_daemon(running)
+            if listener != MHD_INVALID_SOCKET {
+                // libmicrohttpd no longer accepts; shutting the socket down (it stays open until the daemon is
+                // stopped, as libmicrohttpd asks) makes the kernel refuse new connections instead of queueing them.
+                _ = shutdown(listener, Int32(SHUT_RDWR))
+            }
+            let deadline = ContinuousClock.now + gracePeriod
+            while context.liveRequests.value > 0 && ContinuousClock.now < deadline {
+                usleep(5_000)
+            }
+        }
+        MHD_stop_daemon(running)
+        if listener != MHD_INVALID_SOCKET {
+            close(listener)
         }
     }
 
-    #if DEBUG
-    /// Requests whose state is still allocated (debug builds only): 0 after ``stop()`` unless one leaked.
-    var liveRequestCount: Int { context.liveRequests.value }
-    #endif
+    /// Requests in flight now: from the moment their head arrived until their response was sent (or their
+    /// connection died). 0 after ``stop(gracePeriod:)``, unless one leaked.
+    public var requestsInFlight: Int { context.liveRequests.value }
 
     /// Whether the server is still listening.
     public var isRunning: Bool {

@@ -1,23 +1,18 @@
-import Foundation
+import Synchronization
 
-/// A thread-safe counter: in debug builds, how many ``RequestState`` values of one server are alive.
-///
-/// `@unchecked Sendable`: `count` is read and written only while holding `lock`.
-final class LiveCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+/// A thread-safe counter: how many ``RequestState`` values of one server are alive, that is, how many
+/// requests are in flight (from the access handler's first call until libmicrohttpd reports them complete,
+/// after the response was sent or the connection died). A graceful stop waits for it to reach 0.
+final class LiveCount: Sendable {
+    private let count = Mutex(0)
 
     /// Adds `delta` (negative to subtract).
     func add(_ delta: Int) {
-        lock.lock()
-        count += delta
-        lock.unlock()
+        count.withLock { $0 += delta }
     }
 
     /// The current value.
     var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
+        count.withLock { $0 }
     }
 }

@@ -5,36 +5,39 @@ import Glibc
 import Darwin
 #endif
 
-/// The request line, query and headers of the request on `connection`, with an empty body.
+/// The request line, query and headers of the request on `connection`, with an empty body, and the header
+/// fields one by one (lower-cased names, in the order sent) for the framing checks.
 func requestHead(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?)
-    -> HTTPRequest
+    -> (request: HTTPRequest, fields: [(name: String, value: String)])
 {
     var request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
         remoteAddress: clientAddress(connection))
-    withUnsafeMutablePointer(to: &request.headers) { headers in
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, UnsafeMutableRawPointer(headers))
+    var fields: [(name: String, value: String)] = []
+    withUnsafeMutablePointer(to: &fields) { fields in
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, UnsafeMutableRawPointer(fields))
+    }
+    for field in fields {
+        if let existing = request.headers[field.name] {
+            request.headers[field.name] = existing + ", " + field.value
+        } else {
+            request.headers[field.name] = field.value
+        }
     }
     withUnsafeMutablePointer(to: &request.query) { query in
         _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectQueryItem, UnsafeMutableRawPointer(query))
     }
-    return request
+    return (request, fields)
 }
 
-/// Adds one header field to the `[String: String]` behind `context`: lower-cased name, repeats joined by `, `.
+/// Appends one header field to the `[(name:value:)]` behind `context`, its name lower-cased.
 private func collectHeader(
     _ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
     _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let context, let key else { return .YES }
-    let headers = context.assumingMemoryBound(to: [String: String].self)
-    let name = asciiLowercased(key)
-    let text = value.map { String(cString: $0) } ?? ""
-    if let existing = headers.pointee[name] {
-        headers.pointee[name] = existing + ", " + text
-    } else {
-        headers.pointee[name] = text
-    }
+    let fields = context.assumingMemoryBound(to: [(name: String, value: String)].self)
+    fields.pointee.append((asciiLowercased(key), value.map { String(cString: $0) } ?? ""))
     return .YES
 }
 

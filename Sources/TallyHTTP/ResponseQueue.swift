@@ -2,9 +2,11 @@ import CMicroHTTPD
 
 /// Hands `response` to libmicrohttpd for `connection` (the body is copied); a response libmicrohttpd
 /// cannot send (a status outside 100…999, a header with a line break) becomes a 500 naming the problem.
-func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+/// `closing` adds `Connection: close`, so libmicrohttpd closes the connection once the response is sent.
+func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
     guard (100...999).contains(response.status) else {
-        return queue(.internalServerError("the handler returned status \(response.status)"), on: connection)
+        return queue(.internalServerError("the handler returned status \(response.status)"), on: connection,
+                     closing: closing)
     }
     let created = response.body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(
@@ -15,9 +17,10 @@ func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result
     for field in response.headers where !field.isContentLength {
         guard MHD_add_response_header(created, field.name, field.value) == .YES else {
             return queue(.internalServerError("the handler returned an invalid header field \"\(field.name)\""),
-                         on: connection)
+                         on: connection, closing: closing)
         }
     }
+    if closing, MHD_add_response_header(created, "Connection", "close") != .YES { return .NO }
     return MHD_queue_response(connection, UInt32(response.status), created)
 }
 

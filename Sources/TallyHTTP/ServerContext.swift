@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What every libmicrohttpd callback needs, reached through the daemon's context pointer.
 ///
 /// Ownership: ``HTTPServer`` holds the only strong reference and hands libmicrohttpd an unretained pointer
@@ -5,15 +7,25 @@
 /// of the context, so no callback can run after the context is freed.
 final class ServerContext: Sendable {
     let handler: HTTPHandler
-    let rejection: @Sendable (HTTPRequest) -> HTTPResponse
+    let refusal: @Sendable (HTTPRequest, HTTPRefusal) -> HTTPResponse
     let maxBodyBytes: Int
-    /// Request states alive now (counted in debug builds only).
+    let bodyLimit: (@Sendable (_ method: String, _ path: String) -> Int)?
+    /// Requests in flight now.
     let liveRequests = LiveCount()
+    /// Set once a graceful stop began: every answer from then on closes its connection.
+    let isDraining = Atomic(false)
 
-    init(handler: @escaping HTTPHandler, rejection: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
-         maxBodyBytes: Int) {
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.handler = handler
-        self.rejection = rejection
-        self.maxBodyBytes = maxBodyBytes
+        refusal = configuration.refusal
+        maxBodyBytes = configuration.maxBodyBytes
+        bodyLimit = configuration.bodyLimit
+    }
+
+    /// The body limit of a request: the configuration's ``HTTPServer/Configuration/bodyLimit`` for its method
+    /// and path, kept within 0…``maxBodyBytes``.
+    func limit(method: String, path: String) -> Int {
+        guard let bodyLimit else { return maxBodyBytes }
+        return min(max(0, bodyLimit(method, path)), maxBodyBytes)
     }
 }

@@ -11,17 +11,17 @@ import TallyHTTP
         try client.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
         let response = try client.readResponse()
         #expect(response.status == 413)
-        #expect(response.text == "request body too large\n")
+        #expect(response.text == "the body is larger than 1024 bytes\n")
         #expect(client.isClosedByServer())
         #expect(recorder.requests.isEmpty)
     }
 
     @Test func chunkedBodyPastTheLimitGetsTheCustomRejection() throws {
         let recorder = RecordingHandler()
-        let server = try recorder.startServer(maxBodyBytes: 10) { request in
-            HTTPResponse(status: 413, headers: [HTTPResponse.Field("Content-Type", "application/json")],
+        let server = try recorder.startServer(maxBodyBytes: 10, refusal: { request, refusal in
+            HTTPResponse(status: refusal.status, headers: [HTTPResponse.Field("Content-Type", "application/json")],
                          body: Array("{\"path\":\"\(request.path)\"}".utf8))
-        }
+        })
         let client = try RawHTTPClient(port: server.port)
         try client.send("POST /grow HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
         try client.send("8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n")

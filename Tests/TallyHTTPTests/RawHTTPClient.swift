@@ -25,14 +25,28 @@ final class RawHTTPClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; throws when the connection is refused.
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port` from the loopback address `source` (127.0.0.2 and up exist on Linux only);
+    /// throws when the connection is refused.
+    init(port: UInt16, from source: String = "127.0.0.1") throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw RawClientError("socket() failed: errno \(errno)") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(descriptor)
+            throw RawClientError("bind(\(source)) failed: errno \(code)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -99,6 +113,20 @@ final class RawHTTPClient {
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return RawResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Everything the server sends until it closes the connection.
+    func readToEnd() throws -> [UInt8] {
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) {
+                defer { buffer = [] }
+                return buffer
+            }
+            guard count > 0 else { throw RawClientError("read() failed: errno \(errno)") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// Whether the server closed the connection: reads until end of file, ignoring any bytes.

@@ -28,10 +28,11 @@ final class RecordingHandler: @unchecked Sendable {
 
     /// Starts a server on a free loopback port that answers with this handler.
     func startServer(maxBodyBytes: Int = 1 << 20, threads: Int = 2,
-                     rejection: @escaping @Sendable (HTTPRequest) -> HTTPResponse =
-                        HTTPServer.Configuration.plainTextRejection) throws -> HTTPServer {
+                     bodyLimit: (@Sendable (String, String) -> Int)? = nil,
+                     refusal: @escaping @Sendable (HTTPRequest, HTTPRefusal) -> HTTPResponse =
+                        HTTPServer.Configuration.plainTextRefusal) throws -> HTTPServer {
         let configuration = HTTPServer.Configuration(
-            port: 0, threads: threads, maxBodyBytes: maxBodyBytes, rejection: rejection)
+            port: 0, threads: threads, maxBodyBytes: maxBodyBytes, bodyLimit: bodyLimit, refusal: refusal)
         return try HTTPServer(configuration: configuration) { [self] request in handle(request) }
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 extension ServerProcessTests {
     /// A body of many tiny JSON values is refused by a byte scan before any parsing.
     @Suite struct JSONElementLimit {
-        /// `[0,0,…]`: 500,000 elements in 1,000,001 bytes, under the 1 MiB body limit.
+        /// `[0,0,…]`: 500,000 elements in 1,000,001 bytes, under the 1 MiB body limit of the receipts route.
         static let attackBody = Data(("[" + Array(repeating: "0", count: 500_000).joined(separator: ",") + "]").utf8)
 
         @Test func aBodyOverTheElementLimitIs400JSONTooManyElements() async throws {
@@ -16,7 +16,9 @@ extension ServerProcessTests {
             let fixture = try ServerFixture(options)
             let client = fixture.client
             let path = APIClient.customerPath("ann") + "/transactions"
-            let reply = try await client.send("POST", path, key: fixture.keys.publicKey, body: Self.attackBody)
+            // The receipts route takes the largest bodies (1 MiB); the transactions route refuses this one by size.
+            let receipts = APIClient.customerPath("ann") + "/receipts"
+            let reply = try await client.send("POST", receipts, key: fixture.keys.publicKey, body: Self.attackBody)
             #expect(reply.status == 400 && reply.errorCode == "json_too_many_elements", "\(reply.text.prefix(300))")
             // 1,000 values pass the scan (and fail later as what they are), 1,001 do not.
             let atLimit = Data(("[" + Array(repeating: "0", count: 999).joined(separator: ",") + "]").utf8)
@@ -45,7 +47,7 @@ extension ServerProcessTests {
                     guard let connection = try? RawConnection(port: port) else { return }
                     while running.current {
                         let reply = try? connection.request("POST", APIClient.customerPath("attacker-\(index)")
-                                                            + "/transactions", key: key, body: Self.attackBody)
+                                                            + "/receipts", key: key, body: Self.attackBody)
                         let label = reply.map { "\($0.status) \($0.errorCode ?? "-")" } ?? "no answer"
                         answers.withLock { $0[label, default: 0] += 1 }
                         if reply == nil { return }

@@ -68,8 +68,8 @@ public final class EntitlementAPI: Sendable {
             return ("unmatched", error.response)
         }
         let template = match.route.rawValue
-        guard request.method == match.route.method else {
-            return (template, APIError.methodNotAllowed(request.method, allowed: [match.route.method]).response)
+        guard match.route.allowedMethods.contains(request.method) else {
+            return (template, APIError.methodNotAllowed(request.method, allowed: match.route.allowedMethods).response)
         }
         do {
             if let role = match.route.role { try authorize(request, role: role, appUserId: match.appUserId) }
@@ -132,16 +132,5 @@ public final class EntitlementAPI: Sendable {
     /// Known methods as sent; anything else as `other`, so labels stay few.
     static func methodLabel(_ method: String) -> String {
         ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"].contains(method) ? method : "other"
-    }
-}
-
-extension EntitlementAPI {
-    /// The 413 `body_too_large` answer for a body the HTTP server refused to read, counted in the metrics.
-    public func rejectOversizedBody(_ request: HTTPRequest) -> HTTPResponse {
-        let template = (try? Router.match(request.path))??.route.rawValue ?? "unmatched"
-        let response = APIError.bodyTooLarge(configuration.limits.maxBodyBytes).response
-        metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
-                              seconds: 0)
-        return response
     }
 }

@@ -4,7 +4,9 @@ extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
     static let rateLimitKeys = ["requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
                                 "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
-    static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements"]
+    static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
+                             "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
+                             "shutdownGraceSeconds"]
 
     static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
@@ -48,7 +50,8 @@ extension ServerConfiguration {
         return keys
     }
 
-    static func loadLimits(rate: JSONCursor?, limits: JSONCursor?, reader: inout ConfigurationReader) -> ServerLimits {
+    static func loadLimits(rate: JSONCursor?, limits: JSONCursor?, threads: Int,
+                           reader: inout ConfigurationReader) -> ServerLimits {
         var result = ServerLimits()
         if let rate, let members = reader.object(rate, allowed: rateLimitKeys) {
             if let node = members["requestsPerSecond"],
@@ -71,17 +74,32 @@ extension ServerConfiguration {
                 result.unknownKeyBurst = Int(value)
             }
         }
-        if let limits, let members = reader.object(limits, allowed: limitsKeys) {
-            if let node = members["maxBodyBytes"],
-               let value = reader.integer(node, in: 1...(1 << 30)) {
-                result.maxBodyBytes = Int(value)
-            }
-            if let node = members["maxJSONDepth"], let value = reader.integer(node, in: 1...512) {
-                result.maxJSONDepth = Int(value)
-            }
-            if let node = members["maxJSONElements"], let value = reader.integer(node, in: 1...10_000_000) {
-                result.maxJSONElements = Int(value)
-            }
+        guard let limits, let members = reader.object(limits, allowed: limitsKeys) else { return result }
+        func read(_ key: String, in range: ClosedRange<Int64>, into field: WritableKeyPath<ServerLimits, Int>,
+                  reader: inout ConfigurationReader) {
+            if let node = members[key], let value = reader.integer(node, in: range) { result[keyPath: field] = Int(value) }
+        }
+        read("maxBodyBytes", in: 1...(1 << 30), into: \.maxBodyBytes, reader: &reader)
+        read("maxJSONDepth", in: 1...512, into: \.maxJSONDepth, reader: &reader)
+        read("maxJSONElements", in: 1...10_000_000, into: \.maxJSONElements, reader: &reader)
+        read("maxTransactionBodyBytes", in: 1...(1 << 30), into: \.maxTransactionBodyBytes, reader: &reader)
+        read("maxSpendBodyBytes", in: 1...(1 << 30), into: \.maxSpendBodyBytes, reader: &reader)
+        read("maxConnections", in: 1...1_000_000, into: \.maxConnections, reader: &reader)
+        read("maxConnectionsPerIP", in: 0...1_000_000, into: \.maxConnectionsPerIP, reader: &reader)
+        read("idleTimeoutSeconds", in: 1...86_400, into: \.idleTimeoutSeconds, reader: &reader)
+        read("shutdownGraceSeconds", in: 0...3_600, into: \.shutdownGraceSeconds, reader: &reader)
+        // A route limit the operator set above the ceiling would be cut down silently: say so instead.
+        for (key, value) in [("maxTransactionBodyBytes", result.maxTransactionBodyBytes),
+                             ("maxSpendBodyBytes", result.maxSpendBodyBytes)]
+        where members[key] != nil && value > result.maxBodyBytes {
+            reader.problem("limits.\(key)", "must not exceed limits.maxBodyBytes (\(result.maxBodyBytes)), the largest body on any route")
+        }
+        if members["maxConnections"] != nil, result.maxConnections < threads {
+            reader.problem("limits.maxConnections", "must be at least threads (\(threads)): each thread needs a connection")
+        }
+        if members["maxConnectionsPerIP"] != nil, result.maxConnectionsPerIP > result.maxConnections {
+            reader.problem("limits.maxConnectionsPerIP",
+                           "must not exceed limits.maxConnections (\(result.maxConnections)); 0 means no per-address limit")
         }
         return result
     }

@@ -56,11 +56,12 @@ extension ServerConfiguration {
             }
         }
         let keys = loadKeys(members["keys"], reader: &reader)
-        let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], reader: &reader)
         var threads = 4
         if let node = members["threads"], let value = reader.integer(node, in: 1...256) {
             threads = Int(value)
         }
+        let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], threads: threads,
+                                reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,

@@ -1,4 +1,5 @@
-/// Request limits and the rates of keys and addresses.
+/// Request, connection and rate limits (the `limits` and `rateLimit` objects of `tally-server.json`), and the
+/// rates of keys and addresses.
 public struct ServerLimits: Sendable, Hashable {
     /// Requests per second a secret key, or a public key for one customer id, may make on average.
     public var requestsPerSecond: Double
@@ -12,19 +13,39 @@ public struct ServerLimits: Sendable, Hashable {
     public var unknownKeyRequestsPerSecond: Double = 5
     /// Requests one client address may make at once with no key or an unknown key.
     public var unknownKeyBurst = 20
-    /// Largest body accepted, in bytes; larger bodies get 413.
+    /// Largest body accepted on any route, in bytes (the receipts route's limit); larger bodies get 413.
     public var maxBodyBytes: Int
     /// Deepest JSON nesting accepted; deeper bodies get 400.
     public var maxJSONDepth: Int
     /// Most JSON values (strings, numbers, literals, arrays, objects) a body may hold; more get 400.
     public var maxJSONElements = 1_000
+    /// Largest body of `POST …/transactions` (one signed transaction: a few KB), at most ``maxBodyBytes``.
+    public var maxTransactionBodyBytes: Int
+    /// Largest body of `POST …/spend` (an amount and an id of at most 256 bytes), at most ``maxBodyBytes``.
+    public var maxSpendBodyBytes: Int
+    /// The most connections open at once; further ones are closed as soon as they are accepted.
+    public var maxConnections: Int
+    /// The most connections open at once from one IP address (0: no such limit).
+    public var maxConnectionsPerIP: Int
+    /// Seconds a connection may stay silent (no byte received or sent) before it is closed.
+    public var idleTimeoutSeconds: Int
+    /// Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight to finish before closing connections.
+    public var shutdownGraceSeconds: Int
 
     /// Creates limits; the defaults are those of docs/server.md.
     public init(requestsPerSecond: Double = 20, burst: Int = 40, maxBodyBytes: Int = 1_048_576,
-                maxJSONDepth: Int = 32) {
+                maxJSONDepth: Int = 32, maxTransactionBodyBytes: Int = 65_536, maxSpendBodyBytes: Int = 16_384,
+                maxConnections: Int = 1_000, maxConnectionsPerIP: Int = 100, idleTimeoutSeconds: Int = 30,
+                shutdownGraceSeconds: Int = 30) {
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
         self.maxBodyBytes = maxBodyBytes
         self.maxJSONDepth = maxJSONDepth
+        self.maxTransactionBodyBytes = maxTransactionBodyBytes
+        self.maxSpendBodyBytes = maxSpendBodyBytes
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.shutdownGraceSeconds = shutdownGraceSeconds
     }
 }

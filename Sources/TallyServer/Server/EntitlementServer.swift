@@ -39,11 +39,15 @@ public final class EntitlementServer: Sendable {
             throw .configuration(error)
         }
         let api = self.api
+        let limits = configuration.limits
         let settings = HTTPServer.Configuration(
             host: address.host, port: UInt16(address.port), threads: configuration.threads,
-            maxBodyBytes: configuration.limits.maxBodyBytes,
-            connectionLimit: max(1000, configuration.threads),
-            rejection: { request in api.rejectOversizedBody(request) })
+            maxBodyBytes: limits.maxBodyBytes,
+            bodyLimit: { method, path in Router.maxBodyBytes(method: method, path: path, limits: limits) },
+            connectionTimeoutSeconds: limits.idleTimeoutSeconds,
+            connectionLimit: max(limits.maxConnections, configuration.threads),
+            connectionLimitPerAddress: limits.maxConnectionsPerIP,
+            refusal: { request, refusal in api.refuse(request, refusal) })
         do {
             http = try HTTPServer(configuration: settings, handler: api.handler)
         } catch {
@@ -60,8 +64,9 @@ public final class EntitlementServer: Sendable {
     /// The port it listens on.
     public var port: Int { address.port }
 
-    /// Stops listening, waiting for running requests to finish. Calling it again does nothing.
+    /// Stops accepting connections, lets the requests in flight finish for at most `limits.shutdownGraceSeconds`,
+    /// then closes every connection. Calling it again does nothing.
     public func stop() {
-        http.stop()
+        http.stop(gracePeriod: .seconds(api.configuration.limits.shutdownGraceSeconds))
     }
 }

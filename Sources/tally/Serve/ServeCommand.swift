@@ -43,6 +43,9 @@ enum ServeCommand {
             Output.error("tally serve: \(error.description)")
             return ExitCode.usage
         }
+        if let warning = OpenFileLimit.raise(toFit: configuration.limits.maxConnections) {
+            Output.error("tally serve: \(warning)")
+        }
         // Installed before the server starts, so a signal during start-up still ends in a clean stop.
         let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let server: EntitlementServer
@@ -56,6 +59,7 @@ enum ServeCommand {
         // Written straight to the file descriptor (no stdio buffer), so a pipe sees it at once.
         FileHandle.standardOutput.write(Data("tally serve: listening on http://\(server.address)\n".utf8))
         stop.wait()
+        // Stops accepting, lets the requests in flight finish (at most limits.shutdownGraceSeconds), then exits 0.
         server.stop()
         return ExitCode.ok
     }

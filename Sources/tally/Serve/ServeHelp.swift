@@ -12,7 +12,8 @@ enum ServeHelp {
 
     Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
     'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
-    SIGINT or SIGTERM stop it (exit 0); a bad configuration exits 2 with the problem on stderr.
+    SIGINT or SIGTERM stop it: it stops accepting, finishes the requests in flight (at most
+    limits.shutdownGraceSeconds), then exits 0. A bad configuration exits 2 with the problem on stderr.
     --access-log writes a line per request to stderr: method, route, status, milliseconds (never the path).
 
     'tally serve key' prints a new random key and its configuration entry as JSON; put the entry

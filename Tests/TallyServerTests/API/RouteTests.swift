@@ -18,10 +18,10 @@ struct RouteTests {
     func methodNotAllowed() throws {
         let fixture = try ServerFixture()
         let cases: [(String, String, String)] = [
-            ("POST", "/v1/customers/u", "GET"), ("GET", "/v1/customers/u/transactions", "POST"),
-            ("DELETE", "/v1/customers/u/receipts", "POST"), ("POST", "/v1/customers/u/history", "GET"),
-            ("GET", "/v1/customers/u/currencies/coins/spend", "POST"), ("POST", "/healthz", "GET"),
-            ("PUT", "/metrics", "GET"),
+            ("POST", "/v1/customers/u", "GET, HEAD"), ("GET", "/v1/customers/u/transactions", "POST"),
+            ("DELETE", "/v1/customers/u/receipts", "POST"), ("POST", "/v1/customers/u/history", "GET, HEAD"),
+            ("GET", "/v1/customers/u/currencies/coins/spend", "POST"), ("POST", "/healthz", "GET, HEAD"),
+            ("PUT", "/metrics", "GET, HEAD"), ("HEAD", "/v1/customers/u/transactions", "POST"),
         ]
         for (method, path, allowed) in cases {
             let reply = fixture.send(method, path)

@@ -1,0 +1,27 @@
+extension Route {
+    /// The methods the route answers: its ``method``, and `HEAD` beside `GET` (the GET's headers, no body).
+    var allowedMethods: [String] {
+        method == "GET" ? ["GET", "HEAD"] : [method]
+    }
+
+    /// The largest body the route accepts (docs/server.md, *HTTP*): a receipt may be large, a signed transaction
+    /// a few KB, a spend a few hundred bytes; routes that take no body accept none.
+    func maxBodyBytes(_ limits: ServerLimits) -> Int {
+        switch self {
+        case .receipts: limits.maxBodyBytes
+        case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
+        case .spend: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
+        case .customer, .history, .healthz, .readyz, .metrics: 0
+        }
+    }
+}
+
+extension Router {
+    /// The body limit of a request, chosen from its method and path before any body is read: the route's limit
+    /// when the method is one the route answers; 0 otherwise (an unknown path or method is answered from the
+    /// head alone, 404 or 405, so there is nothing to read).
+    static func maxBodyBytes(method: String, path: String, limits: ServerLimits) -> Int {
+        guard let route = (try? match(path))??.route, route.allowedMethods.contains(method) else { return 0 }
+        return route.maxBodyBytes(limits)
+    }
+}
