@@ -61,11 +61,13 @@ public final class SignedDataVerifier: Sendable {
         verifyPayload(jws, as: AppTransaction.self, kind: .appTransaction)
     }
 
-    /// Verifies signed data of the given kind and decodes it.
+    /// Verifies signed data of the given kind and decodes it. A transaction or renewal info that passes every
+    /// check but lacks a field Tally's model requires (Apple's model has it optional) is
+    /// ``SignedPayload/incomplete(_:)``, never a failure.
     public func verify(_ jws: String, kind: SignedPayloadKind) -> Result<SignedPayload, VerificationFailure> {
         switch kind {
-        case .transaction: verifyTransaction(jws).map(SignedPayload.transaction)
-        case .renewalInfo: verifyRenewalInfo(jws).map(SignedPayload.renewalInfo)
+        case .transaction: verified(jws, as: Transaction.self, kind: kind, SignedPayload.transaction)
+        case .renewalInfo: verified(jws, as: RenewalInfo.self, kind: kind, SignedPayload.renewalInfo)
         case .notification: verifyNotification(jws).map(SignedPayload.notification)
         case .appTransaction: verifyAppTransaction(jws).map(SignedPayload.appTransaction)
         }
@@ -73,22 +75,37 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies signed data whose kind is read from its payload: `notificationType` → notification,
     /// `transactionId` → transaction, `receiptType` with an app id → app transaction,
-    /// `autoRenewStatus` → renewal info.
+    /// `autoRenewStatus` → renewal info. The payload is parsed once.
     public func verifyDetectingKind(_ jws: String) -> Result<SignedPayload, VerificationFailure> {
-        let claims = CompactJWS.split(jws)
-            .flatMap { parts in decodePayload(parts.payload, as: JSONValue.self) }
-            .map(\.claims)
-        switch claims {
-        case .failure(let failure):
-            return .failure(failure)
-        case .success(let claims):
-            guard let kind = SignedPayloadKind.detect(claims) else {
-                return .failure(VerificationFailure(
-                    .verificationFailure,
-                    "the payload is not a transaction, renewal info, notification or app transaction "
-                        + "(none of notificationType, transactionId, receiptType, autoRenewStatus)"))
-            }
-            return verify(jws, kind: kind)
+        let parts: CompactJWS
+        switch checkedParts(jws) {
+        case .success(let value): parts = value
+        case .failure(let failure): return .failure(failure)
+        }
+        guard let bytes = Base64URL.decode(parts.payload) else {
+            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        }
+        let envelope: DetectedPayloadEnvelope
+        do {
+            envelope = try PayloadDecoding.shared.decode(DetectedPayloadEnvelope.self, from: Data(bytes))
+        } catch {
+            return .failure(VerificationFailure(
+                .verificationFailure, "the JWS payload is not a JSON object: \(PayloadDecoding.describe(error))"))
+        }
+        guard let kind = envelope.kind else {
+            return .failure(VerificationFailure(
+                .verificationFailure,
+                "the payload is not a transaction, renewal info, notification or app transaction "
+                    + "(none of notificationType, transactionId, receiptType, autoRenewStatus)"))
+        }
+        if let failure = checkSignatureAndClaims(parts, claims: envelope.claims, kind: kind) { return .failure(failure) }
+        switch envelope.model {
+        case .success(.notification(let notification)):
+            return verifyNested(notification).map(SignedPayload.notification)
+        case .success(let payload):
+            return .success(payload)
+        case .failure(let error):
+            return decodeFailure(error, bytes: bytes, kind: kind)
         }
     }
 
@@ -98,40 +115,92 @@ public final class SignedDataVerifier: Sendable {
     public func verifyPayload<Model: Decodable>(_ jws: String, as model: Model.Type, kind: SignedPayloadKind)
         -> Result<Model, VerificationFailure>
     {
+        verifiedEnvelope(jws, as: model, kind: kind).flatMap { envelope, _ in
+            envelope.model.mapError { error in Self.undecodable(error, kind: kind) }
+        }
+    }
+
+    /// `verifyPayload` into a ``SignedPayload``; a payload lacking only fields `Model` requires is
+    /// ``SignedPayload/incomplete(_:)``.
+    func verified<Model: Decodable>(
+        _ jws: String, as model: Model.Type, kind: SignedPayloadKind, _ wrap: (Model) -> SignedPayload
+    ) -> Result<SignedPayload, VerificationFailure> {
+        verifiedEnvelope(jws, as: model, kind: kind).flatMap { envelope, bytes in
+            switch envelope.model {
+            case .success(let model): .success(wrap(model))
+            case .failure(let error): decodeFailure(error, bytes: bytes, kind: kind)
+            }
+        }
+    }
+
+    /// The split, length-checked JWS.
+    func checkedParts(_ jws: String) -> Result<CompactJWS, VerificationFailure> {
         guard jws.utf8.count <= configuration.maximumLength else {
             return .failure(VerificationFailure(
                 .verificationFailure,
                 "the JWS is \(jws.utf8.count) bytes; the limit is \(configuration.maximumLength) bytes"))
         }
+        return CompactJWS.split(jws)
+    }
+
+    /// Every check for `kind`, with the decoded envelope and payload bytes when they pass.
+    func verifiedEnvelope<Model: Decodable>(_ jws: String, as model: Model.Type, kind: SignedPayloadKind)
+        -> Result<(PayloadEnvelope<Model>, [UInt8]), VerificationFailure>
+    {
         let parts: CompactJWS
-        switch CompactJWS.split(jws) {
+        switch checkedParts(jws) {
         case .success(let value): parts = value
         case .failure(let failure): return .failure(failure)
         }
+        guard let bytes = Base64URL.decode(parts.payload) else {
+            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        }
         let envelope: PayloadEnvelope<Model>
-        switch decodePayload(parts.payload, as: Model.self, kind: kind) {
+        switch decodePayload(bytes, as: Model.self, kind: kind) {
         case .success(let value): envelope = value
         case .failure(let failure): return .failure(failure)
         }
-        if !configuration.skipsSignature {
-            if let failure = verifySignature(parts, claims: envelope.claims) { return .failure(failure) }
-        } else if case .failure(let failure) = JWSHeader.decode(parts.header) {
-            return .failure(failure)
-        }
-        if let failure = checkClaims(envelope.claims, kind: kind) { return .failure(failure) }
-        return envelope.model.mapError { error in
-            VerificationFailure(
-                .verificationFailure,
-                "the signed \(kind.rawValue) verified but does not decode: \(error.message)")
-        }
+        if let failure = checkSignatureAndClaims(parts, claims: envelope.claims, kind: kind) { return .failure(failure) }
+        return .success((envelope, bytes))
     }
 
-    func decodePayload<Model: Decodable>(_ segment: Substring, as model: Model.Type, kind: SignedPayloadKind? = nil)
+    /// Header, chain and signature (or the header alone where signatures are skipped), then the payload checks.
+    func checkSignatureAndClaims(_ parts: CompactJWS, claims: SignedClaims, kind: SignedPayloadKind)
+        -> VerificationFailure?
+    {
+        if !configuration.skipsSignature {
+            if let failure = verifySignature(parts, claims: claims) { return failure }
+        } else if case .failure(let failure) = JWSHeader.decode(parts.header) {
+            return failure
+        }
+        return checkClaims(claims, kind: kind)
+    }
+
+    /// A verified payload that did not decode: ``SignedPayload/incomplete(_:)`` when it lacks only fields
+    /// Tally's model requires, else `VERIFICATION_FAILURE` naming the field.
+    func decodeFailure(_ error: PayloadDecoding.ModelError, bytes: [UInt8], kind: SignedPayloadKind)
+        -> Result<SignedPayload, VerificationFailure>
+    {
+        guard SparsePayload.isMissingRequiredField(error, kind: kind) else {
+            return .failure(Self.undecodable(error, kind: kind))
+        }
+        let decode: (Data) throws -> Void = switch kind {
+        case .renewalInfo: { _ = try PayloadDecoding.shared.decode(RenewalInfo.self, from: $0) }
+        default: { _ = try PayloadDecoding.shared.decode(Transaction.self, from: $0) }
+        }
+        return SparsePayload.incomplete(bytes, kind: kind, decode: decode)
+            .map(SignedPayload.incomplete)
+            .mapError { error in Self.undecodable(error, kind: kind) }
+    }
+
+    static func undecodable(_ error: PayloadDecoding.ModelError, kind: SignedPayloadKind) -> VerificationFailure {
+        VerificationFailure(
+            .verificationFailure, "the signed \(kind.rawValue) verified but does not decode: \(error.message)")
+    }
+
+    func decodePayload<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type, kind: SignedPayloadKind? = nil)
         -> Result<PayloadEnvelope<Model>, VerificationFailure>
     {
-        guard let bytes = Base64URL.decode(segment) else {
-            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
-        }
         // A transaction checked as a transaction: one strict decode gives both model and claims.
         if kind == .transaction, Model.self == Transaction.self,
             let envelope = PayloadDecoding.transactionEnvelope(bytes) as? PayloadEnvelope<Model>

@@ -32,6 +32,8 @@ public enum SignedPayload: Sendable, Hashable {
     case notification(ServerNotification)
     /// An app transaction.
     case appTransaction(AppTransaction)
+    /// A transaction or renewal info that passed every check but lacks fields Tally's model requires.
+    case incomplete(IncompletePayload)
 
     /// The payload's kind.
     public var kind: SignedPayloadKind {
@@ -40,6 +42,7 @@ public enum SignedPayload: Sendable, Hashable {
         case .renewalInfo: .renewalInfo
         case .notification: .notification
         case .appTransaction: .appTransaction
+        case .incomplete(let payload): payload.kind
         }
     }
 }

@@ -39,3 +39,25 @@ enum Report {
 
     static func line(_ text: String) { print("  " + text) }
 }
+
+/// Processor time (user + system), which a busy shared machine does not inflate the way it inflates wall time.
+enum CPUTime {
+    /// Seconds of processor time this process has used so far.
+    static var ownSeconds: Double { seconds(RUSAGE_SELF) }
+
+    /// Seconds of processor time used so far by child processes that have been waited for.
+    static var childrenSeconds: Double { seconds(RUSAGE_CHILDREN) }
+
+    #if canImport(Glibc)
+    private static func seconds(_ who: __rusage_who) -> Double { seconds(who: __rusage_who_t(who.rawValue)) }
+    #else
+    private static func seconds(_ who: Int32) -> Double { seconds(who: who) }
+    #endif
+
+    private static func seconds(who: Int32) -> Double {
+        var usage = rusage()
+        guard getrusage(who, &usage) == 0 else { return .nan }
+        func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return value(usage.ru_utime) + value(usage.ru_stime)
+    }
+}

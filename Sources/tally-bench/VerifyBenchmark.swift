@@ -5,7 +5,8 @@ import TallyVerify
 
 /// `tally-bench verify`: JWS verifications per second on one thread and on all cores, beside Apple's Python
 /// app-store-server-library verifying the same signed transactions with the same root, and beside the raw
-/// OpenSSL ECDSA P-256 verify rate — all measured in this run.
+/// OpenSSL ECDSA P-256 verify rate, and the real `tally verify --lines` process beside the one-thread rate — all
+/// measured in this run.
 enum VerifyBenchmark {
     static let count = 4_000
     static let bundleId = "com.example.bench"
@@ -81,6 +82,16 @@ enum VerifyBenchmark {
                                parallelRate / peerRate))
         case .failure(let error):
             Report.line("Apple's library not measured: \(error)")
+        }
+        VerifyLinesBenchmark.run(signer: signer, rootDER: authority.rootDER, bundleId: bundleId, now: now) {
+            let cpuBefore = CPUTime.ownSeconds
+            let seconds = Stopwatch.seconds {
+                for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
+                    fatalError("a benchmark JWS failed to verify")
+                }
+            }
+            return VerifyLinesBenchmark.LibraryRate(
+                wall: Double(count) / seconds, cpu: Double(count) / (CPUTime.ownSeconds - cpuBefore))
         }
     }
 }

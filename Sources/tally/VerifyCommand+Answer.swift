@@ -10,21 +10,23 @@ extension VerifyCommand {
         case invalid(VerificationFailure)
     }
 
-    static func answer(for input: String, options: Options) -> Answer {
-        let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        let kind = options.kind == "auto" && text.hasPrefix("MII") ? "receipt" : options.kind
-        let result: Result<SignedPayload, VerificationFailure>
-        switch kind {
-        case "receipt":
+    /// Verifies one input (already trimmed); throws when the options cannot verify this kind of input
+    /// (a JWS in Production without `--app-apple-id`).
+    static func answer(for text: String, options: Options) throws(UsageError) -> Answer {
+        let kind = options.kind == "auto" && text.utf8.starts(with: "MII".utf8) ? "receipt" : options.kind
+        if kind == "receipt" {
             switch options.receiptVerifier.verify(base64: text, at: options.receiptDate) {
             case .success(let receipt): return .validReceipt(receipt)
             case .failure(let failure): return .invalid(failure)
             }
-        case "transaction": result = options.verifier.verify(text, kind: .transaction)
-        case "renewal": result = options.verifier.verify(text, kind: .renewalInfo)
-        case "notification": result = options.verifier.verify(text, kind: .notification)
-        case "app-transaction": result = options.verifier.verify(text, kind: .appTransaction)
-        default: result = options.verifier.verifyDetectingKind(text)
+        }
+        let verifier = try options.verifier.get()
+        let result: Result<SignedPayload, VerificationFailure> = switch kind {
+        case "transaction": verifier.verify(text, kind: .transaction)
+        case "renewal": verifier.verify(text, kind: .renewalInfo)
+        case "notification": verifier.verify(text, kind: .notification)
+        case "app-transaction": verifier.verify(text, kind: .appTransaction)
+        default: verifier.verifyDetectingKind(text)
         }
         switch result {
         case .success(let payload): return .valid(payload)
@@ -32,11 +34,19 @@ extension VerifyCommand {
         }
     }
 
+    /// The encoder for answers: sorted keys, slashes unescaped, pretty unless `compact`.
+    static func encoder(compact: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes]
+            : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
     /// The answer as one JSON document.
-    static func render(_ answer: Answer, compact: Bool) -> String {
-        let document = Document(answer)
-        return (try? Output.json(document, compact: compact))
-            ?? #"{"valid":false,"reason":"VERIFICATION_FAILURE","detail":"the result could not be encoded"}"#
+    static func render(_ answer: Answer, encoder: JSONEncoder) -> Data {
+        (try? encoder.encode(Document(answer)))
+            ?? Data(#"{"valid":false,"reason":"VERIFICATION_FAILURE","detail":"the result could not be encoded"}"#.utf8)
     }
 
     /// `{"valid":true,"kind":...,"payload":{...}}` or `{"valid":false,"reason":...,"detail":...}`.
@@ -57,6 +67,7 @@ extension VerifyCommand {
                 case .transaction(let value): try c.encode(value, forKey: .payload)
                 case .renewalInfo(let value): try c.encode(value, forKey: .payload)
                 case .appTransaction(let value): try c.encode(value, forKey: .payload)
+                case .incomplete(let value): try c.encode(value.fields, forKey: .payload)
                 case .notification(let value):
                     try c.encode(value, forKey: .payload)
                     let nested = Nested(value)

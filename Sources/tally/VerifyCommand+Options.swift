@@ -5,7 +5,8 @@ import TallyVerify
 extension VerifyCommand {
     /// What `tally verify` was asked to do.
     struct Options {
-        var verifier: SignedDataVerifier
+        /// The JWS verifier, or why these options cannot make one (a receipt never needs it).
+        var verifier: Result<SignedDataVerifier, UsageError>
         /// Legacy app receipts (`--kind receipt`, or input starting with `MII`).
         var receiptVerifier: ReceiptVerifier
         var receiptDate: ReceiptVerifier.EffectiveDate
@@ -71,9 +72,13 @@ extension VerifyCommand {
             case .fixed(let date): receiptDate = .date(date)
             }
             do {
-                verifier = try SignedDataVerifier(configuration: configuration)
+                verifier = .success(try SignedDataVerifier(configuration: configuration))
             } catch {
-                throw UsageError("\(error.message) (--environment \(environment.rawValue) needs --app-apple-id)")
+                // Only JWS need it: --kind receipt never does, and --kind auto only once a JWS comes.
+                let problem = UsageError(
+                    "\(error.message) (--environment \(environment.rawValue) needs --app-apple-id to verify a JWS)")
+                guard kind == "receipt" || kind == "auto" else { throw problem }
+                verifier = .failure(problem)
             }
         }
 

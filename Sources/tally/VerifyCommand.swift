@@ -23,17 +23,21 @@ enum VerifyCommand {
                          CA (receipts) are built in; for receipts with --environment xcode the first
                          --root is the StoreKit Testing certificate
       --bundle-id ID     the app's bundle id; when omitted the bundle id is NOT checked
-      --app-apple-id N   the app's Apple ID; required with --environment production
+      --app-apple-id N   the app's Apple ID; required to verify a JWS with --environment production
+                         (receipts never need it)
       --environment ENV  expected environment (default production); xcode and local-testing skip
                          signature and chain checks, as Apple's library does
       --at WHEN          when certificates must be valid: signed-date (default offline: the payload's
                          signedDate), now (default with --online) or an ISO 8601 date
       --online           also check revocation by OCSP (network)
-      --kind KIND        what the input is; auto (default) reads it from the payload
+      --kind KIND        what the input is; auto (default) reads it from the payload (a receipt starts
+                         with MII; a JWS needs notificationType, transactionId, receiptType or
+                         autoRenewStatus to be recognised, so give --kind for sparse payloads)
       --lines            one input per line, one JSON result per line; exit 0 once all are answered
 
     OUTPUT
-      valid:   {"valid":true,"kind":"transaction","payload":{...}}  (Apple's field names, dates in ms), exit 0
+      valid:   {"valid":true,"kind":"transaction","payload":{...}}  (Apple's field names, dates in ms), exit 0;
+               a field Tally's model needs but the signed payload lacks is null
       invalid: {"valid":false,"reason":"INVALID_CERTIFICATE","detail":"..."}, detail on stderr, exit 1
       unreadable input or bad options: exit 2
     """
@@ -54,45 +58,48 @@ enum VerifyCommand {
             Output.error("tally verify: \(error). Run 'tally verify --help'.")
             return ExitCode.usage
         }
-        let input: String
+        let input: VerifyInput
         do {
-            input = try readInput(options.file)
+            input = try VerifyInput(options.file)
         } catch {
             Output.error("tally verify: \(error)")
             return ExitCode.usage
         }
-        if options.lines {
-            for line in input.split(whereSeparator: \.isNewline) where !line.allSatisfy(\.isWhitespace) {
-                let answer = answer(for: String(line), options: options)
-                print(render(answer, compact: true))
+        defer { input.close() }
+        return options.lines ? runLines(input, options: options) : runOne(input, options: options)
+    }
+
+    /// One input: the answer as pretty JSON; exit 0 valid, 1 invalid, 2 unreadable.
+    static func runOne(_ input: VerifyInput, options: Options) -> Int32 {
+        let text: String
+        do {
+            let bytes = try input.readAll()
+            let range = bytes.withUnsafeBufferPointer { VerifyInput.trimmed($0, 0..<$0.count) }
+            guard let decoded = String(validating: bytes[range], as: UTF8.self) else {
+                throw UsageError("\(input.name) is not UTF-8 text")
             }
-            return ExitCode.ok
+            text = decoded
+        } catch {
+            Output.error("tally verify: \(error)")
+            return ExitCode.usage
         }
-        let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
             Output.error("tally verify: the input is empty; give a JWS in FILE or on standard input")
             return ExitCode.usage
         }
-        let result = answer(for: text, options: options)
-        print(render(result, compact: false))
+        let result: Answer
+        do {
+            result = try answer(for: text, options: options)
+        } catch {
+            Output.error("tally verify: \(error). Run 'tally verify --help'.")
+            return ExitCode.usage
+        }
+        print(String(decoding: render(result, encoder: encoder(compact: false)), as: UTF8.self))
         switch result {
         case .valid, .validReceipt: return ExitCode.ok
         case .invalid(let failure):
             Output.error("tally verify: \(failure.reason.rawValue): \(failure.detail)")
             return ExitCode.refused
         }
-    }
-
-    static func readInput(_ file: String?) throws -> String {
-        if file == nil || file == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard let text = String(data: data, encoding: .utf8) else { throw UsageError("standard input is not UTF-8 text") }
-            return text
-        }
-        guard let file, let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError("cannot read '\(file ?? "")'")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw UsageError("'\(file)' is not UTF-8 text") }
-        return text
     }
 }

@@ -45,6 +45,20 @@ import Testing
         try Self.expect("\(header).\(parts[1]).\(parts[2])", .verificationFailure, detail: "only ES256")
     }
 
+    @Test(arguments: [#""crit":["exp"]"#, #""crit":[]"#, #""crit":null"#, #""crit":"b64""#])
+    func critHeaderIsRejectedEvenForAKnownChain(_ crit: String) throws {
+        let verifier = try JWSTestPKI.verifier()
+        // The same chain verified first (so it is cached) must not let a header with crit through.
+        #expect(verifier.verifyTransaction(try Self.validJWS()).value != nil)
+        let chain = try Self.chain()
+        let header = "{\"alg\":\"ES256\",\(crit),\"x5c\":["
+            + chain.map { "\"\(Data($0.der).base64EncodedString())\"" }.joined(separator: ",") + "]}"
+        let jws = try #require(try JWSTestPKI.signer().sign(JWSTestPKI.transaction(), header: header))
+        try Self.expect(jws, .verificationFailure, detail: "crit", verifier: verifier)
+        let xcode = try JWSTestPKI.verifier(environment: .xcode)
+        try Self.expect(jws, .verificationFailure, detail: "crit", verifier: xcode)
+    }
+
     @Test func missingAlgIsRejected() throws {
         let signer = try JWSTestPKI.signer()
         let jws = try #require(signer.sign(JWSTestPKI.transaction(), header: Self.header(alg: nil, x5c: try Self.chain())))

@@ -80,6 +80,51 @@ import Testing
         #expect(failure.detail.contains("does not decode: missing purchaseDate"), "\(failure.detail)")
     }
 
+    @Test func sparseTransactionInfoIsIncompleteNotAFailure() throws {
+        // As in Apple's library (all-optional model): the payload verifies; what Tally's model needs is listed.
+        let payload = try Self.verifier(.sandbox).verify(try Self.mock("transactionInfo"), kind: .transaction).get()
+        guard case .incomplete(let incomplete) = payload else {
+            Issue.record("expected an incomplete payload, got \(payload)")
+            return
+        }
+        #expect(payload.kind == .transaction)
+        #expect(incomplete.missing == ["productId", "purchaseDate", "transactionId", "type"])
+        #expect(incomplete.fields["bundleId"] == .string("com.example"))
+        #expect(incomplete.fields["signedDate"] == .integer(1_672_956_154_000))
+        #expect(incomplete.fields["transactionId"] == .null)
+        // The checks still apply to it.
+        #expect(try Self.verifier(.sandbox, bundleId: "com.example.x").verify(try Self.mock("transactionInfo"), kind: .transaction)
+            .failure?.reason == .invalidAppIdentifier)
+    }
+
+    @Test func sparseRenewalInfoIsIncompleteNotAFailure() throws {
+        let payload = try Self.verifier(.sandbox).verify(try Self.mock("renewalInfo"), kind: .renewalInfo).get()
+        guard case .incomplete(let incomplete) = payload else {
+            Issue.record("expected an incomplete payload, got \(payload)")
+            return
+        }
+        #expect(incomplete.kind == .renewalInfo)
+        #expect(incomplete.missing == ["originalTransactionId"])
+        #expect(incomplete.fields["environment"] == .string("Sandbox"))
+    }
+
+    @Test func aSparsePayloadWithAMalformedFieldStillFails() throws {
+        // Missing required fields are tolerated; a present field of the wrong type is not.
+        let signer = try JWSTestPKI.signer()
+        let jws = try #require(signer.sign(json: #"{"bundleId":"\#(JWSTestPKI.bundleId)","environment":"Sandbox","signedDate":\#(JWSTestPKI.validDate.millisecondsSince1970),"quantity":"many"}"#))
+        let verifier = try JWSTestPKI.verifier()
+        let failure = try #require(verifier.verify(jws, kind: .transaction).failure)
+        #expect(failure.reason == .verificationFailure)
+        #expect(failure.detail.contains("quantity"), "\(failure.detail)")
+        let missing = try #require(signer.sign(json: #"{"bundleId":"\#(JWSTestPKI.bundleId)","environment":"Sandbox","signedDate":\#(JWSTestPKI.validDate.millisecondsSince1970),"transactionId":null,"quantity":2}"#))
+        guard case .incomplete(let incomplete) = try verifier.verify(missing, kind: .transaction).get() else {
+            Issue.record("a null required field is missing, not malformed")
+            return
+        }
+        #expect(incomplete.fields["quantity"] == .integer(2))
+        #expect(incomplete.missing.contains("transactionId"))
+    }
+
     @Test func renewalInfoVerifiesWithEnvironmentOnly() throws {
         let jws = try Self.mock("renewalInfo")
         let payload = try Self.verifier(.sandbox, bundleId: "not.checked").verifyPayload(jws, as: JSONValue.self, kind: .renewalInfo).get()

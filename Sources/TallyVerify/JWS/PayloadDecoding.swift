@@ -16,7 +16,7 @@ struct PayloadEnvelope<Model: Decodable>: Decodable {
         do {
             model = .success(try Model(from: decoder))
         } catch {
-            model = .failure(PayloadDecoding.ModelError(message: PayloadDecoding.describe(error)))
+            model = .failure(PayloadDecoding.ModelError(error))
         }
     }
 }
@@ -26,6 +26,25 @@ enum PayloadDecoding {
     /// Why a verified payload did not decode into the requested model.
     struct ModelError: Error {
         var message: String
+        /// The top-level field that is absent or `null` when that is why decoding failed.
+        var missingKey: String?
+
+        init(message: String, missingKey: String? = nil) {
+            self.message = message
+            self.missingKey = missingKey
+        }
+
+        init(_ error: Error) {
+            message = PayloadDecoding.describe(error)
+            switch error as? DecodingError {
+            case .keyNotFound(let key, let context) where context.codingPath.isEmpty:
+                missingKey = key.stringValue
+            case .valueNotFound(_, let context) where context.codingPath.count == 1:
+                missingKey = context.codingPath[0].stringValue
+            default:
+                missingKey = nil
+            }
+        }
     }
 
     /// One decoder for every call: JSONDecoder is `Sendable` (its options are locked) and its options are

@@ -1,0 +1,38 @@
+import Foundation
+import TallyCore
+
+/// One JSON parse of a payload whose kind is read from its fields: the claims, the kind, and the model.
+struct DetectedPayloadEnvelope: Decodable {
+    var claims: SignedClaims
+    /// nil when the fields fit no kind.
+    var kind: SignedPayloadKind?
+    var model: Result<SignedPayload, PayloadDecoding.ModelError>
+
+    init(from decoder: Decoder) throws {
+        // The usual case, a transaction: one strict decode gives model and claims (as for `--kind transaction`).
+        // Only taken when the lenient reading would detect a transaction too: no notificationType key, and a
+        // transactionId that decoded as a string.
+        let keys = try decoder.container(keyedBy: AnyCodingKey.self)
+        if !keys.contains(AnyCodingKey("notificationType")), keys.contains(AnyCodingKey("transactionId")),
+            let transaction = try? Transaction(from: decoder), let claims = SignedClaims(transaction: transaction)
+        {
+            self.claims = claims
+            kind = .transaction
+            model = .success(.transaction(transaction))
+            return
+        }
+        claims = try SignedClaims(from: decoder)
+        kind = SignedPayloadKind.detect(claims)
+        do {
+            switch kind {
+            case .transaction: model = .success(.transaction(try Transaction(from: decoder)))
+            case .renewalInfo: model = .success(.renewalInfo(try RenewalInfo(from: decoder)))
+            case .notification: model = .success(.notification(try ServerNotification(from: decoder)))
+            case .appTransaction: model = .success(.appTransaction(try AppTransaction(from: decoder)))
+            case nil: model = .failure(PayloadDecoding.ModelError(message: "no payload kind fits"))
+            }
+        } catch {
+            model = .failure(PayloadDecoding.ModelError(error))
+        }
+    }
+}
