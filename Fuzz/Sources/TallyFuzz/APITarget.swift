@@ -8,24 +8,26 @@ import TallyHTTP
 enum APITarget {
     /// Documented error codes by status.
     static let codes: [Int: Set<String>] = [
-        400: ["malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
+        400: ["malformed_request", "malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
               "spend_id_too_long"],
         401: ["unauthorized"], 403: ["forbidden"], 404: ["not_found", "unknown_currency"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer"],
-        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 503: ["unavailable", "not_ready"],
+        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 501: ["unsupported_transfer_coding"], 503: ["unavailable", "not_ready"],
     ]
 
     static func run(_ bytes: [UInt8], api: EntitlementAPI) {
         let request = FuzzRequest.decode(bytes)
-        // The HTTP server answers an oversized body without reading it, through `rejectOversizedBody`.
-        let response = request.body.count > FuzzServer.maxBodyBytes
-            ? api.rejectOversizedBody(request) : api.handle(request)
+        // The HTTP server answers a body above its route's limit from the head, without reading it, through
+        // `refuse` (a route that takes no body, an unknown path or a method the route does not answer: limit 0).
+        let limit = Router.maxBodyBytes(method: request.method, path: request.path, limits: api.configuration.limits)
+        let response = request.body.count > limit
+            ? api.refuse(request, .bodyTooLarge(limit: limit)) : api.handle(request)
         if trace {
             FileHandle.standardError.write(Data("\(request.method) \(request.path.prefix(80)) → \(response.status) "
                 .utf8 + response.body.prefix(300) + Array("\n".utf8)))
         }
-        check(response, for: request)
+        check(response, for: request, limits: api.configuration.limits)
         checkCacheInvalidated(after: response, for: request, api: api)
     }
 
@@ -46,7 +48,7 @@ enum APITarget {
     /// `TALLY_FUZZ_TRACE=1` prints each request's status and the start of its body (to read a seed's path).
     static let trace = ProcessInfo.processInfo.environment["TALLY_FUZZ_TRACE"] == "1"
 
-    static func check(_ response: HTTPResponse, for request: HTTPRequest) {
+    static func check(_ response: HTTPResponse, for request: HTTPRequest, limits: ServerLimits) {
         let where_ = "\(request.method) \(request.path.prefix(80)) → \(response.status)"
         if response.status == 200 { return checkSuccess(response, for: request, where_) }
         guard let allowed = codes[response.status] else {
@@ -65,7 +67,9 @@ enum APITarget {
         case "rate_limited": require(names.contains("retry-after"), "\(where_): no Retry-After")
         case "verification_failed": require(error["reason"] is String, "\(where_): no reason")
         case "insufficient_balance": require(error["balance"] is NSNumber, "\(where_): no balance")
-        case "body_too_large": require(request.body.count > FuzzServer.maxBodyBytes, "\(where_): small body refused")
+        case "body_too_large":
+            let limit = Router.maxBodyBytes(method: request.method, path: request.path, limits: limits)
+            require(request.body.count > limit, "\(where_): a body within its route's limit refused")
         default: break
         }
     }
@@ -96,7 +100,7 @@ enum APITarget {
             require(["recorded", "duplicate"].contains(spend["outcome"] as? String), "\(where_): spend outcome")
         }
         if let posted = object["transaction"] as? [String: Any] {
-            require(["inserted", "updated", "unchanged", "transferred"].contains(posted["outcome"] as? String),
+            require(["inserted", "updated", "unchanged", "transferred", "kept", "future"].contains(posted["outcome"] as? String),
                     "\(where_): transaction outcome")
         }
     }
