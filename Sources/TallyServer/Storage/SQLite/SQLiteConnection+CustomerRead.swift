@@ -5,13 +5,7 @@ extension SQLiteConnection {
     /// Everything stored for `appUserId`, read with the connection's current transaction (or autocommit).
     func customerRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
         let user = SQLiteValue.text(appUserId)
-        var record = CustomerRecord(appUserId: appUserId)
-        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [user]) ?? 0
-        record.nets = try nets(of: appUserId)
-        try readTransactions(into: &record, """
-            SELECT transaction_id, source, payload, signed_transaction FROM transactions
-            WHERE app_user_id = ? ORDER BY transaction_id
-            """)
+        var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ?")
         try query("""
             SELECT spend_id, currency, amount, date_ms FROM spends WHERE app_user_id = ? ORDER BY sequence
             """, [user]) { (row) throws(SQLiteError) in
@@ -35,24 +29,25 @@ extension SQLiteConnection {
     /// consumables (consumables count only through the nets), so its cost does not grow with coin purchases or
     /// spends. Read with the connection's current transaction.
     func customerStateRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
-        let user = SQLiteValue.text(appUserId)
-        var record = CustomerRecord(appUserId: appUserId)
-        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [user]) ?? 0
-        record.nets = try nets(of: appUserId)
-        try readTransactions(into: &record, """
-            SELECT transaction_id, source, payload, signed_transaction FROM transactions
-            WHERE app_user_id = ? AND consumable = 0 ORDER BY transaction_id
-            """)
-        return record
+        try recordHead(appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0")
     }
 
-    private func readTransactions(into record: inout CustomerRecord, _ sql: String) throws(SQLiteError) {
-        try query(sql, [.text(record.appUserId)]) { (row) throws(SQLiteError) in
+    /// The version, the nets and the transactions matching `condition` (one `?`, the customer id), by id.
+    private func recordHead(_ appUserId: String, transactionsWhere condition: String) throws(SQLiteError)
+        -> CustomerRecord
+    {
+        var record = CustomerRecord(appUserId: appUserId)
+        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) ?? 0
+        record.nets = try nets(of: appUserId)
+        let sql = "SELECT transaction_id, source, payload, signed_transaction FROM transactions WHERE "
+            + condition + " ORDER BY transaction_id"
+        try query(sql, [.text(appUserId)]) { (row) throws(SQLiteError) in
             let id = try row.requiredText(0)
             let transaction = try StoredValueCoding.transaction(json: try row.requiredText(2), id: id)
             record.transactions.append(StoredTransaction(
                 transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
                 signedTransaction: row.text(3)))
         }
+        return record
     }
 }
