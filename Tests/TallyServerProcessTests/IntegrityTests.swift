@@ -163,5 +163,23 @@ extension ServerProcessTests {
             #expect(JSONFields.balance(ann) == 100)
             #expect(JSONFields.debt(ann) == 0)
         }
+
+        @Test func aCoinRefundPostedByAnotherCustomerClawsBackFromTheOwner() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            var market = try fixture.market()
+            let (coins, jws) = try market.buySigned("market.coins.100", account: "shared")
+            #expect(try await client.postTransaction(jws, for: "owner").status == 200)
+            #expect(try await client.spend(30, id: "owner-1", for: "owner").status == 200)
+            let refund = try await client.postTransaction(try market.signed(try market.refund(coins.transactionId)),
+                                                          for: "other")
+            #expect(refund.status == 200, "newer facts about the owner's coins were stored: \(refund)")
+            #expect(try Self.outcome(refund) == "kept")
+            let owner = try await client.customer("owner")
+            #expect(JSONFields.balance(owner) == 0)
+            #expect(JSONFields.debt(owner) == 30)
+            let other = try await client.customer("other")
+            #expect(JSONFields.balance(other) == 0 && JSONFields.debt(other) == 0)
+        }
     }
 }
