@@ -82,6 +82,7 @@ let package = Package(
             name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"]),
         .testTarget(
             name: "TallyServerTests", dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify"]),
+        .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
