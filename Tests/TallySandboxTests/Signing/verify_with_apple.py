@@ -2,7 +2,7 @@
 """Verify Tally sandbox JWS with Apple's app-store-server-library (offline, strict chain checks on).
 
 usage: verify_with_apple.py ROOT_DER_PATH BUNDLE_ID KIND JWS [KIND JWS ...]
-KIND is "transaction" or "renewal". Prints one JSON object on stdout:
+KIND is "transaction", "renewal" or "notification". Prints one JSON object on stdout:
   {"libraryVersion": ..., "results": [{"kind", "ok", "status"|"payload"}, ...]}
 Exit status: 0 when every JWS verified, 1 when one did not, 3 when the library is not installed.
 """
@@ -11,6 +11,8 @@ import sys
 
 
 def plain(value):
+    if hasattr(value, "__attrs_attrs__"):
+        return payload_dict(value)
     """A JSON-friendly form of a decoded model field (enums become their raw value)."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
@@ -51,6 +53,14 @@ def main(argv):
                 decoded = verifier.verify_and_decode_signed_transaction(jws)
             elif kind == "renewal":
                 decoded = verifier.verify_and_decode_renewal_info(jws)
+            elif kind == "notification":
+                decoded = verifier.verify_and_decode_notification(jws)
+                data = decoded.data
+                # The nested payloads are JWS of their own: Apple's verifier must accept them too.
+                if data is not None and data.signedTransactionInfo is not None:
+                    verifier.verify_and_decode_signed_transaction(data.signedTransactionInfo)
+                if data is not None and data.signedRenewalInfo is not None:
+                    verifier.verify_and_decode_renewal_info(data.signedRenewalInfo)
             else:
                 raise ValueError("unknown kind %r" % kind)
             results.append({"kind": kind, "ok": True, "payload": payload_dict(decoded)})
