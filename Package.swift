@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TallySandboxBackend", targets: ["TallySandboxBackend"]),
         .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -49,12 +50,14 @@ let package = Package(
         .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox"]),
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
+        /// The App Store Server API played by a sandbox directory, over TallyHTTP.
+        .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
-                           "TallyHTTP"]),
+                           "TallyHTTP", "TallySandboxServer"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
@@ -75,7 +78,8 @@ let package = Package(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
-        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"]),
+        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"],
+                    exclude: ["apple_api_client.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

@@ -7,6 +7,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var path: String
     /// Query parameters, percent-decoded; the last value wins when a name repeats.
     public var query: [String: String]
+    /// Every query parameter in the order sent, percent-decoded, repeats included (`?status=1&status=4`).
+    public var queryItems: [QueryItem]
     /// Header fields keyed by lower-cased name; repeated fields are joined with `, `.
     public var headers: [String: String]
     /// The request body (empty when there is none).
@@ -16,13 +18,33 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                body: [UInt8] = [], remoteAddress: String = "") {
+                body: [UInt8] = [], remoteAddress: String = "", queryItems: [QueryItem]? = nil) {
         self.method = method
         self.path = path
         self.query = query
+        self.queryItems = queryItems ?? query.keys.sorted().map { QueryItem(name: $0, value: query[$0] ?? "") }
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+    }
+
+    /// One query parameter.
+    public struct QueryItem: Sendable, Hashable {
+        /// The name, percent-decoded.
+        public var name: String
+        /// The value, percent-decoded; empty for `?flag`.
+        public var value: String
+
+        /// Creates a query parameter.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Every value of the query parameter `name`, in the order sent.
+    public func queryValues(_ name: String) -> [String] {
+        queryItems.filter { $0.name == name }.map(\.value)
     }
 
     /// The value of a header field, by case-insensitive name.

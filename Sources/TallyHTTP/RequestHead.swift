@@ -24,9 +24,10 @@ func requestHead(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: 
             request.headers[field.name] = field.value
         }
     }
-    withUnsafeMutablePointer(to: &request.query) { query in
-        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectQueryItem, UnsafeMutableRawPointer(query))
+    withUnsafeMutablePointer(to: &request.queryItems) { items in
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectQueryItem, UnsafeMutableRawPointer(items))
     }
+    for item in request.queryItems { request.query[item.name] = item.value }
     return (request, fields)
 }
 
@@ -41,15 +42,16 @@ private func collectHeader(
     return .YES
 }
 
-/// Adds one query parameter, decoded, to the `[String: String]` behind `context` (the last value wins).
+/// Appends one query parameter, decoded, to the `[HTTPRequest.QueryItem]` behind `context`.
 private func collectQueryItem(
     _ context: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
     _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let context, let key else { return .YES }
-    let query = context.assumingMemoryBound(to: [String: String].self)
-    let name = HTTPRequest.decodeQueryComponent(String(cString: key))
-    query.pointee[name] = value.map { HTTPRequest.decodeQueryComponent(String(cString: $0)) } ?? ""
+    let items = context.assumingMemoryBound(to: [HTTPRequest.QueryItem].self)
+    items.pointee.append(HTTPRequest.QueryItem(
+        name: HTTPRequest.decodeQueryComponent(String(cString: key)),
+        value: value.map { HTTPRequest.decodeQueryComponent(String(cString: $0)) } ?? ""))
     return .YES
 }
 

@@ -30,6 +30,8 @@ enum SandboxCommand {
             case "history": return try SandboxHistory.run(rest)
             case "state": return try SandboxState.run(rest)
             case "root": return try SandboxRoot.run(rest)
+            case "serve": return try SandboxServe.run(rest)
+            case "api-key": return try SandboxAPIKey.run(rest)
             default:
                 Output.error("tally sandbox: unknown command '\(name)'. Run 'tally sandbox help'.")
                 return ExitCode.usage

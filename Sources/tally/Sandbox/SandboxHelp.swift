@@ -27,6 +27,10 @@ enum SandboxHelp {
         ("state", "tally sandbox state [--account A] [--json] [--data DIR]",
          "What the customer owns now, as the App Store sees it: entitlements, subscriptions, balances bought (the App Store knows no spends)."),
         ("root", "tally sandbox root [--der] [--data DIR]", "Print the sandbox's root certificate (PEM, or DER with --der) for verifiers."),
+        ("serve", "tally sandbox serve [--listen HOST:PORT] [--rate-limit N] [--data DIR]",
+         "Serve the App Store Server API over this sandbox (Get Transaction Info, Get Transaction History v1 and v2, Get All Subscription Statuses) on HOST:PORT (default 127.0.0.1:8090), until SIGINT or SIGTERM. Requests need a JWT signed with a key from 'tally sandbox api-key' (401 otherwise); --rate-limit N answers 429 beyond N requests per second per key. Notification delivery: not yet."),
+        ("api-key", "tally sandbox api-key [--json] [--data DIR]",
+         "Make an in-app purchase key (P-256) for 'tally sandbox serve': prints its key id, issuer id and the path of its private key (DIR/api-keys/KEY_ID.p8)."),
     ]
 
     static var overview: String {
