@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
+        .library(name: "TallyAppStoreAPI", targets: ["TallyAppStoreAPI"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -52,6 +53,8 @@ let package = Package(
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.
         .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP"]),
+        /// A client of Apple's App Store Server API (signed requests, Apple's retry rules), for the server.
+        .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
         .executableTarget(
@@ -87,6 +90,8 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests", dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify"]),
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
+        /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.
+        .testTarget(name: "TallyAppStoreAPITests", dependencies: ["TallyAppStoreAPI", "TallyCrypto", "tally"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
