@@ -30,7 +30,7 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
-        /// SQLite (libsqlite3-dev / the macOS SDK): TallyServer's default customer store.
+        /// SQLite (libsqlite3-dev / the macOS SDK): TallyServer's default customer store and the sandbox's state.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -42,7 +42,7 @@ let package = Package(
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
         .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
         /// A simulated App Store driven by .storekit files.
-        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto"]),
+        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite"]),
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.

@@ -123,7 +123,7 @@ extension Sandbox {
             record.chains[group]?.renewalInfo.signedDate = now
             return record.chains[group]?.renewalInfo
         }
-        events.append(SandboxEvent(sequence: events.count + 1, date: now, kind: .renewalPreferenceChanged,
+        events.append(SandboxEvent(sequence: nextEventSequence, date: now, kind: .renewalPreferenceChanged,
                                    account: account, device: device, productId: entry.product.id,
                                    originalTransactionId: info?.originalTransactionId, detail: change.notificationSubtype))
     }
@@ -135,14 +135,14 @@ extension Sandbox {
         if chain.renewalInfo.autoRenewProductId != chain.productId {
             chain.renewalInfo.autoRenewProductId = chain.productId
             chain.renewalInfo.renewalPrice = productIndex[chain.productId]?.priceMillis
-            events.append(SandboxEvent(sequence: events.count + 1, date: now, kind: .renewalPreferenceChanged,
+            events.append(SandboxEvent(sequence: nextEventSequence, date: now, kind: .renewalPreferenceChanged,
                                        account: account, productId: chain.productId,
                                        originalTransactionId: original))
         }
         if chain.renewalInfo.autoRenewStatus != .on {
             chain.renewalInfo.autoRenewStatus = .on
             chain.renewalInfo.expirationIntent = nil
-            events.append(SandboxEvent(sequence: events.count + 1, date: now, kind: .autoRenewChanged,
+            events.append(SandboxEvent(sequence: nextEventSequence, date: now, kind: .autoRenewChanged,
                                        account: account, productId: chain.productId,
                                        originalTransactionId: original, detail: "AUTO_RENEW_ENABLED"))
         }

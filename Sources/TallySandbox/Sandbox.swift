@@ -17,8 +17,11 @@ public struct Sandbox: Sendable {
     public var settings: SandboxSettings
     /// The environment written on transactions and renewal infos (`Sandbox` by default; Xcode writes `Xcode`).
     public var environment: Environment = .sandbox
-    /// Everything the store did, in order.
+    /// What the store did, in order: the whole log after ``SandboxDirectory/load()``; inside a change
+    /// (``SandboxDirectory/update(_:)``) only the events of that change, numbered after those already saved.
     public internal(set) var events: [SandboxEvent] = []
+    /// How many events the log held before ``events`` (0 when the whole log was read).
+    var eventBase = 0
 
     var accounts: [String: AccountRecord] = [:]
     /// Transaction id → account, for refunds.
@@ -89,12 +92,15 @@ public struct Sandbox: Sendable {
     mutating func log(_ kind: SandboxEvent.Kind, account: String, device: String? = nil, productId: String? = nil,
                       transaction: Transaction? = nil, purchaseId: String? = nil, detail: String? = nil,
                       date: Date? = nil) {
-        events.append(SandboxEvent(sequence: events.count + 1, date: date ?? now, kind: kind, account: account,
+        events.append(SandboxEvent(sequence: nextEventSequence, date: date ?? now, kind: kind, account: account,
                                    device: device, productId: productId ?? transaction?.productId,
                                    transactionId: transaction?.transactionId,
                                    originalTransactionId: transaction?.originalTransactionId,
                                    purchaseId: purchaseId, detail: detail))
     }
+
+    /// The sequence number of the next event.
+    var nextEventSequence: Int { eventBase + events.count + 1 }
 
     /// Runs `body` on the account's record in place (created when new).
     mutating func withAccount<R>(_ account: String, _ body: (inout AccountRecord) -> R) -> R {

@@ -1,14 +1,35 @@
 import Foundation
 import TallyCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A sandbox kept in a directory as `sandbox.json`, written atomically (temporary file, fsync, rename,
-/// fsync of the directory). A damaged file is reported, never replaced.
+/// A sandbox kept in a directory as the SQLite database `sandbox.sqlite` (WAL mode): one row for the store-wide
+/// state and rows per account, transaction, subscription chain, unfinished delivery and event, so a change
+/// reads and writes only what it touches. Several processes may use one directory at once: changes are
+/// serialized by a lock file and each is one SQLite transaction. A directory holding the earlier `sandbox.json`
+/// is migrated on first open (the file is kept as `sandbox.json.migrated`). A damaged state is reported,
+/// never replaced.
 public struct SandboxDirectory: Sendable {
     /// The directory.
     public var url: URL
 
-    /// The state file, `<directory>/sandbox.json`.
-    public var stateFile: URL { url.appendingPathComponent("sandbox.json") }
+    /// The database, `<directory>/sandbox.sqlite`.
+    public var databaseFile: URL { url.appendingPathComponent("sandbox.sqlite") }
+    /// The state file: the database, ``databaseFile``.
+    public var stateFile: URL { databaseFile }
+    /// The state file of earlier versions, `<directory>/sandbox.json`, migrated on first open.
+    public var legacyStateFile: URL { url.appendingPathComponent("sandbox.json") }
+    /// Where a migrated `sandbox.json` is kept, `<directory>/sandbox.json.migrated`.
+    public var migratedStateFile: URL { url.appendingPathComponent("sandbox.json.migrated") }
+
+    /// Whether the directory holds a sandbox (the database, or a `sandbox.json` still to migrate).
+    public var holdsSandbox: Bool {
+        FileManager.default.fileExists(atPath: databaseFile.path)
+            || FileManager.default.fileExists(atPath: legacyStateFile.path)
+    }
 
     /// A sandbox directory at `url` (created by ``create(catalog:configuration:start:)`` when missing).
     public init(url: URL) {
@@ -18,69 +39,115 @@ public struct SandboxDirectory: Sendable {
     /// Creates a new sandbox and saves it; refuses when the directory already holds one.
     public func create(catalog: Catalog, configuration: AppConfiguration,
                        start: Date) throws(SandboxError) -> Sandbox {
-        if FileManager.default.fileExists(atPath: stateFile.path) {
-            throw SandboxError(.stateExists, "\(stateFile.path) already exists: use that sandbox, or run 'tally sandbox init' in another directory")
-        }
+        if holdsSandbox { throw alreadyThere() }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             throw SandboxError(.io, "cannot create the directory \(url.path): \(error.localizedDescription)")
         }
         let sandbox = Sandbox(catalog: catalog, configuration: configuration, start: start)
-        try save(sandbox)
+        try Self.typed {
+            try withLock { () throws(SandboxError) in
+                if holdsSandbox { throw alreadyThere() }
+                try install(sandbox)
+            }
+        }
         return sandbox
     }
 
-    /// Reads the saved sandbox.
+    /// Reads the whole saved sandbox, its whole event log included.
     public func load() throws(SandboxError) -> Sandbox {
-        let path = stateFile.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw SandboxError(.noState, "no sandbox in \(url.path) (\(path) is missing): run 'tally sandbox init' first")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: stateFile)
-        } catch {
-            throw SandboxError(.io, "cannot read \(path): \(error.localizedDescription)")
-        }
-        do {
-            return try JSONDecoder().decode(Sandbox.self, from: data)
-        } catch {
-            throw SandboxError(.corruptState, "\(path) is not a valid sandbox state (\(Self.describe(error))): restore it from a backup or run 'tally sandbox init' in a new directory")
+        let database = try openDatabase()
+        return try Self.typed {
+            try database.transaction(writing: false) {
+                var sandbox = try database.readForChange(accounts: nil)
+                sandbox.events = try database.readEvents()
+                sandbox.eventBase = 0
+                return sandbox
+            }
         }
     }
 
-    /// Saves the sandbox atomically: a reader sees the old state or the new one, never a mix.
+    /// Reads the store-wide state and one account's records, with that account's events when `events` is
+    /// true: everything `tally sandbox state` or `history` shows of an account, without reading the others.
+    public func load(account: String, events: Bool = true) throws(SandboxError) -> Sandbox {
+        let database = try openDatabase()
+        return try Self.typed {
+            try database.transaction(writing: false) {
+                var sandbox = try database.readForChange(accounts: [account])
+                if events { sandbox.events = try database.readEvents(account: account) }
+                return sandbox
+            }
+        }
+    }
+
+    /// Replaces the saved sandbox with `sandbox`, whole, in one transaction.
     public func save(_ sandbox: Sandbox) throws(SandboxError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do {
-            data = try encoder.encode(sandbox)
-        } catch {
-            throw SandboxError(.io, "cannot encode the sandbox state: \(error)")
-        }
-        do {
-            try AtomicFile.write(data, to: stateFile.path, mode: 0o644)
-        } catch {
-            throw SandboxError(.io, "cannot save the sandbox state: \(error.message)")
+        try Self.typed {
+            try withLock { () throws(SandboxError) in
+                guard holdsSandbox else { try install(sandbox); return }
+                let database = try openDatabase()
+                try Self.typed { try database.transaction(writing: true) { try database.saveWhole(sandbox) } }
+            }
         }
     }
 
-    private static func describe(_ error: Error) -> String {
+    /// Opens the database, migrating a `sandbox.json` first when that is all the directory holds.
+    func openDatabase() throws(SandboxError) -> SandboxDatabase {
+        if !FileManager.default.fileExists(atPath: databaseFile.path) {
+            guard FileManager.default.fileExists(atPath: legacyStateFile.path) else {
+                throw SandboxError(.noState, "no sandbox in \(url.path) (\(databaseFile.path) is missing): run 'tally sandbox init' first")
+            }
+            try migrateLegacyState()
+        }
+        let database: SandboxDatabase
+        do {
+            database = try SandboxDatabase(path: databaseFile.path)
+        } catch {
+            throw error.sandboxError(path: databaseFile.path)
+        }
+        try database.checkFormat()
+        return database
+    }
+
+    /// Writes `sandbox` into a new database beside the final one and renames it into place, so the database
+    /// appears whole or not at all. Under the caller's lock.
+    func install(_ sandbox: Sandbox) throws(SandboxError) {
+        let temporary = databaseFile.path + ".tmp-\(UUID().uuidString)"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        do {
+            let database = try SandboxDatabase(path: temporary, create: true)
+            try database.createSchema()
+            try Self.typed { try database.transaction(writing: true) { try database.saveWhole(sandbox) } }
+        } catch let error as SandboxSQLError {
+            throw error.sandboxError(path: temporary)
+        } catch {
+            throw Self.sandboxError(error)
+        }
+        guard rename(temporary, databaseFile.path) == 0 else {
+            throw SandboxError(.io, "cannot rename \(temporary) to \(databaseFile.path): \(String(cString: strerror(errno)))")
+        }
+        let folder = open(url.path, O_RDONLY)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    private func alreadyThere() -> SandboxError {
+        SandboxError(.stateExists, "\(url.path) already holds a sandbox: use that sandbox, or run 'tally sandbox init' in another directory")
+    }
+
+    /// Runs `body`, passing a ``SandboxError`` through and reporting anything else as one.
+    static func typed<T>(_ body: () throws -> T) throws(SandboxError) -> T {
+        do { return try body() } catch { throw sandboxError(error) }
+    }
+
+    static func sandboxError(_ error: Error) -> SandboxError {
         switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription + Self.path(context.codingPath)
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing '\(key.stringValue)'" + Self.path(context.codingPath)
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return context.debugDescription + Self.path(context.codingPath)
-        default:
-            return "\(error)"
+        case let error as SandboxError: error
+        case let error as SandboxSQLError: SandboxError(.io, error.message)
+        default: SandboxError(.io, "\(error)")
         }
-    }
-
-    private static func path(_ codingPath: [CodingKey]) -> String {
-        codingPath.isEmpty ? "" : " at " + codingPath.map(\.stringValue).joined(separator: ".")
     }
 }

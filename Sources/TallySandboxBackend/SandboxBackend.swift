@@ -3,13 +3,15 @@ import Tally
 import TallyCore
 import TallySandbox
 
-/// The engine's backend over a sandbox kept in a directory: every change loads the sandbox, acts, and saves it
-/// under the directory's lock, so another process (`tally sandbox approve`, `refund`, `advance`) sees and
-/// changes the same store and no change is lost.
-/// Transaction updates and declines are found by polling the directory for unfinished transactions and
-/// declined purchases not yet sent.
+/// The engine's backend over a sandbox kept in a directory: every change reads the store-wide state and this
+/// account's records (kept from the last read while nothing changed), acts, and saves what changed in one
+/// transaction under the directory's lock, so another process (`tally sandbox approve`, `refund`, `advance`)
+/// sees and changes the same store and no change is lost. Its cost follows the account, not the sandbox.
+/// Transaction updates and declines are found by watching the store's change counter (one small query per
+/// ``pollInterval``) and reading the account only when it moved.
 public actor SandboxBackend: StoreBackend {
     let directory: SandboxDirectory
+    let store: SandboxStore
     let account: String
     let device: String
     let pollInterval: Duration
@@ -22,7 +24,8 @@ public actor SandboxBackend: StoreBackend {
         self.account = account
         self.device = device
         self.pollInterval = pollInterval
-        let sandboxClock = SandboxClock(directory: self.directory)
+        store = SandboxStore(directory: self.directory)
+        let sandboxClock = SandboxClock(store: store)
         clock = StoreClock { sandboxClock.now() }
     }
 
@@ -86,20 +89,21 @@ public actor SandboxBackend: StoreBackend {
         poll { try await self.unfinished() } key: { $0.transaction }
     }
 
-    /// Reads the directory every ``pollInterval`` — only when `sandbox.json` changed since the last read
-    /// (its ``SandboxDirectory/stateStamp()``) — and yields each element whose key was not sent before.
+    /// Looks at the store's change counter every ``pollInterval`` (``SandboxStore/stamp()``: one indexed row)
+    /// and reads the account only when it moved since the last read, yielding each element whose key was not
+    /// sent before.
     /// A failed read is retried at the next tick.
     private nonisolated func poll<Element: Sendable, Key: Hashable & Sendable>(
         _ read: @escaping @Sendable () async throws -> [Element], key: @escaping @Sendable (Element) -> Key
     ) -> AsyncStream<Element> {
         AsyncStream { continuation in
-            let task = Task { [directory, pollInterval] in
+            let task = Task { [store, pollInterval] in
                 var sent: Set<Key> = []
-                var lastRead: SandboxDirectory.StateStamp?
+                var lastRead: Int64?
                 while !Task.isCancelled {
-                    let stamp = directory.stateStamp()
-                    if stamp == nil || stamp != lastRead, let elements = try? await read() {
-                        lastRead = stamp
+                    let generation = store.stamp()?.generation
+                    if generation == nil || generation != lastRead, let elements = try? await read() {
+                        lastRead = generation
                         for element in elements where sent.insert(key(element)).inserted {
                             continuation.yield(element)
                         }
@@ -118,23 +122,23 @@ public actor SandboxBackend: StoreBackend {
     }
 
     private func load() throws -> Sandbox {
-        do { return try directory.load() } catch { throw Self.storeError(error) }
+        do { return try store.read(account: account) } catch { throw Self.storeError(error) }
     }
 
     /// Runs a store call under the directory's lock, saving what it did even when it fails (an injected fault
     /// taken and logged).
-    private func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+    private func answer<T: Sendable>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
         do {
-            return try directory.answer(body)
+            return try store.answer(account: account, body)
         } catch let error as SandboxError {
             throw Self.storeError(error)
         }
     }
 
     /// Loads, changes and saves the sandbox under the directory's lock.
-    private func change<T>(_ body: (inout Sandbox) throws -> T) throws -> T {
+    private func change<T: Sendable>(_ body: (inout Sandbox) throws -> T) throws -> T {
         do {
-            return try directory.update(body)
+            return try store.update(account: account, body)
         } catch let error as SandboxError {
             throw Self.storeError(error)
         }

@@ -197,7 +197,7 @@ struct MarketCLITests {
                                             "--data", folder.path])
         #expect(created.status == 0)
         #expect(created.stdout.contains("10 monedas"))
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sandbox.json").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sandbox.sqlite").path))
         let sandboxSide = try TallyProcess.run(["sandbox", "state", "--json", "--data", folder.path])
         #expect(sandboxSide.status == 0)
     }

@@ -86,11 +86,11 @@ struct MarketContractTests {
         #expect(try TallyProcess.run(["sandbox", "state", "--data", folder.path]).status == 2)
         #expect(try TallyProcess.run(["market", "status", "--data", folder.path]).status == 2)
         let store = try MarketSandbox()
-        try Data("{\"half\": ".utf8).write(to: store.directory.appendingPathComponent("sandbox.json"))
+        try Data("{\"half\": ".utf8).write(to: store.directory.appendingPathComponent("sandbox.sqlite"))
         #expect(try store.run("buy", "market.coins.10").status == 2)
         let market = try store.market("buy", "market.coins.10")
         #expect(market.status == 2)
-        #expect(market.stderr.contains("sandbox.json"))
+        #expect(market.stderr.contains("sandbox.sqlite"))
     }
 
     @Test func anUnknownCurrencyIsBadInput() throws {

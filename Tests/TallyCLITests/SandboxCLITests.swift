@@ -80,7 +80,7 @@ struct SandboxCLITests {
     @Test func aCorruptStateFileIsNamedAndLeftAlone() throws {
         let store = try MarketSandbox()
         let files = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
-            .filter { $0.hasSuffix(".json") }
+            .filter { $0.hasSuffix(".sqlite") }
         let file = store.directory.appendingPathComponent(try #require(files.first))
         try Data("{\"half\": ".utf8).write(to: file)
         let output = try store.run("state")

@@ -10,9 +10,17 @@ extension MarketSandbox {
         return events.map { ($0["kind"] as? String ?? "", $0["detail"] as? String ?? "") }
     }
 
-    /// The faults still queued in `sandbox.json`.
+    /// The faults still queued in the store row of `sandbox.sqlite`, read with the `sqlite3` tool.
     func queuedFaults() throws -> [[String: Any]] {
-        let data = try Data(contentsOf: directory.appendingPathComponent("sandbox.json"))
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        tool.arguments = [directory.appendingPathComponent("sandbox.sqlite").path, "SELECT body FROM store"]
+        let pipe = Pipe()
+        tool.standardOutput = pipe
+        try tool.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        tool.waitUntilExit()
+        guard tool.terminationStatus == 0 else { throw CLITestError("sqlite3 failed on the sandbox database") }
         let state = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return (state?["settings"] as? [String: Any])?["faults"] as? [[String: Any]] ?? []
     }

@@ -55,18 +55,25 @@ struct DirectoryFaultTests {
         #expect(reloaded.canMakePayments(account: "kid"))
     }
 
-    @Test("the state stamp changes with every save, even of the same bytes, and not without one")
+    @Test("the change counter moves with every save, even of the same state, and not without one")
     func stampChangesWithEverySave() throws {
         let scratch = try ScratchDirectory()
         let directory = SandboxDirectory(url: scratch.url.appendingPathComponent("store"))
-        #expect(directory.stateStamp() == nil)
+        let store = SandboxStore(directory: directory)
+        #expect(store.stamp() == nil)
         let sandbox = try directory.create(catalog: Market.catalog(), configuration: Market.configuration,
                                            start: Market.start)
-        let first = try #require(directory.stateStamp())
-        #expect(directory.stateStamp() == first)
+        let first = try #require(store.stamp())
+        #expect(first.now == sandbox.now)
+        #expect(store.stamp() == first)
         _ = try directory.load()
-        #expect(directory.stateStamp() == first)
+        _ = try store.read(account: "default")
+        #expect(store.stamp() == first)
         try directory.save(sandbox)
-        #expect(directory.stateStamp() != first)
+        #expect(try #require(store.stamp()).generation == first.generation + 1)
+        try directory.update { $0.advance(by: try SandboxDuration(parsing: "1d")) }
+        let advanced = try #require(store.stamp())
+        #expect(advanced.generation == first.generation + 2)
+        #expect(advanced.now == sandbox.now.addingTimeInterval(86_400))
     }
 }

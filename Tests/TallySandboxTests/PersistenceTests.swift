@@ -66,8 +66,7 @@ struct PersistenceTests {
         let directory = SandboxDirectory(url: scratch.url)
         let sandbox = try directory.create(catalog: Market.catalog(), configuration: Market.configuration,
                                            start: Market.start)
-        let whole = try Data(contentsOf: directory.stateFile)
-        for damaged in [Data("{ not json".utf8), whole.prefix(whole.count / 2)] {
+        for damaged in [Data("{ not json".utf8), Data(repeating: 0x5a, count: 8192)] {
             try damaged.write(to: directory.stateFile)
             do {
                 _ = try directory.load()
@@ -75,7 +74,7 @@ struct PersistenceTests {
             } catch {
                 #expect(error.code == .corruptState)
                 #expect(error.message.contains(directory.stateFile.path))
-                #expect(error.message.contains("is not a valid sandbox state"))
+                #expect(error.message.contains("is not a valid sandbox database"))
             }
             #expect(try Data(contentsOf: directory.stateFile) == damaged)
         }
@@ -85,10 +84,11 @@ struct PersistenceTests {
         } catch {
             #expect(error.code == .stateExists)
         }
+        try FileManager.default.removeItem(at: directory.stateFile)
         try directory.save(sandbox)
         #expect(try directory.load().events == sandbox.events)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
-        #expect(leftovers == ["sandbox.json"])
+        #expect(leftovers.sorted() == ["sandbox.lock", "sandbox.sqlite"])
     }
 
     @Test("loading from a directory without a sandbox says so")

@@ -29,11 +29,11 @@ struct MarketSession: Sendable {
 
     /// The sandbox in the directory, created from `--config` (like `tally sandbox init`) when missing.
     private static func loadOrCreate(_ directory: SandboxDirectory, _ options: MarketOptions) throws -> Sandbox {
-        if FileManager.default.fileExists(atPath: directory.stateFile.path) {
+        if directory.holdsSandbox {
             if options.config != nil {
                 Output.error("note: using the sandbox already in \(options.data.path); --config only creates one")
             }
-            return try directory.load()
+            return try directory.load(account: options.account, events: false)
         }
         guard let configPath = options.config else {
             throw UsageError("no sandbox in \(options.data.path): pass --config FILE.storekit to create one "

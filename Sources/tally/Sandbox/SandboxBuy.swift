@@ -9,7 +9,7 @@ enum SandboxBuy {
         let context = SandboxContext(arguments)
         let productId = try arguments.positional(0, "PRODUCT_ID")
         let quantity = try arguments.value("quantity").map(Self.parseQuantity) ?? 1
-        let result = try context.mutate { sandbox in
+        let result = try context.mutate(accounts: [context.account]) { sandbox in
             sandbox.purchase(productId, account: context.account, device: context.device, quantity: quantity,
                              appAccountToken: arguments.value("app-account-token"))
         }

@@ -35,7 +35,7 @@ enum SandboxAutoRenew {
         let context = SandboxContext(arguments)
         let productId = try arguments.positional(0, "PRODUCT_ID")
         let enabled = try Switch.parse(try arguments.positional(1, "on|off"))
-        try context.mutate { try $0.setAutoRenew(productId: productId, enabled: enabled, account: context.account) }
+        try context.mutate(accounts: [context.account]) { try $0.setAutoRenew(productId: productId, enabled: enabled, account: context.account) }
         print("Auto-renew of \(productId) for \(context.account) is \(enabled ? "on" : "off")")
         return ExitCode.ok
     }
@@ -73,12 +73,12 @@ enum SandboxFail {
         let count = try arguments.value("count").map(Self.parseCount) ?? 1
         if errorName == "none" || count == 0 {
             if errorName != "none", SandboxFailure(rawValue: errorName) == nil { throw unknownError(errorName) }
-            let removed = try context.mutate { $0.clearFaults(api) }
+            let removed = try context.mutate(accounts: []) { $0.clearFaults(api) }
             print("\(api.rawValue) calls no longer fail (\(removed) fault\(removed == 1 ? "" : "s") cleared)")
             return ExitCode.ok
         }
         guard let failure = SandboxFailure(rawValue: errorName) else { throw unknownError(errorName) }
-        try context.mutate { $0.failNext(api, with: failure, count: count) }
+        try context.mutate(accounts: []) { $0.failNext(api, with: failure, count: count) }
         print("The next \(count) \(api.rawValue) call\(count == 1 ? "" : "s") will fail with \(failure.rawValue)")
         return ExitCode.ok
     }

@@ -32,14 +32,20 @@ struct SandboxContext {
         try directory.update(body)
     }
 
-    /// Runs a store call whose failure is kept too (an injected fault taken and logged); see
-    /// ``SandboxDirectory/answer(_:)``.
-    func answer<T>(_ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
-        try directory.answer(body)
+    /// As ``mutate(_:)``, reading and writing only the store-wide state and `accounts`; for commands that act on
+    /// those accounts only, so their cost does not grow with the rest of the sandbox.
+    func mutate<T>(accounts: [String], _ body: (inout Sandbox) throws -> T) throws -> T {
+        try directory.update(accounts: accounts, body)
     }
 
-    /// Loads the store read-only.
-    func load() throws -> Sandbox { try directory.load() }
+    /// Runs a store call whose failure is kept too (an injected fault taken and logged), reading only the
+    /// store-wide state and `accounts`; see ``SandboxDirectory/answer(accounts:_:)``.
+    func answer<T>(accounts: [String], _ body: (inout Sandbox) throws(SandboxError) -> T) throws -> T {
+        try directory.answer(accounts: accounts, body)
+    }
+
+    /// Loads the store-wide state and the `--account` account read-only (with that account's events).
+    func load() throws -> Sandbox { try directory.load(account: account) }
 
     /// Prints `value` as JSON.
     func printJSON<T: Encodable>(_ value: T) throws {

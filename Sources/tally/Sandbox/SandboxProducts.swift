@@ -7,7 +7,7 @@ enum SandboxProducts {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments.sandbox(words, allowed: ["ids", "locale"])
         let context = SandboxContext(arguments)
-        let response = try context.answer { sandbox throws(SandboxError) -> (ProductResponse, String) in
+        let response = try context.answer(accounts: []) { sandbox throws(SandboxError) -> (ProductResponse, String) in
             let ids = arguments.value("ids").map(Self.splitIds)
                 ?? sandbox.catalog.products.map(\.id)
             return (try sandbox.products(ids: ids), arguments.value("locale") ?? sandbox.settings.locale)

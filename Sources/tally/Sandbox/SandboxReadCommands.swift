@@ -7,7 +7,7 @@ enum SandboxRestore {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
-        let restored = try context.answer { sandbox throws(SandboxError) in
+        let restored = try context.answer(accounts: [context.account]) { sandbox throws(SandboxError) in
             try sandbox.restore(account: context.account, device: context.device)
         }
         if context.json {

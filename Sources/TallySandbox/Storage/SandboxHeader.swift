@@ -1,0 +1,65 @@
+import Foundation
+import TallyCore
+
+/// The store-wide part of a sandbox, kept as one JSON row: the catalog, the clock, the switches, pending
+/// purchases and the id counters. Small; every change rewrites it.
+struct SandboxHeader: Codable, Hashable, Sendable {
+    var catalog: Catalog
+    var configuration: AppConfiguration
+    var now: Date
+    var settings: SandboxSettings
+    var environment: Environment
+    var pending: [PendingPurchase]
+    var resolvedPurchases: [String]
+    var nextTransactionNumber: Int64
+    var nextWebOrderNumber: Int64
+    var nextPurchaseNumber: Int
+    var nextDeliverySequence: Int
+}
+
+/// The small per-account facts kept as one JSON row (the transactions, chains and unfinished deliveries have
+/// rows of their own).
+struct AccountInfo: Codable, Hashable, Sendable {
+    var devices: [String]
+    var introductoryOfferUsedGroups: [String]
+    var declinedPurchases: [String]
+
+    init(_ record: AccountRecord) {
+        devices = record.devices
+        introductoryOfferUsedGroups = record.introductoryOfferUsedGroups.sorted()
+        declinedPurchases = record.declinedPurchases
+    }
+}
+
+extension Sandbox {
+    /// The store-wide part.
+    var header: SandboxHeader {
+        SandboxHeader(catalog: catalog, configuration: configuration, now: now, settings: settings,
+                      environment: environment, pending: pending, resolvedPurchases: resolvedPurchases.sorted(),
+                      nextTransactionNumber: nextTransactionNumber, nextWebOrderNumber: nextWebOrderNumber,
+                      nextPurchaseNumber: nextPurchaseNumber, nextDeliverySequence: nextDeliverySequence)
+    }
+
+    /// A sandbox put together from its stored parts: the header, the accounts read (all, or the few a change
+    /// touches), the events read and how many events the log held before them.
+    init(header: SandboxHeader, accounts: [String: AccountRecord], events: [SandboxEvent], eventBase: Int) {
+        catalog = header.catalog
+        configuration = header.configuration
+        now = header.now
+        settings = header.settings
+        environment = header.environment
+        pending = header.pending
+        resolvedPurchases = Set(header.resolvedPurchases)
+        nextTransactionNumber = header.nextTransactionNumber
+        nextWebOrderNumber = header.nextWebOrderNumber
+        nextPurchaseNumber = header.nextPurchaseNumber
+        nextDeliverySequence = header.nextDeliverySequence
+        self.accounts = accounts
+        self.events = events
+        self.eventBase = eventBase
+        productIndex = IndexedProduct.index(catalog)
+        for (account, record) in accounts {
+            for transaction in record.transactions { transactionAccounts[transaction.transactionId] = account }
+        }
+    }
+}
