@@ -47,8 +47,9 @@ let package = Package(
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
         .target(name: "Tally", dependencies: ["TallyCore"]),
-        /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both).
-        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox"]),
+        /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
+    /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
+        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify"]),
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.

@@ -17,6 +17,8 @@ public actor SandboxBackend: StoreBackend {
     let pollInterval: Duration
     /// The sandbox's clock, read from the directory: the engine's "now" is the sandbox's.
     public nonisolated let clock: StoreClock
+    /// Signs what this backend delivers and verifies signed forms (see SandboxBackend+Verification.swift).
+    let signing: SandboxSigning
 
     public init(directory: URL, account: String = "default", device: String = "default",
                 pollInterval: Duration = .milliseconds(200)) {
@@ -27,6 +29,7 @@ public actor SandboxBackend: StoreBackend {
         store = SandboxStore(directory: self.directory)
         let sandboxClock = SandboxClock(store: store)
         clock = StoreClock { sandboxClock.now() }
+        signing = SandboxSigning(directory: directory)
     }
 
     public func products(for ids: [String]) async throws -> BackendProducts {
@@ -40,7 +43,7 @@ public actor SandboxBackend: StoreBackend {
                               appAccountToken: request.appAccountToken?.uuidString.lowercased()), sandbox)
         }
         switch result {
-        case .purchased(let transaction): return .purchased(update(transaction, in: sandbox))
+        case .purchased(let transaction): return .purchased(try update(transaction, in: sandbox))
         case .pending(let pending): return .pending(purchaseId: pending.purchaseId)
         case .cancelled: return .cancelled
         case .failed(let error) where error.code == .userCancelled: return .cancelled
@@ -52,12 +55,12 @@ public actor SandboxBackend: StoreBackend {
         let (restored, sandbox) = try answer { sandbox throws(SandboxError) in
             (try sandbox.restore(account: account, device: device), sandbox)
         }
-        return restored.map { update($0, in: sandbox) }
+        return try restored.map { try update($0, in: sandbox) }
     }
 
     public func unfinished() async throws -> [TransactionUpdate] {
         let sandbox = try load()
-        return sandbox.unfinished(account: account, device: device).map { update($0, in: sandbox) }
+        return try sandbox.unfinished(account: account, device: device).map { try update($0, in: sandbox) }
     }
 
     public func finish(transactionId: String) async throws {
@@ -116,9 +119,10 @@ public actor SandboxBackend: StoreBackend {
         }
     }
 
-    private func update(_ transaction: Transaction, in sandbox: Sandbox) -> TransactionUpdate {
+    private func update(_ transaction: Transaction, in sandbox: Sandbox) throws(StoreError) -> TransactionUpdate {
         let info = sandbox.renewalInfos(account: account).first { $0.originalTransactionId == transaction.originalTransactionId }
-        return TransactionUpdate(transaction: transaction, renewalInfo: info)
+        return TransactionUpdate(transaction: transaction, jwsRepresentation: try signing.sign(transaction),
+                                 renewalInfo: info)
     }
 
     private func load() throws -> Sandbox {

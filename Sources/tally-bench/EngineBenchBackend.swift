@@ -1,15 +1,41 @@
 import Foundation
 import Tally
 import TallyCore
+import TallySandbox
+import TallyVerify
 
 /// A backend that answers every purchase at once with a new consumable transaction, so `tally-bench engine`
-/// measures the engine's own delivery (its durable journal write per transaction), not a store's.
+/// measures the engine's own delivery (its signature check and durable journal write per transaction), not a
+/// store's. Its transactions are signed ES256 by a sandbox authority before the clock starts (``prepare(_:)``), so
+/// the store's signing is not timed; the engine verifies each with TallyVerify, as an app does.
 actor EngineBenchBackend: StoreBackend {
     let catalog: Catalog
+    private let signer: SandboxSigner
+    private let verifier: BenchVerifier
+    private var prepared: [TransactionUpdate] = []
+    private var nextPrepared = 0
     private var nextTransactionNumber = 3_000_000_000_000_000
 
-    init(catalog: Catalog) {
+    init(catalog: Catalog) throws {
         self.catalog = catalog
+        let authority = try SandboxCertificateAuthority.generate(now: Date())
+        signer = try authority.signer()
+        guard let root = Certificate(der: authority.rootDER) else { throw BenchError("the bench root does not parse") }
+        verifier = BenchVerifier(try SignedDataVerifier(rootCertificates: [root], bundleId: nil, environment: .sandbox))
+    }
+
+    nonisolated var transactionVerifier: any TransactionVerifier { verifier }
+
+    /// Signs the next `count` purchases of `productId` ahead of time.
+    func prepare(_ count: Int, of productId: String, quantity: Int = 1) throws {
+        for _ in 0..<count {
+            nextTransactionNumber += 1
+            let transaction = Transaction(transactionId: String(nextTransactionNumber), productId: productId,
+                                          purchaseDate: Date(), quantity: quantity, type: .consumable,
+                                          environment: .sandbox)
+            prepared.append(TransactionUpdate(transaction: transaction,
+                                              jwsRepresentation: try signer.signTransaction(transaction)))
+        }
     }
 
     func products(for ids: [String]) async throws -> BackendProducts {
@@ -19,10 +45,9 @@ actor EngineBenchBackend: StoreBackend {
     }
 
     func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
-        nextTransactionNumber += 1
-        let transaction = Transaction(transactionId: String(nextTransactionNumber), productId: request.productId,
-                                      purchaseDate: Date(), quantity: request.quantity, type: .consumable)
-        return .purchased(TransactionUpdate(transaction: transaction))
+        if nextPrepared == prepared.count { try prepare(1, of: request.productId, quantity: request.quantity) }
+        nextPrepared += 1
+        return .purchased(prepared[nextPrepared - 1])
     }
 
     func restore() async throws -> [TransactionUpdate] { [] }
@@ -34,5 +59,19 @@ actor EngineBenchBackend: StoreBackend {
     /// No updates ever arrive; the stream ends when the store stops listening.
     nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
         AsyncStream { _ in }
+    }
+}
+
+/// TallyVerify's verifier as the engine's.
+struct BenchVerifier: TransactionVerifier {
+    let verifier: SignedDataVerifier
+
+    init(_ verifier: SignedDataVerifier) { self.verifier = verifier }
+
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction {
+        switch verifier.verifyTransaction(jwsRepresentation) {
+        case .success(let transaction): transaction
+        case .failure(let failure): throw StoreError(.verificationFailed, failure.description)
+        }
     }
 }

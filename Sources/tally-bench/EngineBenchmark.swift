@@ -25,8 +25,10 @@ enum EngineBenchmark {
             Report.line(String(format: "raw append + %@ of a 200-byte line: %.0f lines/s (%d lines in %@)",
                                syncCallName, raw, purchases, root.path))
             let fixture = BenchFixture()
+            let backend = try EngineBenchBackend(catalog: fixture.catalog)
+            try await backend.prepare(purchases, of: "coins.10")
             let engine = try await purchaseRate(
-                backend: EngineBenchBackend(catalog: fixture.catalog), fixture: fixture,
+                backend: backend, fixture: fixture,
                 directory: root.appendingPathComponent("engine"), count: purchases)
             Report.overTarget("engine purchases, durable, no subscribers", rate: engine, unit: "purchases/s",
                               target: raw / 2)

@@ -4,6 +4,7 @@
 import Foundation
 import StoreKitStandIn
 import Tally
+import Synchronization
 import Testing
 
 /// The smallest backend an app might write for previews: sells the catalog, buys at once, restores nothing.
@@ -26,13 +27,37 @@ actor PreviewBackend: StoreBackend {
             transactionId: String(sold.count + 1), bundleId: "com.example.app", productId: product.id,
             purchaseDate: Date(), quantity: request.quantity, type: product.kind.transactionType)
         sold.append(transaction)
-        return .purchased(TransactionUpdate(transaction: transaction))
+        return .purchased(TransactionUpdate(transaction: transaction, jwsRepresentation: signed.sign(transaction)))
     }
+
+    /// A preview store's signatures: what it sold, looked up (an app's real backend verifies Apple's JWS).
+    nonisolated let signed = PreviewSignatures()
+    nonisolated var transactionVerifier: any TransactionVerifier { signed }
 
     func restore() async throws -> [TransactionUpdate] { [] }
     func unfinished() async throws -> [TransactionUpdate] { [] }
     func finish(transactionId: String) async throws {}
     nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> { AsyncStream { _ in } }
+}
+
+/// The preview store's signed forms: a token per sold transaction, verified by looking it up.
+final class PreviewSignatures: TransactionVerifier {
+    private let issued = Mutex<[String: Tally.Transaction]>([:])
+
+    func sign(_ transaction: Tally.Transaction) -> String {
+        issued.withLock { issued in
+            let token = "preview.\(transaction.transactionId).\(issued.count)"
+            issued[token] = transaction
+            return token
+        }
+    }
+
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Tally.Transaction {
+        guard let transaction = issued.withLock({ $0[jwsRepresentation] }) else {
+            throw StoreError(.verificationFailed, "the preview store did not sign this")
+        }
+        return transaction
+    }
 }
 
 /// StoreKit's values, converted by the app to show beside Tally's.

@@ -36,4 +36,26 @@ struct MarketTerminalTests {
         #expect(market.waitFor("Subscription market.pro.monthly: inBillingRetry since", after: before))
         #expect(market.quit() == 0)
     }
+
+    @Test func aDeclinedAskToBuyShowsAsItHappens() throws {
+        let store = try MarketSandbox()
+        #expect(try store.run("set", "ask-to-buy", "on").status == 0)
+        let market = try TerminalMarket(["--data", store.directory.path])
+        #expect(market.waitFor("> "))
+        market.type("buy market.premium")
+        #expect(market.waitFor("Pending: purchase purchase-1"), "\(market.text)")
+
+        // The parent declines from another terminal, while the market waits at its prompt.
+        let before = market.text.count
+        #expect(try store.run("decline", "purchase-1").status == 0)
+        #expect(market.waitFor("\r\u{1B}[2Kevent: declined market.premium (purchase purchase-1", after: before),
+                "\(market.text)")
+        let giveUp = Date().addingTimeInterval(30)
+        while !market.text.hasSuffix("> "), Date() < giveUp { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(market.text.hasSuffix("> "), "no prompt after the event: \(market.text.suffix(200))")
+        market.type("status")
+        #expect(market.waitFor("Premium: LOCKED", after: before), "\(market.text)")
+        #expect(!String(market.text.dropFirst(before)).contains("waits for approval"))
+        #expect(market.quit() == 0)
+    }
 }

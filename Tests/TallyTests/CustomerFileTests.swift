@@ -9,10 +9,26 @@ struct CustomerFileTests {
         Transaction(transactionId: id, productId: product, purchaseDate: Shop.start, type: .nonConsumable)
     }
 
+    /// The store that signed the transactions these tests write.
+    static let signatures = MemorySignatures()
+
+    /// A journal entry for `transaction` with a signed form the store issued.
+    static func signed(_ transaction: Transaction) -> JournalEntry {
+        .transaction(transaction, jwsRepresentation: signatures.sign(transaction))
+    }
+
+    /// A journal entry for a new signed non-consumable transaction.
+    static func signed(_ id: String) -> JournalEntry { signed(transaction(id)) }
+
+    /// Opens the file in `directory` as a store does, verifying with ``signatures``.
+    static func open(_ directory: URL) throws -> (CustomerRecord, [StoreDiagnostic]) {
+        try CustomerFile(directory: directory).open(now: Shop.start, signedForms: SignedForms(verifier: signatures))
+    }
+
     /// Writes entries through a file, then leaves the journal as it is on disk.
     static func journal(_ entries: [JournalEntry], in directory: URL) throws -> String {
         let file = CustomerFile(directory: directory)
-        _ = try file.open(now: Shop.start)
+        _ = try file.open(now: Shop.start, signedForms: SignedForms(verifier: signatures))
         try file.append(entries, durable: true)
         return file.journalPath
     }
@@ -20,9 +36,9 @@ struct CustomerFileTests {
     @Test("the journal is replayed over the snapshot and folded into it at the next open")
     func replayAndCompact() throws {
         let directory = Shop.directory()
-        let path = try Self.journal([.transaction(Self.transaction("1")), .finished("1")], in: directory)
+        let path = try Self.journal([Self.signed("1"), .finished("1")], in: directory)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).split(separator: 0x0A).count == 2)
-        let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
+        let (record, diagnostics) = try Self.open(directory)
         #expect(diagnostics.isEmpty)
         #expect(record.transactions.ids == ["1"])
         #expect(record.finished == ["1"])
@@ -32,14 +48,14 @@ struct CustomerFileTests {
     @Test("a torn last line is reported and never taken as data")
     func tornTail() throws {
         let directory = Shop.directory()
-        let path = try Self.journal([.transaction(Self.transaction("1"))], in: directory)
-        let torn = try JournalLine.encode(.transaction(Self.transaction("2")), with: JSONEncoder())
+        let path = try Self.journal([Self.signed("1")], in: directory)
+        let torn = try JournalLine.encode(Self.signed("2"), with: JSONEncoder())
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         try handle.write(contentsOf: torn.prefix(torn.count - 10))
         try handle.close()
 
-        let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
+        let (record, diagnostics) = try Self.open(directory)
         #expect(record.transactions.ids == ["1"])
         #expect(diagnostics.map(\.kind) == [.tornJournalTail])
         #expect(record.needsRestore == false)
@@ -48,14 +64,14 @@ struct CustomerFileTests {
     @Test("a damaged line before the last is reported, the journal copied aside and a restore requested")
     func damagedMiddleLine() throws {
         let directory = Shop.directory()
-        let path = try Self.journal([.transaction(Self.transaction("1")), .transaction(Self.transaction("2")),
-                                     .transaction(Self.transaction("3"))], in: directory)
+        let path = try Self.journal([Self.signed("1"), Self.signed("2"),
+                                     Self.signed("3")], in: directory)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let secondLine = try #require(bytes.firstIndex(of: 0x0A)) + 1
         bytes[secondLine + 20] ^= 0x01
         try bytes.write(to: URL(fileURLWithPath: path))
 
-        let (record, diagnostics) = try CustomerFile(directory: directory).open(now: Shop.start)
+        let (record, diagnostics) = try Self.open(directory)
         #expect(Set(record.transactions.ids) == ["1", "3"])
         #expect(diagnostics.map(\.kind) == [.corruptJournalLine])
         #expect(record.needsRestore)
@@ -67,7 +83,7 @@ struct CustomerFileTests {
     @Test("replaying a journal twice changes nothing: entries are idempotent")
     func idempotentEntries() {
         let entries: [JournalEntry] = [
-            .transaction(Self.transaction("1")),
+            Self.signed("1"),
             .spend(Spend(id: "s", currency: "coins", amount: 2, date: Shop.start)),
             .pending(PendingPurchase(id: "p", productId: Shop.coins, quantity: 1, appAccountToken: nil,
                                      context: PurchaseContext(screen: "shop"), date: Shop.start)),

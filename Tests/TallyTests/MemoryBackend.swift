@@ -40,6 +40,17 @@ actor MemoryBackend: StoreBackend {
         self.testClock = clock
     }
 
+    /// What this store signed: the engine's verifier.
+    nonisolated let signatures = MemorySignatures()
+    nonisolated var transactionVerifier: any TransactionVerifier { signatures }
+
+    /// An update carrying a new signed form of `transaction`.
+    nonisolated func signedUpdate(_ transaction: Transaction, renewalInfo: RenewalInfo? = nil,
+                                  purchaseId: String? = nil) -> TransactionUpdate {
+        TransactionUpdate(transaction: transaction, jwsRepresentation: signatures.sign(transaction),
+                          renewalInfo: renewalInfo, purchaseId: purchaseId)
+    }
+
     /// The test's clock is the store's: the engine reads time from its backend.
     nonisolated var clock: StoreClock { StoreClock(testClock.function) }
 
@@ -78,10 +89,10 @@ actor MemoryBackend: StoreBackend {
             if let answer = subscriptionChange(request) { return .purchased(answer) }
             if catalog.product(request.productId)?.kind == .nonConsumable,
                let owned = transactions.first(where: { $0.productId == request.productId && !$0.isRevoked }) {
-                return .purchased(TransactionUpdate(transaction: owned))
+                return .purchased(signedUpdate(owned))
             }
             let transaction = record(request, reason: .purchase)
-            return .purchased(TransactionUpdate(transaction: transaction, renewalInfo: renewalInfo(for: transaction)))
+            return .purchased(signedUpdate(transaction, renewalInfo: renewalInfo(for: transaction)))
         }
     }
 
@@ -98,12 +109,12 @@ actor MemoryBackend: StoreBackend {
         let latest = Set(latestByChain.values.map(\.transactionId))
         return transactions.filter { transaction in
             transaction.type == .nonConsumable && !transaction.isRevoked || latest.contains(transaction.transactionId)
-        }.map { TransactionUpdate(transaction: $0) }
+        }.map { signedUpdate($0) }
     }
 
     func unfinished() async throws -> [TransactionUpdate] {
         unfinishedIds.compactMap { id in transactions.first { $0.transactionId == id } }
-            .map { TransactionUpdate(transaction: $0) }
+            .map { signedUpdate($0) }
     }
 
     func finish(transactionId: String) async throws {
@@ -135,7 +146,7 @@ actor MemoryBackend: StoreBackend {
     func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> Transaction? {
         guard let request = pending.removeValue(forKey: purchaseId) else { return nil }
         let transaction = record(request, reason: .purchase)
-        broadcast(TransactionUpdate(transaction: transaction, purchaseId: announcingPurchaseId ? purchaseId : nil))
+        broadcast(signedUpdate(transaction, purchaseId: announcingPurchaseId ? purchaseId : nil))
         return transaction
     }
 
@@ -147,7 +158,7 @@ actor MemoryBackend: StoreBackend {
         transactions[index].revocationReason = .other
         transactions[index].signedDate = testClock.now
         unfinishedIds.append(transactionId)
-        broadcast(TransactionUpdate(transaction: transactions[index]))
+        broadcast(signedUpdate(transactions[index]))
         return transactions[index]
     }
 
@@ -161,7 +172,7 @@ actor MemoryBackend: StoreBackend {
         var request = PurchaseRequest(productId: next)
         request.appAccountToken = last.appAccountToken.flatMap(UUID.init(uuidString:))
         let renewal = record(request, reason: .renewal, original: last)
-        broadcast(TransactionUpdate(transaction: renewal, renewalInfo: renewalInfo(for: renewal)))
+        broadcast(signedUpdate(renewal, renewalInfo: renewalInfo(for: renewal)))
         return renewal
     }
 
@@ -169,19 +180,24 @@ actor MemoryBackend: StoreBackend {
     func redeliver(_ transactionId: String) {
         guard let transaction = transactions.first(where: { $0.transactionId == transactionId }) else { return }
         unfinishedIds.append(transactionId)
-        broadcast(TransactionUpdate(transaction: transaction))
+        broadcast(signedUpdate(transaction))
+    }
+
+    /// Sends an update exactly as given (its signed form included), as a broken or hostile store might.
+    func sendAsIs(_ update: TransactionUpdate) {
+        broadcast(update)
     }
 
     /// Sends a copy of a transaction as it is (an old copy, arriving late).
     func send(_ transaction: Transaction) {
-        broadcast(TransactionUpdate(transaction: transaction))
+        broadcast(signedUpdate(transaction))
     }
 
     /// A purchase made on another device of the account: it reaches every listening store.
     @discardableResult
     func buyElsewhere(_ productId: String) -> Transaction {
         let transaction = record(PurchaseRequest(productId: productId), reason: .purchase)
-        broadcast(TransactionUpdate(transaction: transaction))
+        broadcast(signedUpdate(transaction))
         return transaction
     }
 
@@ -194,7 +210,7 @@ actor MemoryBackend: StoreBackend {
         let info = RenewalInfo(originalTransactionId: originalTransactionId, productId: last.productId,
                                autoRenewStatus: .off, signedDate: testClock.now, renewalDate: last.expiresDate)
         renewalInfos[originalTransactionId] = info
-        broadcast(TransactionUpdate(transaction: last, renewalInfo: info))
+        broadcast(signedUpdate(last, renewalInfo: info))
         return info
     }
 
@@ -263,7 +279,7 @@ actor MemoryBackend: StoreBackend {
         }
         info.signedDate = testClock.now
         renewalInfos[latest.originalTransactionId] = info
-        return TransactionUpdate(transaction: latest, renewalInfo: info)
+        return signedUpdate(latest, renewalInfo: info)
     }
 
     /// The renewal info of a chain as the store has it now.

@@ -74,7 +74,7 @@ struct StoreCorruptionTests {
         let harness = Harness()
         try FileManager.default.createDirectory(at: harness.directory, withIntermediateDirectories: true)
         let snapshot = harness.directory.appendingPathComponent("customer.json")
-        let newer = Data(#"{"formatVersion":2,"transactions":{},"renewalInfos":{},"spends":[],"finished":[],"pending":{},"needsRestore":false}"#.utf8)
+        let newer = Data(#"{"formatVersion":99,"transactions":{},"renewalInfos":{},"spends":[],"finished":[],"pending":{},"needsRestore":false}"#.utf8)
         try newer.write(to: snapshot)
         let error = await #expect(throws: StoreError.self) { try await harness.launch() }
         #expect(error?.code == .storage)

@@ -46,7 +46,7 @@ struct StoreDeliveryTests {
         let directory = harness.directory
         let backend = harness.backend
         let store = try await harness.launch { step, transactionId in
-            let onDisk = Self.transactionIdsOnDisk(directory)
+            let onDisk = Self.transactionIdsOnDisk(directory, verifier: backend.transactionVerifier)
             let unfinished = await backend.unfinishedIds
             log.append("\(step.rawValue) disk=\(onDisk.contains(transactionId)) unfinished=\(unfinished.contains(transactionId))")
         }
@@ -61,10 +61,10 @@ struct StoreDeliveryTests {
     }
 
     /// The transaction ids a fresh reader finds in the customer file (snapshot plus journal), without repairing it.
-    static func transactionIdsOnDisk(_ directory: URL) -> Set<String> {
+    static func transactionIdsOnDisk(_ directory: URL, verifier: any TransactionVerifier) -> Set<String> {
         let file = CustomerFile(directory: directory)
         guard var (record, _) = try? file.readSnapshot(now: Date()) else { return [] }
-        _ = try? file.replayJournal(into: &record, now: Date())
+        _ = try? file.replayJournal(into: &record, now: Date(), signedForms: SignedForms(verifier: verifier))
         return Set(record.transactions.ids)
     }
 }

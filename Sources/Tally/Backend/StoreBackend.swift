@@ -45,6 +45,11 @@ public protocol StoreBackend: Sendable {
     /// its own clock (the sandbox after `tally sandbox advance`) supplies it here, so app and store agree.
     var clock: StoreClock { get }
 
+    /// Checks the signed form of every transaction this store delivers or restores, and of every transaction the
+    /// engine reads back from its customer file at launch: only a transaction whose ``TransactionUpdate/jwsRepresentation``
+    /// verifies counts toward what the customer owns. No default: a backend that cannot verify cannot grant.
+    var transactionVerifier: any TransactionVerifier { get }
+
     /// Ids of this account's pending purchases the store ended without a transaction (an Ask to Buy a parent
     /// declined), oldest first. The engine asks at launch, after ``unfinished()``, when it holds pending
     /// purchases; an id it does not hold as pending is ignored, so answering the same id again is harmless.

@@ -6,6 +6,9 @@ import TallyCore
 public struct TransactionUpdate: Sendable, Hashable {
     /// The transaction, in its latest form (a refund's updated record replaces the purchase).
     public var transaction: Transaction
+    /// The transaction's signed form as the store gave it (a compact JWS: StoreKit's `jwsRepresentation`, the
+    /// App Store's `signedTransactionInfo`). The engine keeps the payload it verifies, not ``transaction``.
+    public var jwsRepresentation: String
     /// The subscription chain's renewal information, when the backend has it.
     public var renewalInfo: RenewalInfo?
     /// The backend's id of the pending purchase (Ask to Buy, interrupted) this transaction completes, if known.
@@ -13,8 +16,10 @@ public struct TransactionUpdate: Sendable, Hashable {
     public var purchaseId: String?
 
     /// Creates an update.
-    public init(transaction: Transaction, renewalInfo: RenewalInfo? = nil, purchaseId: String? = nil) {
+    public init(transaction: Transaction, jwsRepresentation: String, renewalInfo: RenewalInfo? = nil,
+                purchaseId: String? = nil) {
         self.transaction = transaction
+        self.jwsRepresentation = jwsRepresentation
         self.renewalInfo = renewalInfo
         self.purchaseId = purchaseId
     }

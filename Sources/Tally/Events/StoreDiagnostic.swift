@@ -9,6 +9,10 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case corruptCustomerFile
         /// A journal line other than the last failed its checksum; the journal was copied aside.
         case corruptJournalLine
+        /// A transaction in the customer file (snapshot or journal line) has no signed form, or one that does not
+        /// verify with the backend's verifier or signs another transaction: it was ignored (it grants nothing),
+        /// the file copied aside and the state rebuilt with a restore.
+        case unverifiedTransaction
         /// The journal's last line was incomplete (a write cut short by a crash); it was ignored.
         case tornJournalTail
         /// Rebuilding from the store failed; it is retried at the next launch.

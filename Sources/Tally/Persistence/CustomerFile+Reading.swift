@@ -40,7 +40,11 @@ extension CustomerFile {
     /// Applies every intact journal line to `record`. A damaged last line is a write cut short by a crash:
     /// ignored and reported. A damaged line before it means the file is corrupt: the journal is copied
     /// aside, the line skipped and a restore requested.
-    func replayJournal(into record: inout CustomerRecord, now: Date) throws(StoreError) -> Replay {
+    ///
+    /// A transaction line counts only when `signedForms` verifies its signed form as signing exactly that
+    /// transaction; any other is ignored and reported, the journal copied aside and a restore requested.
+    func replayJournal(into record: inout CustomerRecord, now: Date,
+                       signedForms: SignedForms) throws(StoreError) -> Replay {
         var replay = Replay()
         guard let data = FileManager.default.contents(atPath: journalPath), !data.isEmpty else { return replay }
         replay.hadLines = true
@@ -48,10 +52,17 @@ extension CustomerFile {
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         let lastContent = lines.lastIndex { !$0.isEmpty } ?? 0
         var damaged: [Int] = []
+        var unverified: [String] = []
         for (number, line) in lines.enumerated() where !line.isEmpty {
             let complete = number < lines.count - 1
             if complete, let entry = JournalLine.decode(line, with: decoder) {
-                record.apply(entry)
+                if case .transaction(let transaction, let jws) = entry,
+                   let reason = signedForms.rejection(of: transaction, jwsRepresentation: jws) {
+                    unverified.append("line \(number + 1) (transaction \(transaction.transactionId), "
+                        + "\(transaction.productId)) \(reason)")
+                } else {
+                    record.apply(entry)
+                }
             } else if number == lastContent {
                 replay.diagnostics.append(StoreDiagnostic(.tornJournalTail, "\(journalPath): the last line "
                     + "(\(line.count) bytes) is incomplete, from a write cut short; ignored"))
@@ -66,17 +77,50 @@ extension CustomerFile {
                 + "\(damaged.map(String.init).joined(separator: ", ")) fail their checksum; skipped, the journal "
                 + "was copied to \(copy.lastPathComponent) and the state is rebuilt with a restore", movedTo: copy))
         }
+        if !unverified.isEmpty {
+            let copy = try moveAside(journalPath, now: now, copy: true, label: "unverified")
+            replay.needsRestore = true
+            replay.diagnostics.append(Self.unverifiedDiagnostic(journalPath, unverified, copy: copy))
+        }
         return replay
     }
 
-    /// Renames (or copies) `path` to `<path>.corrupt-<UTC timestamp>`, never over an existing file.
-    func moveAside(_ path: String, now: Date, copy: Bool = false) throws(StoreError) -> URL {
+    /// Drops from the snapshot's record every transaction whose signed form does not verify as signing it;
+    /// reports them, copies the snapshot aside and requests a restore.
+    func dropUnverified(from record: inout CustomerRecord, now: Date,
+                        signedForms: SignedForms) throws(StoreError) -> [StoreDiagnostic] {
+        var rejected: Set<String> = []
+        var details: [String] = []
+        for transaction in record.transactions.all {
+            let jws = record.transactions.jwsRepresentation(of: transaction.transactionId)
+            guard let reason = signedForms.rejection(of: transaction, jwsRepresentation: jws) else { continue }
+            rejected.insert(transaction.transactionId)
+            details.append("transaction \(transaction.transactionId) (\(transaction.productId)) \(reason)")
+        }
+        guard !rejected.isEmpty else { return [] }
+        let copy = try moveAside(snapshotPath, now: now, copy: true, label: "unverified")
+        record.transactions = record.transactions.removing(rejected)
+        record.needsRestore = true
+        return [Self.unverifiedDiagnostic(snapshotPath, details, copy: copy)]
+    }
+
+    /// One diagnostic for the ignored transactions of one file, naming the first few.
+    static func unverifiedDiagnostic(_ path: String, _ details: [String], copy: URL) -> StoreDiagnostic {
+        let shown = details.prefix(5).joined(separator: "; ")
+        let more = details.count > 5 ? "; and \(details.count - 5) more" : ""
+        return StoreDiagnostic(.unverifiedTransaction, "\(path): \(shown)\(more): ignored, they grant nothing; "
+            + "the file was copied to \(copy.lastPathComponent) and the state is rebuilt with a restore", movedTo: copy)
+    }
+
+    /// Renames (or copies) `path` to `<path>.<label>-<UTC timestamp>`, never over an existing file.
+    func moveAside(_ path: String, now: Date, copy: Bool = false,
+                   label: String = "corrupt") throws(StoreError) -> URL {
         let stamp = now.formatted(.iso8601.year().month().day().dateSeparator(.omitted).time(includingFractionalSeconds: false)
             .timeSeparator(.omitted).timeZone(separator: .omitted))
-        var target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)")
+        var target = URL(fileURLWithPath: "\(path).\(label)-\(stamp)")
         var attempt = 2
         while FileManager.default.fileExists(atPath: target.path) {
-            target = URL(fileURLWithPath: "\(path).corrupt-\(stamp)-\(attempt)")
+            target = URL(fileURLWithPath: "\(path).\(label)-\(stamp)-\(attempt)")
             attempt += 1
         }
         do {

@@ -54,9 +54,9 @@ final class CustomerFile {
         lockFD = -1
     }
 
-    /// Reads the record (snapshot, then journal), moving damaged files aside, then compacts and opens the
-    /// journal for appending. `now` names moved files.
-    func open(now: Date) throws(StoreError) -> (CustomerRecord, [StoreDiagnostic]) {
+    /// Reads the record (snapshot, then journal), moving damaged files aside and keeping only transactions whose
+    /// signed form `signedForms` verifies, then compacts and opens the journal for appending. `now` names moved files.
+    func open(now: Date, signedForms: SignedForms) throws(StoreError) -> (CustomerRecord, [StoreDiagnostic]) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -64,9 +64,12 @@ final class CustomerFile {
         }
         try lock()
         var (record, diagnostics) = try readSnapshot(now: now)
-        let replay = try replayJournal(into: &record, now: now)
+        diagnostics += try dropUnverified(from: &record, now: now, signedForms: signedForms)
+        let replay = try replayJournal(into: &record, now: now, signedForms: signedForms)
         diagnostics += replay.diagnostics
-        if replay.needsRestore || diagnostics.contains(where: { $0.kind == .corruptCustomerFile }) {
+        // After the replay: a journal line from an earlier restore must not cancel the one these need.
+        let rebuilds: Set<StoreDiagnostic.Kind> = [.corruptCustomerFile, .unverifiedTransaction]
+        if replay.needsRestore || diagnostics.contains(where: { rebuilds.contains($0.kind) }) {
             record.needsRestore = true
         }
         if replay.hadLines || !diagnostics.isEmpty || !FileManager.default.fileExists(atPath: journalPath) {

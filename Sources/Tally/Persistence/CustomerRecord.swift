@@ -5,11 +5,11 @@ import TallyCore
 /// Everything the customer file holds: the purchase history (transactions by id, renewal infos, spends),
 /// the ids delivered and finished, and the pending purchases with their context.
 struct CustomerRecord: Sendable, Hashable, Codable {
-    /// The format this version of Tally writes.
-    static let currentFormatVersion = 1
+    /// The format this version of Tally writes: 2 keeps each transaction's signed form (1 did not).
+    static let currentFormatVersion = 2
     /// The file format; bumped on incompatible changes.
     var formatVersion = currentFormatVersion
-    /// One copy per transaction id (a refunded copy wins), in arrival order.
+    /// One copy per transaction id (a refunded copy wins), in arrival order, each with its signed form.
     var transactions = TransactionTable()
     /// Original transaction id → the latest renewal info of that chain.
     var renewalInfos: [String: RenewalInfo] = [:]
@@ -32,8 +32,8 @@ struct CustomerRecord: Sendable, Hashable, Codable {
     /// replayed over a snapshot that already holds it changes nothing.
     mutating func apply(_ entry: JournalEntry) {
         switch entry {
-        case .transaction(let transaction):
-            transactions.merge(transaction)
+        case .transaction(let transaction, let jwsRepresentation):
+            transactions.merge(transaction, jwsRepresentation: jwsRepresentation)
         case .renewalInfo(let info):
             renewalInfos[info.originalTransactionId] = info
         case .spend(let spend):

@@ -4,8 +4,9 @@ import TallyCore
 
 /// One change to the customer record, as one checksummed line of the journal.
 enum JournalEntry: Sendable, Hashable, Codable {
-    /// A transaction delivered or restored (merged with the copy already known).
-    case transaction(Transaction)
+    /// A transaction delivered or restored (merged with the copy already known), with its signed form. Lines
+    /// written before Tally kept signed forms have none; they are never trusted.
+    case transaction(Transaction, jwsRepresentation: String?)
     /// A subscription chain's renewal info.
     case renewalInfo(RenewalInfo)
     /// An accepted spend.

@@ -18,14 +18,16 @@ extension Store {
     @discardableResult
     func deliver(_ update: TransactionUpdate, context: PurchaseContext?, fromPurchaseCall: Bool = false,
                  announcing: [StoreEvent]? = nil) async throws(StoreError) -> Transaction {
-        let incoming = update.transaction
+        var update = update
+        let incoming = try verified(update)
+        update.transaction = incoming
         let id = incoming.transactionId
-        if let refusal = verificationFailure(incoming) { throw refusal }
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
         let stored = Transaction.newest(stored: known, incoming: incoming)
-        var entries: [JournalEntry] = stored == known ? [] : [.transaction(stored)]
+        var entries: [JournalEntry] = stored == known
+            ? [] : [.transaction(stored, jwsRepresentation: update.jwsRepresentation)]
         if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
             entries.append(.renewalInfo(info))
         }
@@ -58,6 +60,24 @@ extension Store {
         }
         await pause(at: .emitted, id)
         return stored
+    }
+
+    /// The transaction `update` signs: its signed form verified by the backend's verifier, for this app, and for
+    /// the transaction the update names.
+    /// - Throws: ``StoreError/Code/verificationFailed``.
+    func verified(_ update: TransactionUpdate) throws(StoreError) -> Transaction {
+        let named = update.transaction.transactionId
+        let signed: Transaction
+        do { signed = try signedForms.transaction(signedBy: update.jwsRepresentation) } catch {
+            throw StoreError(.verificationFailed, "transaction \(named)'s signed form does not verify "
+                + "(\(error.message)); it was not delivered")
+        }
+        guard signed.transactionId == named else {
+            throw StoreError(.verificationFailed, "transaction \(named) came with the signed form of transaction "
+                + "\(signed.transactionId); it was not delivered")
+        }
+        if let refusal = verificationFailure(signed) { throw refusal }
+        return signed
     }
 
     /// Why a transaction must not be delivered: one signed for another app.

@@ -4,7 +4,8 @@ import TallyCore
 
 extension Store {
     /// Restores purchases from the store (StoreKit's `AppStore.sync()`) and writes them to the customer file:
-    /// non-consumables and subscriptions come back, consumables do not. Nothing to restore returns `[]`.
+    /// non-consumables and subscriptions come back, consumables do not. Nothing to restore returns `[]`. A restored
+    /// transaction whose signed form does not verify is left out and reported in ``diagnostics``.
     /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`).
     @discardableResult
     public func restore() async throws(StoreError) -> [Transaction] {
@@ -17,12 +18,18 @@ extension Store {
         var entries: [JournalEntry] = []
         var events: [StoreEvent] = []
         var merged: [String: Transaction] = [:]
+        var restored: [Transaction] = []
         for update in updates {
-            let transaction = update.transaction
+            let transaction: Transaction
+            do { transaction = try verified(update) } catch {
+                report(StoreDiagnostic(.deliveryFailed, "restore: \(error.message)"))
+                continue
+            }
+            restored.append(transaction)
             let known = merged[transaction.transactionId] ?? record.transactions[transaction.transactionId]
             let stored = Transaction.newest(stored: known, incoming: transaction)
             if stored != known {
-                entries.append(.transaction(stored))
+                entries.append(.transaction(stored, jwsRepresentation: update.jwsRepresentation))
                 merged[stored.transactionId] = stored
                 if stored.isRevoked, known?.isRevoked != true, known != nil { events.append(.revoked(stored)) }
             }
@@ -34,12 +41,12 @@ extension Store {
         prepareForChange()
         do { try write(entries) } catch { throw failed(nil, error) }
         // Restored transactions need no finish; mark them delivered so a later identical copy is not announced.
-        for update in updates where !record.finished.contains(update.transaction.transactionId) {
-            remember(.finished(update.transaction.transactionId))
+        for transaction in restored where !record.finished.contains(transaction.transactionId) {
+            remember(.finished(transaction.transactionId))
         }
-        events.append(.restored(count: updates.count))
+        events.append(.restored(count: restored.count))
         emit(events + stateChangeEvents())
-        return updates.map(\.transaction)
+        return restored
     }
 
     /// After a damaged customer file was moved aside: rebuilds from a restore, or reports and retries at the

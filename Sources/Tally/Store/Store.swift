@@ -12,6 +12,12 @@ import TallyCore
 /// Time is the backend's (``StoreBackend/clock``): a renewal or refund dated by the store counts as soon as the
 /// store's clock reaches it.
 ///
+/// Only signed transactions count: each one the backend delivers or restores, and each one read back from the
+/// customer file, must carry a signed form (``TransactionUpdate/jwsRepresentation``) that the backend's
+/// ``StoreBackend/transactionVerifier`` verifies; the engine keeps the verified payload with its signed form, and
+/// ignores (and reports in ``diagnostics``) a copy in the file whose signed form is missing or wrong.
+/// Spends are local records, not signed: see ``spend(_:of:id:)``.
+///
 /// Delivery is crash-safe: a transaction is finished with the backend only after its effect is durably
 /// written (see ``DeliveryStep``), and a transaction arriving again credits once.
 public actor Store {
@@ -31,6 +37,8 @@ public actor Store {
     let clock: StoreClock
     let deliveryObserver: DeliveryObserver?
     let file: CustomerFile
+    /// The backend's verifier, with the signed forms it verified in this process.
+    let signedForms: SignedForms
     var record: CustomerRecord
     var productCache: [String: StoreProduct] = [:]
     var invalidProductIds: Set<String> = []
@@ -57,7 +65,8 @@ public actor Store {
                 deliveryObserver: DeliveryObserver? = nil) async throws(StoreError) {
         let clock = backend.clock
         let file = CustomerFile(directory: directory)
-        let (record, diagnostics) = try file.open(now: clock.now())
+        let signedForms = SignedForms(verifier: backend.transactionVerifier)
+        let (record, diagnostics) = try file.open(now: clock.now(), signedForms: signedForms)
         self.backend = backend
         self.catalog = catalog
         self.configuration = configuration
@@ -66,6 +75,7 @@ public actor Store {
         self.clock = clock
         self.deliveryObserver = deliveryObserver
         self.file = file
+        self.signedForms = signedForms
         self.record = record
         self.diagnostics = diagnostics
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).

@@ -24,6 +24,10 @@ struct MarketSession: Sendable {
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale)
+        // What the engine found and worked around while opening (a damaged or forged customer file), never silent.
+        for diagnostic in await store.diagnostics {
+            Output.error("warning: \(diagnostic.kind.rawValue): \(diagnostic.message)")
+        }
         return MarketSession(store: store, options: options, locale: locale)
     }
 

@@ -1,0 +1,48 @@
+import TallyCore
+
+
+/// The backend's ``TransactionVerifier`` with what it verified in this process: each distinct signed form costs
+/// one verification per launch, however often it is read (snapshot and journal, a transaction delivered again).
+/// The cache is keyed by the whole signed form, so nothing unverified can hit it.
+final class SignedForms {
+    private let verifier: any TransactionVerifier
+    private var verified: [String: Transaction] = [:]
+
+    init(verifier: any TransactionVerifier) {
+        self.verifier = verifier
+    }
+
+    /// The transaction `jwsRepresentation` signs.
+    /// - Throws: ``StoreError/Code/verificationFailed`` when it does not verify.
+    func transaction(signedBy jwsRepresentation: String) throws(StoreError) -> Transaction {
+        if let known = verified[jwsRepresentation] { return known }
+        let transaction: Transaction
+        do {
+            transaction = try verifier.verifiedTransaction(jwsRepresentation)
+        } catch where error.code == .verificationFailed {
+            throw error
+        } catch {
+            throw StoreError(.verificationFailed, error.message)
+        }
+        verified[jwsRepresentation] = transaction
+        return transaction
+    }
+
+    /// Why a copy read from the customer file must not count; nil when its signed form verifies and signs
+    /// exactly this copy (a valid signature of another transaction, or of an older copy, grants nothing).
+    func rejection(of transaction: Transaction, jwsRepresentation: String?) -> String? {
+        guard let jwsRepresentation else {
+            return "has no signed form (a file written before Tally kept them, or not written by Tally)"
+        }
+        let signed: Transaction
+        do { signed = try self.transaction(signedBy: jwsRepresentation) } catch {
+            return "has a signed form that does not verify (\(error.message))"
+        }
+        guard signed == transaction else {
+            return signed.transactionId == transaction.transactionId
+                ? "differs from its signed form"
+                : "carries the signed form of transaction \(signed.transactionId)"
+        }
+        return nil
+    }
+}
