@@ -40,7 +40,7 @@ enum EngineBenchmark {
             let sandbox = try await purchaseRate(
                 backend: SandboxBackend(directory: sandboxDirectory), fixture: fixture,
                 directory: root.appendingPathComponent("engine-sandbox"), count: sandboxPurchases)
-            Report.line(String(format: "through SandboxBackend (sandbox.json rewritten atomically per purchase): "
+            Report.line(String(format: "through SandboxBackend (sandbox.sqlite, one transaction per change): "
                 + "%.0f purchases/s over %d purchases (informative)", sandbox, sandboxPurchases))
             return true
         } catch {
