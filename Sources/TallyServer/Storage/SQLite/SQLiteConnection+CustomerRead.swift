@@ -28,6 +28,8 @@ extension SQLiteConnection {
                 originalTransactionId: try row.requiredText(0), fromAppUserId: try row.requiredText(1),
                 toAppUserId: try row.requiredText(2), date: Date(millisecondsSince1970: row.int64(3))))
         }
+        record.renewalInfos = try renewalInfos(of: appUserId)
+        record.notifications = try notificationEntries(of: appUserId)
         return record
     }
 
@@ -43,6 +45,7 @@ extension SQLiteConnection {
             SELECT transaction_id, source, payload, signed_transaction FROM transactions
             WHERE app_user_id = ? AND consumable = 0 ORDER BY transaction_id
             """)
+        record.renewalInfos = try renewalInfos(of: appUserId)
         return record
     }
 
