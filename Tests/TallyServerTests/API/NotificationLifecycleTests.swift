@@ -300,4 +300,31 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "SOMETHING_NEW", result: "recorded") == 1)
         #expect(fixture.api.metrics.notifications(type: "TEST", result: "recorded") == 1)
     }
+
+    @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending")
+    func resubscribeAndOfferChanges() throws {
+        let fixture = try ServerFixture()
+        _ = try Self.subscribe(fixture, "u14", chain: "7014")
+        fixture.clock.set(Self.start + 40 * Self.day)
+        #expect(fixture.customer("u14").subscription["status"] as? String == "expired")
+        let again = Purchases.monthly("7014-2", original: "7014", at: Self.start + 39 * Self.day,
+                                      expires: Self.start + 69 * Self.day)
+        #expect(try fixture.notify(.subscribed, .resubscribe, signed: Self.start + 39 * Self.day, transaction: again,
+                                   renewal: Renewals.make("7014", signed: Self.start + 39 * Self.day)).result == "applied")
+        #expect(fixture.customer("u14").subscription["status"] as? String == "subscribed")
+
+        _ = try Self.subscribe(fixture, "u15", chain: "7015", product: Self.plus)
+        let upgraded = Purchases.make("7015-2", product: Self.pro, type: .autoRenewable, at: Self.start + 39 * Self.day,
+                                      original: "7015", expires: Self.start + 69 * Self.day, group: "6E1A1000")
+        try fixture.notify(.offerRedeemed, .upgrade, signed: Self.start + 39 * Self.day, transaction: upgraded,
+                           renewal: Renewals.make("7015", product: Self.pro, signed: Self.start + 39 * Self.day))
+        #expect(fixture.customer("u15").subscription["productId"] as? String == Self.pro)
+        #expect(fixture.customer("u15").features.contains("pro"))
+
+        try fixture.notify(.offerRedeemed, .downgrade, signed: Self.start + 39.5 * Self.day,
+                           renewal: Renewals.make("7015", product: Self.pro, signed: Self.start + 39.5 * Self.day,
+                                                  next: Self.plus))
+        #expect(fixture.customer("u15").subscription["pendingProductId"] as? String == Self.plus)
+        #expect(fixture.customer("u15").subscription["productId"] as? String == Self.pro)
+    }
 }
