@@ -327,4 +327,30 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u15").subscription["pendingProductId"] as? String == Self.plus)
         #expect(fixture.customer("u15").subscription["productId"] as? String == Self.pro)
     }
+
+    @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded")
+    func cancelAndRecordedOnlyTypes() throws {
+        let fixture = try ServerFixture()
+        _ = try Self.subscribe(fixture, "u16", chain: "7016")
+        try fixture.notify(.didChangeRenewalStatus, signed: Self.start - Self.day,
+                           renewal: Renewals.make("7016", signed: Self.start - Self.day, autoRenew: .off,
+                                                  priceIncrease: .noResponse))
+        #expect(fixture.customer("u16").subscription["willRenew"] as? Bool == false)
+        #expect(fixture.customer("u16").subscription["status"] as? String == "subscribed")
+
+        let token = try fixture.signer.sign(ServerNotification(
+            notificationType: .externalPurchaseToken, subtype: .unreported, notificationUUID: "n-token",
+            signedDate: Self.start,
+            externalPurchaseToken: ExternalPurchaseToken(externalPurchaseId: "SANDBOX_b3f1", tokenCreationDate: Self.start,
+                                                         appAppleId: 1_234_567_890, bundleId: "com.example.market")))
+        let tokenReply = fixture.postNotification(token)
+        #expect(tokenReply.status == 200)
+        #expect(tokenReply.result == "recorded")
+        let consent = try fixture.signer.sign(ServerNotification(
+            notificationType: .rescindConsent, notificationUUID: "n-consent", signedDate: Self.start,
+            appData: AppData(appAppleId: 1_234_567_890, bundleId: "com.example.market", environment: .sandbox)))
+        let consentReply = fixture.postNotification(consent)
+        #expect(consentReply.status == 200)
+        #expect(consentReply.result == "recorded")
+    }
 }
