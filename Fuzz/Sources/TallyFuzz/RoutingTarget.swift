@@ -18,7 +18,7 @@ enum RoutingTarget {
     static func checkRouter(_ path: String) {
         guard let match = try? Router.match(path) else { return }
         switch match.route {
-        case .healthz, .readyz, .metrics:
+        case .healthz, .readyz, .metrics, .appleNotifications:
             require(match.appUserId.isEmpty, "\(match.route) has an appUserId")
             return
         case .spend:

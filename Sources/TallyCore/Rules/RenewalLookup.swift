@@ -9,10 +9,7 @@ struct RenewalLookup: Sendable {
     init(_ renewalInfos: [RenewalInfo]) {
         var byChain: [String: RenewalInfo] = [:]
         for info in renewalInfos {
-            if let current = byChain[info.originalTransactionId], let currentSigned = current.signedDate,
-               let signed = info.signedDate, signed < currentSigned {
-                continue
-            }
+            if let current = byChain[info.originalTransactionId], !info.supersedes(current) { continue }
             byChain[info.originalTransactionId] = info
         }
         self.byChain = byChain

@@ -8,7 +8,7 @@ extension EntitlementAPI {
         let match: RouteMatch?
         var pathError: APIError?
         do {
-            match = try Router.match(request.path)
+            match = try Router.match(request.path, notificationsPath: configuration.notifications.path)
         } catch {
             match = nil
             pathError = error

@@ -62,7 +62,7 @@ public final class EntitlementAPI: Sendable {
     private func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let match: RouteMatch
         do {
-            guard let found = try Router.match(request.path) else { return ("unmatched", APIError.notFound.response) }
+            guard let found = try Router.match(request.path, notificationsPath: configuration.notifications.path) else { return ("unmatched", APIError.notFound.response) }
             match = found
         } catch {
             return ("unmatched", error.response)
@@ -86,7 +86,8 @@ public final class EntitlementAPI: Sendable {
         case .readyz: return readyz()
         case .metrics:
             return HTTPResponse(status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                                body: Array(metrics.prometheusText().utf8))
+                                body: Array(metrics.prometheusText(oldestPendingNotificationAge: pendingNotificationAge()).utf8))
+        case .appleNotifications: return try postNotification(request)
         case .customer: return try getCustomer(match.appUserId)
         case .transactions: return try postTransaction(match.appUserId, request)
         case .receipts: return try postReceipt(match.appUserId, request)

@@ -6,8 +6,9 @@ extension Route {
 
     /// The largest body the route accepts (docs/server.md, *HTTP*): a receipt may be large, a signed transaction
     /// a few KB, a spend a few hundred bytes; routes that take no body accept none.
-    func maxBodyBytes(_ limits: ServerLimits) -> Int {
+    func maxBodyBytes(_ limits: ServerLimits, notifications: NotificationSettings = NotificationSettings()) -> Int {
         switch self {
+        case .appleNotifications: min(notifications.maxBodyBytes, limits.maxBodyBytes)
         case .receipts: limits.maxBodyBytes
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
         case .spend: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
@@ -20,8 +21,10 @@ extension Router {
     /// The body limit of a request, chosen from its method and path before any body is read: the route's limit
     /// when the method is one the route answers; 0 otherwise (an unknown path or method is answered from the
     /// head alone, 404 or 405, so there is nothing to read).
-    static func maxBodyBytes(method: String, path: String, limits: ServerLimits) -> Int {
-        guard let route = (try? match(path))??.route, route.allowedMethods.contains(method) else { return 0 }
-        return route.maxBodyBytes(limits)
+    static func maxBodyBytes(method: String, path: String, limits: ServerLimits,
+                             notifications: NotificationSettings = NotificationSettings()) -> Int {
+        guard let route = (try? match(path, notificationsPath: notifications.path))??.route,
+              route.allowedMethods.contains(method) else { return 0 }
+        return route.maxBodyBytes(limits, notifications: notifications)
     }
 }

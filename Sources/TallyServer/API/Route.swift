@@ -10,12 +10,14 @@ enum Route: String, Sendable, CaseIterable {
     case healthz = "/healthz"
     case readyz = "/readyz"
     case metrics = "/metrics"
+    /// App Store Server Notifications; its path is `notifications.path` (this template is its metrics label).
+    case appleNotifications = "/v1/notifications/apple"
 
     /// The one method the route answers.
     var method: String {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics: "GET"
-        case .transactions, .receipts, .spend: "POST"
+        case .transactions, .receipts, .spend, .appleNotifications: "POST"
         }
     }
 
@@ -25,6 +27,7 @@ enum Route: String, Sendable, CaseIterable {
         case .customer, .transactions, .receipts: .public
         case .history, .spend: .secret
         case .healthz, .readyz, .metrics: nil
+        case .appleNotifications: nil  // the signature is the authentication
         }
     }
 }

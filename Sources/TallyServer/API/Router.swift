@@ -7,7 +7,11 @@ enum Router {
 
     /// The route and parameters; nil when no route has this shape (404). Throws `invalid_request` for a
     /// parameter that is badly percent-encoded, not UTF-8, empty or too long.
-    static func match(_ path: String) throws(APIError) -> RouteMatch? {
+    /// `notificationsPath` is where App Store Server Notifications arrive (`notifications.path`), matched exactly.
+    static func match(_ path: String, notificationsPath: String = NotificationSettings.defaultPath)
+        throws(APIError) -> RouteMatch?
+    {
+        if path == notificationsPath { return RouteMatch(route: .appleNotifications) }
         switch path {
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)

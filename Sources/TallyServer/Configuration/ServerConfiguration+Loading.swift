@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads"]
+                                  "rateLimit", "limits", "threads", "notifications"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -62,10 +62,15 @@ extension ServerConfiguration {
         }
         let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], threads: threads,
                                 reader: &reader)
+        let notifications = loadNotifications(members["notifications"], reader: &reader)
+        if members["notifications"] != nil, notifications.maxBodyBytes > limits.maxBodyBytes {
+            reader.problem("notifications.maxBodyBytes",
+                           "must not exceed limits.maxBodyBytes (\(limits.maxBodyBytes)), the largest body on any route")
+        }
         guard let catalog, let app, let verification else { return nil }
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,
-                                   threads: threads)
+                                   threads: threads, notifications: notifications)
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

@@ -20,12 +20,14 @@ public struct ServerConfiguration: Sendable {
     public var limits: ServerLimits
     /// HTTP worker threads.
     public var threads: Int
+    /// Where App Store Server Notifications arrive.
+    public var notifications: NotificationSettings
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
                 appConfiguration: AppConfiguration, verification: VerificationSettings,
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
-                threads: Int = 4) {
+                threads: Int = 4, notifications: NotificationSettings = NotificationSettings()) {
         self.listen = listen
         self.catalog = catalog
         self.appConfiguration = appConfiguration
@@ -34,5 +36,6 @@ public struct ServerConfiguration: Sendable {
         self.keys = keys
         self.limits = limits
         self.threads = threads
+        self.notifications = notifications
     }
 }

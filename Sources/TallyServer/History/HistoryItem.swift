@@ -4,7 +4,8 @@ import Foundation
 struct HistoryItem: Sendable {
     /// Milliseconds since 1970 of the item's date.
     var milliseconds: Int64
-    /// Unique within a customer's history: `transaction:<id>`, `ledger:<entry id>`, `transfer:<n>`.
+    /// Unique within a customer's history: `transaction:<id>`, `ledger:<entry id>`, `transfer:<n>`,
+    /// `notification:<notificationUUID>`.
     var sortId: String
     /// The encoded item.
     var json: [UInt8]

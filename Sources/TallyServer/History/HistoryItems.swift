@@ -1,7 +1,7 @@
 import Foundation
 import TallyCore
 
-/// A customer's history as items: transactions, ledger entries and ownership transfers.
+/// A customer's history as items: transactions, ledger entries, ownership transfers and notifications.
 enum HistoryItems {
     /// Every item of `record`, newest first; the ledger is computed through `now`.
     static func all(_ record: CustomerRecord, catalog: Catalog, configuration: AppConfiguration,
@@ -13,6 +13,7 @@ enum HistoryItems {
                             through: now)
         for entry in ledger.entries { items.append(ledgerEntry(entry)) }
         for (index, transfer) in record.transfers.enumerated() { items.append(self.transfer(transfer, index: index)) }
+        for entry in record.notifications { items.append(notification(entry)) }
         items.sort { $0.precedes($1) }
         return items
     }
@@ -59,6 +60,16 @@ enum HistoryItems {
             writer.field("originalTransactionId", transfer.originalTransactionId)
             writer.field("fromAppUserId", transfer.fromAppUserId)
             writer.field("toAppUserId", transfer.toAppUserId)
+        }
+    }
+
+    private static func notification(_ entry: NotificationEntry) -> HistoryItem {
+        item("notification", date: entry.signedDate, id: entry.notificationUUID) { writer in
+            writer.field("type", entry.notificationType)
+            writer.field("subtype", entry.subtype)
+            writer.field("notificationUUID", entry.notificationUUID)
+            writer.field("originalTransactionId", entry.originalTransactionId)
+            writer.field("result", entry.result.rawValue)
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 extension ServerMetrics {
     /// The metrics in Prometheus' text exposition format (version 0.0.4).
-    public func prometheusText() -> String {
+    /// `oldestPendingNotificationAge` (seconds) is written as a gauge when given.
+    public func prometheusText(oldestPendingNotificationAge: Double? = nil) -> String {
         let snapshot = storage.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP tally_http_requests_total HTTP requests answered, by route template, method and status.")
@@ -28,6 +29,17 @@ extension ServerMetrics {
         lines.append("# TYPE tally_verifications_total counter")
         for (key, count) in snapshot.verifications.sorted(by: { ($0.key.kind, $0.key.result) < ($1.key.kind, $1.key.result) }) {
             lines.append("tally_verifications_total{kind=\"\(Self.escape(key.kind))\",result=\"\(Self.escape(key.result))\"} \(count)")
+        }
+        lines.append("# HELP tally_notifications_total App Store Server Notifications received, by type and result.")
+        lines.append("# TYPE tally_notifications_total counter")
+        for (key, count) in snapshot.notifications.sorted(by: { ($0.key.type, $0.key.result) < ($1.key.type, $1.key.result) }) {
+            lines.append("tally_notifications_total{type=\"\(Self.escape(key.type))\",result=\"\(Self.escape(key.result))\"} \(count)")
+        }
+        if let age = oldestPendingNotificationAge {
+            lines.append("# HELP tally_notifications_oldest_pending_age_seconds Age of the oldest notification stored but "
+                         + "not yet applied (its chain has no owner yet); 0 when none waits.")
+            lines.append("# TYPE tally_notifications_oldest_pending_age_seconds gauge")
+            lines.append("tally_notifications_oldest_pending_age_seconds \(age)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

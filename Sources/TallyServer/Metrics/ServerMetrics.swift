@@ -24,6 +24,12 @@ public final class ServerMetrics: Sendable {
         var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
         var verifications: [VerificationKey: Int] = [:]
+        var notifications: [NotificationKey: Int] = [:]
+    }
+
+    struct NotificationKey: Hashable {
+        var type: String
+        var result: String
     }
 
     /// Upper bounds of the latency buckets, in seconds.
@@ -54,5 +60,16 @@ public final class ServerMetrics: Sendable {
     /// How many verifications of `kind` ended with `result`.
     public func verifications(kind: String, result: String) -> Int {
         storage.withLock { $0.verifications[VerificationKey(kind: kind, result: result)] ?? 0 }
+    }
+
+    /// Counts one notification: its `notificationType` and what became of it (a ``NotificationResult`` name,
+    /// or `failed` when the store failed).
+    public func recordNotification(type: String, result: String) {
+        storage.withLock { $0.notifications[NotificationKey(type: type, result: result), default: 0] += 1 }
+    }
+
+    /// How many notifications of `type` ended with `result`.
+    public func notifications(type: String, result: String) -> Int {
+        storage.withLock { $0.notifications[NotificationKey(type: type, result: result)] ?? 0 }
     }
 }

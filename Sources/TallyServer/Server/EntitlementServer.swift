@@ -39,11 +39,12 @@ public final class EntitlementServer: Sendable {
             throw .configuration(error)
         }
         let api = self.api
-        let limits = configuration.limits
+        let limits = configuration.limits, notifications = configuration.notifications
         let settings = HTTPServer.Configuration(
             host: address.host, port: UInt16(address.port), threads: configuration.threads,
             maxBodyBytes: limits.maxBodyBytes,
-            bodyLimit: { method, path in Router.maxBodyBytes(method: method, path: path, limits: limits) },
+            bodyLimit: { method, path in Router.maxBodyBytes(method: method, path: path, limits: limits,
+                                                                      notifications: notifications) },
             connectionTimeoutSeconds: limits.idleTimeoutSeconds,
             connectionLimit: max(limits.maxConnections, configuration.threads),
             connectionLimitPerAddress: limits.maxConnectionsPerIP,

@@ -17,20 +17,28 @@ public struct CustomerRecord: Sendable, Hashable {
     /// The net amount per currency the store keeps materialised (credits − claw-backs − spends, see
     /// ``TallyCore/CurrencyCredits``): balances and debts come from it, not from replaying the history.
     public var nets: [String: Decimal]
+    /// The renewal info of each subscription chain the customer owns (the newest copy stored), in any order.
+    public var renewalInfos: [RenewalInfo]
+    /// App Store Server Notifications applied to the customer, oldest received first (none in a record read
+    /// for the state only).
+    public var notifications: [NotificationEntry]
 
     /// Creates a record.
     public init(appUserId: String, transactions: [StoredTransaction] = [], spends: [Spend] = [],
-                transfers: [OwnershipTransfer] = [], version: Int64 = 0, nets: [String: Decimal] = [:]) {
+                transfers: [OwnershipTransfer] = [], version: Int64 = 0, nets: [String: Decimal] = [:],
+                renewalInfos: [RenewalInfo] = [], notifications: [NotificationEntry] = []) {
         self.appUserId = appUserId
         self.transactions = transactions
         self.spends = spends
         self.transfers = transfers
         self.version = version
         self.nets = nets
+        self.renewalInfos = renewalInfos
+        self.notifications = notifications
     }
 
     /// The purchase history the TallyCore rules read.
     public var purchaseHistory: PurchaseHistory {
-        PurchaseHistory(transactions: transactions.map(\.transaction), spends: spends)
+        PurchaseHistory(transactions: transactions.map(\.transaction), renewalInfos: renewalInfos, spends: spends)
     }
 }

@@ -44,4 +44,25 @@ public protocol CustomerStore: Sendable {
     /// whatever cheap checks show that writes would fail, such as a full file system); throws what a real
     /// write would meet.
     func checkWritable() throws(CustomerStoreError)
+
+    /// Stores a verified App Store Server Notification and applies it, in one durable transaction (so a 200
+    /// can follow; a throw means nothing was stored, and Apple retries).
+    ///
+    /// - A `notificationUUID` already stored changes nothing: ``NotificationResult/duplicate``.
+    /// - Which customer: the owner of its chain (``StoredNotification/originalTransactionId``); else the
+    ///   owner of its `appAccountToken`; else it is stored ``NotificationResult/pending`` and applied when a
+    ///   customer posts a transaction of that chain (``record(_:for:policy:at:)`` adopts it in the same write).
+    /// - Applying: its transaction is stored for the owner exactly as a posted one under
+    ///   ``OwnershipPolicy/keep`` (newer facts win, nets move; a notification never moves ownership); its
+    ///   renewal info replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).
+    ///   Nothing changed is ``NotificationResult/unchanged``.
+    /// - One that does not apply facts (``StoredNotification/appliesFacts``) is ``NotificationResult/recorded``.
+    ///
+    /// A record of the owner then lists it in ``CustomerRecord/notifications`` and the renewal info in
+    /// ``CustomerRecord/renewalInfos``.
+    func recordNotification(_ notification: StoredNotification, at date: Date) throws(CustomerStoreError)
+        -> NotificationOutcome
+
+    /// When the oldest ``NotificationResult/pending`` notification was received; nil when none waits.
+    func oldestPendingNotificationDate() throws(CustomerStoreError) -> Date?
 }

@@ -59,6 +59,12 @@ struct PurchaseVerifier: Sendable {
         return verifier.verifyTransaction(jws)
     }
 
+    /// The verifier when exactly one environment is accepted (it judges the environment claim itself).
+    var onlyVerifier: SignedDataVerifier? { verifiers.count == 1 ? verifiers.values.first : nil }
+
+    /// The verifier of an accepted environment.
+    func verifier(for environment: Environment) -> SignedDataVerifier? { verifiers[environment] }
+
     /// The payload's `environment` claim, read without verifying (only to pick the verifier).
     static func claimedEnvironment(_ jws: String) -> Environment? {
         let bytes = jws.utf8

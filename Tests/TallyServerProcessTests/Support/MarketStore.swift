@@ -42,6 +42,16 @@ struct MarketStore {
         try signer.signTransaction(transaction)
     }
 
+    /// Moves the sandbox's clock forward, running the renewals and expiries on the way.
+    mutating func advance(by duration: SandboxDuration) {
+        sandbox.advance(by: duration)
+    }
+
+    /// Any payload (a notification, renewal info) signed as the App Store signs it.
+    func sign<T: Encodable>(_ payload: T) throws -> String {
+        try signer.sign(payload)
+    }
+
     /// Buys and signs in one step.
     mutating func buySigned(_ productId: String, account: String = "default") throws -> (Transaction, String) {
         let transaction = try buy(productId, account: account)

@@ -107,8 +107,10 @@ struct StoreBalanceTests {
                                  at: F.start)
             _ = try store.spend(F.spend("s1", 30), for: "u1")
         }
-        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag.
+        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3's tables).
             let connection = try SQLiteConnection(path: directory.database)
+            try connection.execute("DROP TABLE notifications")
+            try connection.execute("DROP TABLE renewal_infos")
             try connection.execute("DROP TABLE balances")
             try connection.execute("DROP TABLE store_settings")
             try connection.execute("DROP INDEX transactions_for_state")

@@ -54,4 +54,15 @@ final class SwitchableStore: CustomerStore {
         try check()
         try base.checkWritable()
     }
+
+    func recordNotification(_ notification: StoredNotification, at date: Date) throws(CustomerStoreError)
+        -> NotificationOutcome {
+        try check()
+        return try base.recordNotification(notification, at: date)
+    }
+
+    func oldestPendingNotificationDate() throws(CustomerStoreError) -> Date? {
+        try check()
+        return try base.oldestPendingNotificationDate()
+    }
 }

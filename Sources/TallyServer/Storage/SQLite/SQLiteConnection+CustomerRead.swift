@@ -22,14 +22,18 @@ extension SQLiteConnection {
                 originalTransactionId: try row.requiredText(0), fromAppUserId: try row.requiredText(1),
                 toAppUserId: try row.requiredText(2), date: Date(millisecondsSince1970: row.int64(3))))
         }
+        record.renewalInfos = try renewalInfos(of: appUserId)
+        record.notifications = try notificationEntries(of: appUserId)
         return record
     }
 
-    /// What the customer state needs of `appUserId`: the version, the nets and the transactions that are not
-    /// consumables (consumables count only through the nets), so its cost does not grow with coin purchases or
+    /// What the customer state needs of `appUserId`: the version, the nets, the renewal infos and the transactions
+    /// that are not consumables (consumables count only through the nets), so its cost does not grow with coin purchases or
     /// spends. Read with the connection's current transaction.
     func customerStateRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
-        try recordHead(appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0")
+        var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0")
+        record.renewalInfos = try renewalInfos(of: appUserId)
+        return record
     }
 
     /// The version, the nets and the transactions matching `condition` (one `?`, the customer id), by id.

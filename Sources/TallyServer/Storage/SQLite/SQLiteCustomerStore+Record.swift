@@ -23,7 +23,11 @@ extension SQLiteCustomerStore {
             for item in items {
                 try writer.store(item)
             }
-            return try writer.finish()
+            var outcome = try writer.finish()
+            // Notifications waiting for these chains apply now that they have an owner (same write).
+            var notifications = NotificationRecorder(connection: connection, credits: credits, date: date)
+            try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
+            return outcome
         }
     }
 }

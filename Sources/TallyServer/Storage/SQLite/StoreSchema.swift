@@ -84,6 +84,41 @@ enum StoreSchema {
             "UPDATE transactions SET consumable = (json_extract(payload, '$.type') IS 'Consumable')",
             "CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable)",
         ],
+        // 3: App Store Server Notifications (the raw signed payload kept, with the decoded transaction and
+        // renewal info so an unowned one can be applied when its chain is adopted), and renewal info per
+        // subscription chain (newer `signedDate` wins; its owner is the chain's).
+        [
+            """
+            CREATE TABLE renewal_infos (
+                original_transaction_id TEXT PRIMARY KEY NOT NULL,
+                payload TEXT NOT NULL,
+                signed_renewal_info TEXT,
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE notifications (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                notification_uuid TEXT NOT NULL UNIQUE,
+                notification_type TEXT NOT NULL,
+                subtype TEXT,
+                signed_date_ms INTEGER NOT NULL,
+                original_transaction_id TEXT,
+                app_account_token TEXT,
+                app_user_id TEXT REFERENCES customers(app_user_id),
+                result TEXT NOT NULL,
+                signed_payload TEXT NOT NULL,
+                transaction_payload TEXT,
+                signed_transaction TEXT,
+                renewal_payload TEXT,
+                signed_renewal_info TEXT,
+                received_at INTEGER NOT NULL,
+                applied_at INTEGER
+            )
+            """,
+            "CREATE INDEX notifications_by_customer ON notifications(app_user_id)",
+            "CREATE INDEX notifications_pending ON notifications(original_transaction_id, received_at) WHERE result = 'pending'",
+        ],
     ]
 
     /// The schema version this code writes.
