@@ -57,7 +57,8 @@ let package = Package(
         /// A client of Apple's App Store Server API (signed requests, Apple's retry rules), for the server.
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
-        .target(name: "TallyServer", dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite"]),
+        .target(name: "TallyServer",
+                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",

@@ -12,7 +12,9 @@ enum APITarget {
               "spend_id_too_long"],
         401: ["unauthorized"], 403: ["forbidden"], 404: ["not_found", "unknown_currency"],
         405: ["method_not_allowed"],
-        409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer"],
+        409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",
+              "nothing_to_reconcile"],
+        502: ["app_store_unavailable", "app_store_unauthorized", "app_store_unverifiable"],
         413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 501: ["unsupported_transfer_coding"], 503: ["unavailable", "not_ready"],
     ]
 

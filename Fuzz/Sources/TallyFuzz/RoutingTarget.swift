@@ -23,7 +23,7 @@ enum RoutingTarget {
             return
         case .spend:
             require(!match.currency.isEmpty, "spend without a currency")
-        case .customer, .transactions, .receipts, .history:
+        case .customer, .transactions, .receipts, .history, .reconcile:
             require(match.currency.isEmpty, "\(match.route) has a currency")
         }
         require(!match.appUserId.isEmpty && match.appUserId.utf8.count <= Router.maxAppUserIdBytes,

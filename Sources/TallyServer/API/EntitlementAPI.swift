@@ -93,6 +93,7 @@ public final class EntitlementAPI: Sendable {
         case .receipts: return try postReceipt(match.appUserId, request)
         case .history: return try history(match.appUserId, request)
         case .spend: return try spend(match.appUserId, currency: match.currency, request)
+        case .reconcile: return try reconcile(match.appUserId)
         }
     }
 

@@ -6,6 +6,7 @@ enum Route: String, Sendable, CaseIterable {
     case transactions = "/v1/customers/{appUserId}/transactions"
     case receipts = "/v1/customers/{appUserId}/receipts"
     case history = "/v1/customers/{appUserId}/history"
+    case reconcile = "/v1/customers/{appUserId}/reconcile"
     case spend = "/v1/customers/{appUserId}/currencies/{currency}/spend"
     case healthz = "/healthz"
     case readyz = "/readyz"
@@ -17,7 +18,7 @@ enum Route: String, Sendable, CaseIterable {
     var method: String {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics: "GET"
-        case .transactions, .receipts, .spend, .appleNotifications: "POST"
+        case .transactions, .receipts, .spend, .appleNotifications, .reconcile: "POST"
         }
     }
 
@@ -25,7 +26,7 @@ enum Route: String, Sendable, CaseIterable {
     var role: KeyRole? {
         switch self {
         case .customer, .transactions, .receipts: .public
-        case .history, .spend: .secret
+        case .history, .spend, .reconcile: .secret
         case .healthz, .readyz, .metrics: nil
         case .appleNotifications: nil  // the signature is the authentication
         }

@@ -29,6 +29,7 @@ enum Router {
         case 5 where segments[4] == "transactions": route = .transactions
         case 5 where segments[4] == "receipts": route = .receipts
         case 5 where segments[4] == "history": route = .history
+        case 5 where segments[4] == "reconcile": route = .reconcile
         case 7 where segments[4] == "currencies" && segments[6] == "spend":
             route = .spend
             currency = try decode(segments[5], name: "currency")

@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "notifications"]
+                                  "rateLimit", "limits", "threads", "notifications", "appStoreServerAPI"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -67,10 +67,12 @@ extension ServerConfiguration {
             reader.problem("notifications.maxBodyBytes",
                            "must not exceed limits.maxBodyBytes (\(limits.maxBodyBytes)), the largest body on any route")
         }
+        let appStoreServerAPI = loadAppStoreServerAPI(members["appStoreServerAPI"], verification: verification,
+                                                      reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,
-                                   threads: threads, notifications: notifications)
+                                   threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI)
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

@@ -22,12 +22,15 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int
     /// Where App Store Server Notifications arrive.
     public var notifications: NotificationSettings
+    /// How to call the App Store Server API to reconcile customers; nil when not configured.
+    public var appStoreServerAPI: AppStoreServerAPISettings?
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
                 appConfiguration: AppConfiguration, verification: VerificationSettings,
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
-                threads: Int = 4, notifications: NotificationSettings = NotificationSettings()) {
+                threads: Int = 4, notifications: NotificationSettings = NotificationSettings(),
+                appStoreServerAPI: AppStoreServerAPISettings? = nil) {
         self.listen = listen
         self.catalog = catalog
         self.appConfiguration = appConfiguration
@@ -37,5 +40,11 @@ public struct ServerConfiguration: Sendable {
         self.limits = limits
         self.threads = threads
         self.notifications = notifications
+        self.appStoreServerAPI = appStoreServerAPI
+    }
+
+    /// What each transaction credits under this catalog and `tally.json`: the store keeps its balances with it.
+    public var credits: CurrencyCredits {
+        CurrencyCredits(catalog: catalog, configuration: appConfiguration)
     }
 }

@@ -27,7 +27,7 @@ public final class EntitlementServer: Sendable {
         do {
             store = try SQLiteCustomerStore(
                 directory: dataDirectory,
-                credits: CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration),
+                credits: configuration.credits,
                 readers: max(1, configuration.threads))
         } catch {
             throw .store(error)

@@ -65,4 +65,14 @@ public protocol CustomerStore: Sendable {
 
     /// When the oldest ``NotificationResult/pending`` notification was received; nil when none waits.
     func oldestPendingNotificationDate() throws(CustomerStoreError) -> Date?
+
+    /// The App Store Server API history `revision` reconciliation reached for `appUserId`; nil before the first.
+    func historyRevision(of appUserId: String) throws(CustomerStoreError) -> String?
+
+    /// Stores what the App Store Server API says of `appUserId` in one durable transaction: `transactions` as
+    /// posts under ``OwnershipPolicy/keep`` (newer facts win, nets move, a chain of another customer stays with
+    /// it; pending notifications of the chains apply), `renewalInfos` when they supersede the stored ones, and
+    /// `revision` (when given) as the customer's cursor, so a walk stopped halfway resumes without loss.
+    func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
+                   for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome
 }

@@ -13,10 +13,11 @@ enum ServeCommand {
         }
         do {
             if words.first == "key" { return try ServeKey.run(Array(words.dropFirst())) }
+            if words.first == "reconcile" { return try ServeReconcile.run(Array(words.dropFirst())) }
             return try serve(words)
         } catch let error as UsageError {
             Output.error("tally serve: \(error.message)")
-            Output.error("usage: \(words.first == "key" ? ServeHelp.keyUsage : ServeHelp.usage)")
+            Output.error("usage: \(words.first == "key" ? ServeHelp.keyUsage : words.first == "reconcile" ? ServeHelp.reconcileUsage : ServeHelp.usage)")
             return ExitCode.usage
         } catch {
             Output.error("tally serve: \(error)")

@@ -2,6 +2,7 @@
 enum ServeHelp {
     static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT] [--access-log]"
     static let keyUsage = "tally serve key --role public|secret [--name NAME]"
+    static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
 
     static let text = """
     tally serve — the entitlement server (docs/server.md)
@@ -9,6 +10,7 @@ enum ServeHelp {
     USAGE
       \(usage)
       \(keyUsage)
+      \(reconcileUsage)
 
     Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
     'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
@@ -18,6 +20,11 @@ enum ServeHelp {
 
     'tally serve key' prints a new random key and its configuration entry as JSON; put the entry
     (without "key") in the configuration's "keys" and give the key to the client.
+
+    'tally serve reconcile' brings one customer level with the App Store through the App Store Server
+    API configured in "appStoreServerAPI" (Get Transaction History v2 from the customer's stored revision,
+    then Get All Subscription Statuses; every payload verified). Run it while no server uses DIR; with a
+    server running, POST /v1/customers/{id}/reconcile with a secret key instead.
     """
 
     static let key = """

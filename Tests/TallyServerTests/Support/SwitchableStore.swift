@@ -65,4 +65,15 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.oldestPendingNotificationDate()
     }
+
+    func historyRevision(of appUserId: String) throws(CustomerStoreError) -> String? {
+        try check()
+        return try base.historyRevision(of: appUserId)
+    }
+
+    func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
+                   for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome {
+        try check()
+        return try base.reconcile(transactions, renewalInfos: renewalInfos, revision: revision, for: appUserId, at: date)
+    }
 }

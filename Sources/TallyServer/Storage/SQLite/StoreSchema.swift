@@ -119,6 +119,16 @@ enum StoreSchema {
             "CREATE INDEX notifications_by_customer ON notifications(app_user_id)",
             "CREATE INDEX notifications_pending ON notifications(original_transaction_id, received_at) WHERE result = 'pending'",
         ],
+        // 4: the App Store Server API's transaction-history revision reached per customer (reconciliation's cursor).
+        [
+            """
+            CREATE TABLE history_revisions (
+                app_user_id TEXT PRIMARY KEY NOT NULL REFERENCES customers(app_user_id),
+                revision TEXT NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ],
     ]
 
     /// The schema version this code writes.

@@ -1,0 +1,32 @@
+import Foundation
+import TallyCore
+import TallyCrypto
+
+/// How the server calls Apple's App Store Server API to reconcile customers (the `appStoreServerAPI` object of
+/// `tally-server.json`): an in-app purchase key from App Store Connect and the environment.
+public struct AppStoreServerAPISettings: Sendable {
+    /// The issuer id from App Store Connect's Keys page.
+    public var issuerId: String
+    /// The in-app purchase key's id.
+    public var keyId: String
+    /// The in-app purchase key (the `.p8` file `privateKey` names).
+    public var privateKey: PrivateKey
+    /// `Sandbox` or `Production`: which Apple host, and which verifier checks what it answers.
+    public var environment: Environment
+    /// The API's base URL: Apple's host for the environment unless `baseURL` overrides it (a `tally sandbox serve`).
+    public var baseURL: URL
+
+    /// Apple's production host.
+    public static let productionURL = URL(string: "https://api.storekit.apple.com")!
+    /// Apple's sandbox host.
+    public static let sandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
+
+    /// Creates settings.
+    public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: Environment, baseURL: URL? = nil) {
+        self.issuerId = issuerId
+        self.keyId = keyId
+        self.privateKey = privateKey
+        self.environment = environment
+        self.baseURL = baseURL ?? (environment == .production ? Self.productionURL : Self.sandboxURL)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TallyServer
+
+/// `tally serve reconcile --data DIR --config FILE --customer ID`: one reconciliation of a customer with the App
+/// Store Server API, over the data directory (while no `tally serve` uses it; with one running, use
+/// `POST /v1/customers/{id}/reconcile`).
+enum ServeReconcile {
+    static func run(_ words: [String]) throws -> Int32 {
+        let arguments = try Arguments(words, flags: ["json"], options: ["data", "config", "customer"])
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        guard let data = arguments.value("data") else { throw UsageError("missing --data DIR") }
+        guard let configPath = arguments.value("config") else { throw UsageError("missing --config FILE") }
+        guard let customer = arguments.value("customer"), !customer.isEmpty else { throw UsageError("missing --customer ID") }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration(contentsOf: URL(fileURLWithPath: configPath))
+        } catch {
+            Output.error("tally serve reconcile: \(error.description)")
+            return ExitCode.usage
+        }
+        let api: EntitlementAPI
+        do {
+            let store = try SQLiteCustomerStore(
+                directory: data, credits: configuration.credits, readers: 1)
+            api = try EntitlementAPI(configuration: configuration, store: store)
+        } catch {
+            Output.error("tally serve reconcile: \(error)")
+            return ExitCode.refused
+        }
+        let result: Reconciliation
+        do {
+            result = try api.reconcileCustomer(customer)
+        } catch {
+            Output.error("tally serve reconcile: \(error.description)")
+            switch error {
+            case .notConfigured, .nothingToReconcile: return ExitCode.usage
+            default: return ExitCode.refused
+            }
+        }
+        let summary: [String: Any] = [
+            "pages": result.pages, "transactions": result.transactions, "inserted": result.inserted,
+            "updated": result.updated, "unchanged": result.unchanged, "kept": result.kept,
+            "renewalInfosUpdated": result.renewalInfosUpdated, "revision": result.revision ?? NSNull(),
+        ]
+        if arguments.flag("json") {
+            let json = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+            print(String(decoding: json, as: UTF8.self))
+        } else {
+            print("reconciled \(customer): \(result.pages) pages, \(result.transactions) transactions — "
+                + "\(result.inserted) inserted, \(result.updated) updated, \(result.unchanged) unchanged, "
+                + "\(result.kept) kept, \(result.renewalInfosUpdated) renewal infos updated")
+        }
+        return ExitCode.ok
+    }
+}
