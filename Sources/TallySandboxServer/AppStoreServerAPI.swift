@@ -19,6 +19,8 @@ public final class AppStoreServerAPI: Sendable {
     let sandboxDirectory: SandboxDirectory
     let signer: SandboxSigner
     let keys: SandboxAPIKeys
+    /// A kept connection for cheap reads of the sandbox clock.
+    let store: SandboxStore
     let wallClock: @Sendable () -> Date
     private let buckets = Mutex<[String: (tokens: Double, at: Date)]>([:])
 
@@ -32,6 +34,7 @@ public final class AppStoreServerAPI: Sendable {
         let sandbox = try sandboxDirectory.load()
         signer = try SandboxCertificateAuthority.loadOrGenerate(in: directory, now: sandbox.now).signer()
         keys = SandboxAPIKeys(directory: directory)
+        store = SandboxStore(directory: sandboxDirectory)
     }
 
     /// The HTTP handler: every request answered, never a crash.
@@ -39,8 +42,12 @@ public final class AppStoreServerAPI: Sendable {
         { [self] request in handle(request) }
     }
 
+    /// Where the sandbox's clock is read, for a `tally serve` that follows it in tests (not an Apple path).
+    public static let clockPath = "/tally/v1/clock"
+
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path == Self.clockPath, request.method == "GET" { return clock() }
         do {
             let token = try authorize(request)
             try takeToken(for: token.keyId)
@@ -127,5 +134,11 @@ public final class AppStoreServerAPI: Sendable {
             throw AppStoreAPIError.transactionIdNotFound
         }
         return try Self.json(["signedTransactionInfo": try signer.signTransaction(transaction)])
+    }
+
+    /// `GET /tally/v1/clock`: `{"now": <ms since 1970>}`, the sandbox's current time (no key: it is no secret).
+    private func clock() -> HTTPResponse {
+        guard let stamp = store.stamp() else { return AppStoreAPIError.generalInternal.response }
+        return (try? Self.json(["now": stamp.now.millisecondsSince1970])) ?? AppStoreAPIError.generalInternal.response
     }
 }

@@ -147,5 +147,26 @@ extension ServerProcessTests {
             try fixture.restart()
             #expect(JSONFields.features(try await fixture.client.customer("bob")).contains("pro"))
         }
+
+        @Test func theServerCanFollowTheSandboxClockForTests() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
+            try appStore.tally(["buy", "market.pro.monthly"])
+            try appStore.tally(["advance", "2M"])
+            let latest = try #require(try appStore.transactions().last?["signedTransactionInfo"] as? String)
+            let early = try await fixture.client.postTransaction(latest, for: "carol")
+            #expect((try early.json()["transaction"] as? [String: Any])?["outcome"] as? String == "future",
+                    "on the wall clock the renewal has not started: \(early)")
+            try appStore.start()
+            try fixture.reconfigure { $0["clock"] = ["sandboxURL": appStore.baseURL] }
+            #expect(fixture.server.stderr.text.contains("warning: the clock follows the sandbox"))
+            let state = try await fixture.client.customer("carol")
+            #expect(JSONFields.features(state).contains("pro"), "on the sandbox's clock it is in force: \(state)")
+            try appStore.tally(["advance", "2M"])       // past the end of the one period the server knows
+            try await Task.sleep(for: .seconds(1.2))      // the clock is read again every half second
+            let renewed = try await fixture.client.customer("carol")
+            #expect(!JSONFields.features(renewed).contains("pro"),
+                    "two months later on the sandbox clock, the posted period has ended: \(renewed)")
+        }
     }
 }

@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "notifications", "appStoreServerAPI"]
+                                  "rateLimit", "limits", "threads", "notifications", "appStoreServerAPI", "clock"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -69,10 +69,20 @@ extension ServerConfiguration {
         }
         let appStoreServerAPI = loadAppStoreServerAPI(members["appStoreServerAPI"], verification: verification,
                                                       reader: &reader)
+        var sandboxClockURL: URL?
+        if let node = members["clock"], let clock = reader.object(node, allowed: ["sandboxURL"]),
+           let value = clock["sandboxURL"], let text = reader.string(value) {
+            if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
+                sandboxClockURL = url
+            } else {
+                reader.problem("clock.sandboxURL", "must be the http URL of a running `tally sandbox serve`")
+            }
+        }
         guard let catalog, let app, let verification else { return nil }
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,
-                                   threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI)
+                                   threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI,
+                                   sandboxClockURL: sandboxClockURL)
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

@@ -1,3 +1,4 @@
+import Foundation
 import TallyCore
 import TallyHTTP
 
@@ -24,13 +25,16 @@ public struct ServerConfiguration: Sendable {
     public var notifications: NotificationSettings
     /// How to call the App Store Server API to reconcile customers; nil when not configured.
     public var appStoreServerAPI: AppStoreServerAPISettings?
+    /// A `tally sandbox serve` whose clock the server follows (`clock.sandboxURL`), for tests and demos only;
+    /// nil: the system clock.
+    public var sandboxClockURL: URL?
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
                 appConfiguration: AppConfiguration, verification: VerificationSettings,
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
                 threads: Int = 4, notifications: NotificationSettings = NotificationSettings(),
-                appStoreServerAPI: AppStoreServerAPISettings? = nil) {
+                appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil) {
         self.listen = listen
         self.catalog = catalog
         self.appConfiguration = appConfiguration
@@ -41,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         self.threads = threads
         self.notifications = notifications
         self.appStoreServerAPI = appStoreServerAPI
+        self.sandboxClockURL = sandboxClockURL
     }
 
     /// What each transaction credits under this catalog and `tally.json`: the store keeps its balances with it.

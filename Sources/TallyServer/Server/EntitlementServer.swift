@@ -12,6 +12,8 @@ public final class EntitlementServer: Sendable {
     /// The address it listens on, with the port actually bound (the free one picked for port 0).
     public let address: ListenAddress
     private let http: HTTPServer
+    /// The sandbox clock followed, when `clock.sandboxURL` is configured.
+    private let sandboxClock: SandboxClock?
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
@@ -31,6 +33,14 @@ public final class EntitlementServer: Sendable {
                 readers: max(1, configuration.threads))
         } catch {
             throw .store(error)
+        }
+        var clock = clock
+        if let url = configuration.sandboxClockURL {
+            let followed = try SandboxClock(sandboxURL: url)
+            sandboxClock = followed
+            clock = followed.serverClock
+        } else {
+            sandboxClock = nil
         }
         do {
             api = try EntitlementAPI(configuration: configuration, store: store, clock: clock, log: log,
@@ -69,5 +79,6 @@ public final class EntitlementServer: Sendable {
     /// then closes every connection. Calling it again does nothing.
     public func stop() {
         http.stop(gracePeriod: .seconds(api.configuration.limits.shutdownGraceSeconds))
+        sandboxClock?.stop()
     }
 }

@@ -8,12 +8,14 @@ public enum EntitlementServerError: Error, Sendable, CustomStringConvertible {
     case store(CustomerStoreError)
     /// The HTTP server could not listen.
     case http(HTTPServerError)
+    /// The configured sandbox clock (`clock.sandboxURL`) cannot be read.
+    case clock(String)
 
     /// Whether the problem is in the configuration or the command line (exit 2) rather than the system (exit 1).
     public var isConfigurationProblem: Bool {
         switch self {
         case .configuration: true
-        case .store: false
+        case .store, .clock: false
         case .http(let error):
             if case .invalidAddress = error { true } else if case .invalidConfiguration = error { true } else { false }
         }
@@ -25,6 +27,7 @@ public enum EntitlementServerError: Error, Sendable, CustomStringConvertible {
         case .configuration(let error): error.description
         case .store(let error): error.message
         case .http(let error): error.description
+        case .clock(let message): message
         }
     }
 }

@@ -47,6 +47,10 @@ enum ServeCommand {
         if let warning = OpenFileLimit.raise(toFit: configuration.limits.maxConnections) {
             Output.error("tally serve: \(warning)")
         }
+        if let url = configuration.sandboxClockURL {
+            Output.error("tally serve: warning: the clock follows the sandbox at \(url.absoluteString) (clock.sandboxURL); "
+                + "for tests and demos only, never in production")
+        }
         // Installed before the server starts, so a signal during start-up still ends in a clean stop.
         let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let server: EntitlementServer

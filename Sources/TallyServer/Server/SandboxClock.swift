@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// A clock that follows a running `tally sandbox serve` (`GET /tally/v1/clock`), for tests and demos only: the
+/// sandbox may run months ahead of the wall clock, and a renewal it made "next month" should be in force on the
+/// server too. It keeps the sandbox's offset from the wall clock, read at start and again every half second in the
+/// background; production uses the system clock.
+final class SandboxClock: Sendable {
+    /// The sandbox's clock endpoint.
+    let url: URL
+    private let offset = Mutex<TimeInterval>(0)
+    private let running = Mutex(true)
+
+    /// Reads the sandbox clock once (throws when it cannot), then keeps following it.
+    init(sandboxURL: URL) throws(EntitlementServerError) {
+        url = sandboxURL.appendingPathComponent("tally/v1/clock")
+        guard let first = Self.read(url) else {
+            throw .clock("cannot read the sandbox clock at \(url.absoluteString): is `tally sandbox serve` running?")
+        }
+        offset.withLock { $0 = first.timeIntervalSinceNow }
+        let thread = Thread { [weak self] in
+            while let self, self.running.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: 0.5)
+                if let now = Self.read(self.url) { self.offset.withLock { $0 = now.timeIntervalSinceNow } }
+            }
+        }
+        thread.start()
+    }
+
+    deinit { running.withLock { $0 = false } }
+
+    /// Stops following.
+    func stop() { running.withLock { $0 = false } }
+
+    /// The server clock reading the sandbox's time.
+    var serverClock: ServerClock {
+        ServerClock(now: { [self] in Date().addingTimeInterval(offset.withLock { $0 }) })
+    }
+
+    /// The sandbox's `now`, or nil when it does not answer within a second.
+    private static func read(_ url: URL) -> Date? {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 1)
+        request.httpMethod = "GET"
+        let result = Answer()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            if (response as? HTTPURLResponse)?.statusCode == 200, let data,
+               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+               let milliseconds = object["now"] as? Double {
+                result.date.withLock { $0 = Date(timeIntervalSince1970: milliseconds / 1_000) }
+            }
+            done.signal()
+        }.resume()
+        _ = done.wait(timeout: .now() + 2)
+        return result.date.withLock { $0 }
+    }
+
+    /// Hands the answer from URLSession's queue to the waiting thread.
+    private final class Answer: Sendable {
+        let date = Mutex<Date?>(nil)
+    }
+}
