@@ -137,6 +137,9 @@ struct SandboxAPIMoreTests {
         #expect(error("massBadProduct") == [400, 4_000_023])
         #expect(error("massEmptyStorefronts") == [400, 4_000_027])
         #expect(error("massStatusUnknown") == [404, 4_040_009])
+        let elsewhere = seen["massElsewhere"] as? [String: Any]
+        #expect(elsewhere?["complete"] as? Bool == true && elsewhere?["succeeded"] as? Int == 0
+                && elsewhere?["failed"] as? Int == 0, "no subscriber in that storefront: \(elsewhere ?? [:])")
         #expect(Self.ms(try transactions(sandbox, account: "other").last?["expiresDate"]) == otherExpiry + 5 * 86_400_000)
         #expect(try eventKinds(sandbox, account: "other").filter { $0 == "renewalExtended" }.count == 1)
         let kinds = try eventKinds(sandbox)
@@ -158,6 +161,10 @@ struct SandboxAPIMoreTests {
                 "the next renewal comes at the extended date")
         #expect(renewed.last?["appAccountToken"] as? String == seen["subscriptionToken"] as? String, "later renewals carry it")
         #expect(renewed.first?["appAccountToken"] == nil, "past transactions keep theirs")
+
+        // Malformed bodies: Apple's 400 without an error code; a method a route does not take: 404
+        #expect(error("rawNotJSON") == [400, -1] && error("rawNoToken") == [400, -1])
+        #expect(error("rawWrongMethod") == [404, -1])
 
         // The recorded consumption information decides the refund requests
         let v2 = try sandbox.run("refund-request", coins[21], "--json").json()

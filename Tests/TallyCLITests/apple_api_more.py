@@ -9,6 +9,8 @@ Every signed payload is checked with Apple's SignedDataVerifier trusting only RO
 import json
 import sys
 import uuid
+
+import requests
 import warnings
 
 warnings.simplefilter("ignore", DeprecationWarning)  # V1 consumption is deprecated, and still served
@@ -161,4 +163,27 @@ out["subscriptionToken"] = subscription_token
 out["tokenNotUUID"] = error_of(lambda: client.set_app_account_token(ids["orderTx"], UpdateAppAccountTokenRequest(appAccountToken="nope")))
 out["tokenNotOriginal"] = error_of(lambda: client.set_app_account_token(ids["renewal"], UpdateAppAccountTokenRequest(appAccountToken=token)))
 out["tokenUnknown"] = error_of(lambda: client.set_app_account_token("1", UpdateAppAccountTokenRequest(appAccountToken=token)))
+
+# Mass extension limited to a storefront nobody is in: complete, nobody extended or failed
+elsewhere = str(uuid.uuid4())
+client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+    requestIdentifier=elsewhere, extendByDays=5, extendReasonCode=ExtendReasonCode.OTHER, productId=ids["productId"],
+    storefrontCountryCodes=["ZZZ"]))
+status = client.get_status_of_subscription_renewal_date_extensions(elsewhere, ids["productId"])
+out["massElsewhere"] = {"complete": status.complete, "succeeded": status.succeededCount, "failed": status.failedCount}
+
+
+# Raw requests signed with the library's own token: malformed bodies are Apple's 400 without an error code
+def raw(method, path, body):
+    response = requests.request(method, base_url + path, data=body, headers=client._get_headers())
+    try:
+        code = response.json().get("errorCode")
+    except ValueError:
+        code = None
+    return {"status": response.status_code, "code": code}
+
+
+out["rawNotJSON"] = raw("PUT", "/inApps/v2/transactions/consumption/" + ids["consumptionV2"], b"{not json")
+out["rawNoToken"] = raw("PUT", "/inApps/v1/transactions/" + ids["orderTx"] + "/appAccountToken", b"{}")
+out["rawWrongMethod"] = raw("GET", "/inApps/v1/transactions/consumption/" + ids["consumptionV2"], None)
 print(json.dumps(out))
