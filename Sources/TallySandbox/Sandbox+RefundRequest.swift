@@ -50,10 +50,10 @@ extension Sandbox {
         throws(SandboxError) -> SandboxRefundRequest {
         guard let account = transactionAccounts[transactionId],
               let transaction = accounts[account]?.transaction(transactionId) else { throw unknown(transactionId) }
-        guard let index = openRefundRequest(account: account, transactionId: transactionId) else {
+        guard let index = openRefundRequest(account: account, transactionId: transactionId),
+              var request = accounts[account]?.refundRequests[index] else {
             throw SandboxError(.invalidRequest, "transaction \(transactionId) has no open refund request: make one with 'tally sandbox refund-request \(transactionId)'")
         }
-        var request = accounts[account]!.refundRequests[index]
         let info = accounts[account]?.consumption[transactionId].flatMap { $0.receivedDate >= request.requestDate ? $0 : nil }
         let chosen = decision ?? info?.decision ?? .approve
         switch chosen {
