@@ -44,7 +44,8 @@ extension Sandbox {
 
     /// Ends the open refund request of a transaction. With `decision` nil the sandbox decides by the consumption
     /// information received since the request (``SandboxConsumptionInfo/decision``), approving when none came.
-    /// Approve refunds it (``refund(transactionId:reason:)``, REFUND); decline logs `refundDeclined`
+    /// Approve refunds it (``refund(transactionId:reason:percentage:)``, REFUND) — prorated when that information
+    /// asked for `GRANT_PRORATED`; decline logs `refundDeclined`
     /// (REFUND_DECLINED) and changes nothing else.
     public mutating func decideRefund(transactionId: String, decision: SandboxRefundRequest.Decision?)
         throws(SandboxError) -> SandboxRefundRequest {
@@ -59,7 +60,8 @@ extension Sandbox {
         switch chosen {
         case .approve:
             _ = try refund(transactionId: transactionId,
-                           reason: request.reason == "UNINTENDED_PURCHASE" || request.reason == "OTHER" ? .other : .appIssue)
+                           reason: request.reason == "UNINTENDED_PURCHASE" || request.reason == "OTHER" ? .other : .appIssue,
+                           percentage: info.flatMap { proratedPercentage($0, transaction: transaction) })
         case .decline:
             log(.refundDeclined, account: account, transaction: transaction, detail: request.reason)
         }
@@ -100,6 +102,17 @@ extension Sandbox {
         log(.refundReversed, account: account, transaction: updated)
         deliverToAllDevices(transactionId, account: account)
         return updated
+    }
+
+    /// The part refunded (milliunits) when the app's server asked for `GRANT_PRORATED`: what was not consumed
+    /// (`100000 - consumptionPercentage`), or for a subscription the unused part of its current period, as
+    /// Apple derives it from the time elapsed; nil for a full refund.
+    func proratedPercentage(_ info: SandboxConsumptionInfo, transaction: Transaction) -> Int? {
+        guard info.refundPreference == "GRANT_PRORATED" else { return nil }
+        if let consumed = info.consumptionPercentage { return 100_000 - consumed }
+        guard let expires = transaction.expiresDate, expires > transaction.purchaseDate else { return nil }
+        let left = expires.timeIntervalSince(max(now, transaction.purchaseDate)) / expires.timeIntervalSince(transaction.purchaseDate)
+        return min(99_999, max(1, Int((left * 100_000).rounded())))
     }
 
     private func refundable(_ transactionId: String) throws(SandboxError) -> (String, Transaction) {

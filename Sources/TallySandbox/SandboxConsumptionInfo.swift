@@ -32,7 +32,8 @@ public struct SandboxConsumptionInfo: Sendable, Codable, Hashable {
         self.body = body
     }
 
-    /// What the sandbox decides from this information alone (the rule of ``Sandbox/decideRefund(transactionId:decision:)``):
+    /// What the sandbox decides from this information alone (the rule of ``Sandbox/decideRefund(transactionId:decision:)``;
+    /// `GRANT_PRORATED` approves a prorated refund):
     /// a `refundPreference` is followed; else an undelivered purchase is refunded; else one consumed half or more
     /// (v2 `consumptionPercentage` ≥ 50000, v1 `consumptionStatus` 3 fully consumed) is declined; else refunded.
     public var decision: SandboxRefundRequest.Decision {
