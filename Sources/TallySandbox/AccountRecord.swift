@@ -19,6 +19,12 @@ struct AccountRecord: Sendable, Hashable {
     var introductoryOfferUsedGroups: Set<String> = []
     /// Ids of the account's Ask to Buy purchases a parent declined, oldest first (for the app to end them).
     var declinedPurchases: [String] = []
+    /// Transaction id → its order ID (``SandboxOrderId``); kept in `transactions.order_id`.
+    var orderIds: [String: String] = [:]
+    /// Refund requests (`tally sandbox refund-request`), oldest first.
+    var refundRequests: [SandboxRefundRequest] = []
+    /// Transaction id → the consumption information last sent for it (Send Consumption Information).
+    var consumption: [String: SandboxConsumptionInfo] = [:]
 
     init() {}
 
@@ -31,6 +37,9 @@ struct AccountRecord: Sendable, Hashable {
     mutating func append(_ transaction: Transaction) {
         positions[transaction.transactionId] = transactions.count
         transactions.append(transaction)
+        if orderIds[transaction.transactionId] == nil {
+            orderIds[transaction.transactionId] = SandboxOrderId.of(transactionId: transaction.transactionId)
+        }
         if transaction.type == .nonConsumable && !transaction.isRevoked {
             ownedNonConsumables[transaction.productId] = transaction.transactionId
         }
@@ -65,6 +74,7 @@ struct AccountRecord: Sendable, Hashable {
 extension AccountRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case transactions, chains, devices, unfinished, introductoryOfferUsedGroups, declinedPurchases
+        case refundRequests, consumption
     }
 
     init(from decoder: Decoder) throws {
@@ -76,6 +86,8 @@ extension AccountRecord: Codable {
         introductoryOfferUsedGroups = try container.decode(Set<String>.self, forKey: .introductoryOfferUsedGroups)
         // Absent in sandboxes saved before declines were kept.
         declinedPurchases = try container.decodeIfPresent([String].self, forKey: .declinedPurchases) ?? []
+        refundRequests = try container.decodeIfPresent([SandboxRefundRequest].self, forKey: .refundRequests) ?? []
+        consumption = try container.decodeIfPresent([String: SandboxConsumptionInfo].self, forKey: .consumption) ?? [:]
         reindex()
     }
 
@@ -87,5 +99,7 @@ extension AccountRecord: Codable {
         try container.encode(unfinished, forKey: .unfinished)
         try container.encode(introductoryOfferUsedGroups.sorted(), forKey: .introductoryOfferUsedGroups)
         try container.encode(declinedPurchases, forKey: .declinedPurchases)
+        try container.encode(refundRequests, forKey: .refundRequests)
+        try container.encode(consumption, forKey: .consumption)
     }
 }

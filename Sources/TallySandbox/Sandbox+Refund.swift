@@ -5,8 +5,10 @@ extension Sandbox {
     /// Apple refunds a transaction: the record gains `revocationDate` = now, the reason and `REFUND_FULL`,
     /// replaces the old record in history, and is delivered again (unfinished) to every device of the account.
     /// Refunding a subscription's current transaction revokes the subscription and turns auto-renew off.
-    public mutating func refund(transactionId: String,
-                                reason: RevocationReason = .other) throws(SandboxError) -> Transaction {
+    /// `percentage` (milliunits refunded, 1–99999) makes it a prorated refund: `REFUND_PRORATED` with
+    /// `revocationPercentage`, the transaction revoked all the same.
+    public mutating func refund(transactionId: String, reason: RevocationReason = .other,
+                                percentage: Int? = nil) throws(SandboxError) -> Transaction {
         guard let account = transactionAccounts[transactionId],
               var transaction = accounts[account]?.transaction(transactionId) else {
             throw SandboxError(.unknownTransaction, "no transaction '\(transactionId)' in this sandbox: list them with 'tally sandbox history --account ACCOUNT'")
@@ -16,7 +18,8 @@ extension Sandbox {
         }
         transaction.revocationDate = now
         transaction.revocationReason = reason
-        transaction.revocationType = .refundFull
+        transaction.revocationType = percentage == nil ? .refundFull : .refundProrated
+        transaction.revocationPercentage = percentage
         transaction.signedDate = now
         let updated = transaction
         withAccount(account) { $0.replace(updated) }

@@ -34,6 +34,8 @@ public struct Sandbox: Sendable {
     var nextWebOrderNumber: Int64 = 2_000_000_000_500_001
     var nextPurchaseNumber = 1
     var nextDeliverySequence = 1
+    /// Mass renewal-date extensions, oldest first.
+    var massExtensions: [SandboxMassExtension] = []
     /// Product id → product and its price in milliunits (rebuilt from the catalog).
     var productIndex: [String: IndexedProduct] = [:]
 

@@ -30,6 +30,13 @@ public struct SandboxError: Error, Sendable, Hashable, Codable, CustomStringConv
         case wrongPendingKind
         /// The account has no active subscription for the product.
         case notSubscribed
+        /// A request the store refuses as asked (a refund request for a product type Apple asks none for, a
+        /// decision without an open request, reversing a refund that was never made).
+        case invalidRequest
+        /// The subscription cannot have its renewal date extended now (expired, in billing retry, in a free offer period).
+        case extensionIneligible
+        /// The subscription had two renewal-date extensions within 365 days already.
+        case extensionLimitReached
         /// The state file is not a valid sandbox state.
         case corruptState
         /// There is no sandbox state in the directory.

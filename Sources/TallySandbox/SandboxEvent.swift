@@ -53,6 +53,23 @@ public struct SandboxEvent: Sendable, Codable, Hashable {
         case settingsChanged
         /// The clock moved; `detail` is the duration.
         case clockAdvanced
+        /// The customer asked Apple for a refund (CONSUMPTION_REQUEST); `detail` is Apple's
+        /// `consumptionRequestReason` (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
+        case refundRequested
+        /// The app's server sent consumption information for a refund request; `detail` is `v1` or `v2`.
+        case consumptionInfoReceived
+        /// Apple declined a refund request (REFUND_DECLINED).
+        case refundDeclined
+        /// Apple reversed a refund it had granted (REFUND_REVERSED).
+        case refundReversed
+        /// A subscription's renewal date was extended (RENEWAL_EXTENDED); `detail` is the days and the request id.
+        case renewalExtended
+        /// A mass extension skipped one subscription (RENEWAL_EXTENSION / FAILURE); `detail` is the request id.
+        case renewalExtensionFailed
+        /// A mass extension finished (RENEWAL_EXTENSION / SUMMARY); `detail` is the request id.
+        case renewalExtensionSummary
+        /// The app's server set the app account token of a purchase; `detail` is the token.
+        case appAccountTokenSet
     }
 
     /// Position in the log, from 1.

@@ -28,6 +28,8 @@ struct SubscriptionChain: Sendable, Codable, Hashable {
     /// Introductory pay-as-you-go periods still to bill at the offer price.
     var offerPeriodsLeft = 0
     var renewalInfo: RenewalInfo
+    /// Renewal-date extensions, oldest first; nil in chains saved before they were kept.
+    var extensions: [SandboxRenewalExtension]?
 
     /// The product that renews next.
     var nextProductId: String { renewalInfo.autoRenewProductId ?? productId }

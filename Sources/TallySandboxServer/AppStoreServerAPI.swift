@@ -10,7 +10,9 @@ import TallySandbox
 /// transaction and renewal info signed by the sandbox's CA. Requests must carry a JWT signed with an in-app
 /// purchase key registered by `tally sandbox api-key` (``SandboxAPIKeys``).
 ///
-/// Served so far: Get Transaction Info, Get Transaction History (v1 and v2), Get All Subscription Statuses.
+/// Served so far: Get Transaction Info, Get Transaction History (v1 and v2), Get All Subscription Statuses,
+/// Look Up Order ID, Get Refund History (v2), Send Consumption Information (v1 and v2), Extend a Subscription
+/// Renewal Date (and the mass extension with its status), Set App Account Token.
 public final class AppStoreServerAPI: Sendable {
     /// The sandbox's data directory.
     public let directory: URL
@@ -88,16 +90,21 @@ public final class AppStoreServerAPI: Sendable {
     }
 
     private func route(_ request: HTTPRequest, token: ServerAPIToken) throws -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard request.method == "GET", segments.count == 5, segments[0].isEmpty, segments[1] == "inApps" else {
-            throw AppStoreAPIError.notFound
-        }
-        let id = HTTPRequest.decodePathSegment(segments[4]) ?? ""
-        switch (segments[2], segments[3]) {
-        case ("v1", "transactions"): return try transactionInfo(id, token: token)
-        case ("v1", "history"): return try history(id, request: request, token: token, version: 1)
-        case ("v2", "history"): return try history(id, request: request, token: token, version: 2)
-        case ("v1", "subscriptions"): return try subscriptionStatuses(id, request: request, token: token)
+        guard let route = APIRoute(request) else { throw AppStoreAPIError.notFound }
+        switch route {
+        case "GET v1/transactions/*": return try transactionInfo(route[2], token: token)
+        case "GET v1/history/*": return try history(route[2], request: request, token: token, version: 1)
+        case "GET v2/history/*": return try history(route[2], request: request, token: token, version: 2)
+        case "GET v1/subscriptions/*": return try subscriptionStatuses(route[2], request: request, token: token)
+        case "GET v1/lookup/*": return try lookUpOrderId(route[2], token: token)
+        case "GET v2/refund/lookup/*": return try refundHistory(route[3], request: request, token: token)
+        case "PUT v1/transactions/consumption/*": return try sendConsumptionV1(route[3], request: request, token: token)
+        case "PUT v2/transactions/consumption/*": return try sendConsumption(route[3], request: request, token: token)
+        case "PUT v1/subscriptions/extend/*": return try extendRenewalDate(route[3], request: request, token: token)
+        case "POST v1/subscriptions/extend/mass": return try massExtendRenewalDate(request, token: token)
+        case "GET v1/subscriptions/extend/mass/*/*":
+            return try massExtensionStatus(productId: route[4], requestIdentifier: route[5], token: token)
+        case "PUT v1/transactions/*/appAccountToken": return try setAppAccountToken(route[2], request: request, token: token)
         default: throw AppStoreAPIError.notFound
         }
     }

@@ -37,7 +37,7 @@ struct SandboxAPITests {
 
     struct Key { var id: String; var issuer: String; var path: String }
 
-    private func apiKey(_ sandbox: MarketSandbox) throws -> Key {
+    func apiKey(_ sandbox: MarketSandbox) throws -> Key {
         let made = try sandbox.run("api-key", "--json")
         let object = try made.json()
         guard made.status == 0, let id = object["keyId"] as? String, let issuer = object["issuerId"] as? String,
@@ -46,7 +46,7 @@ struct SandboxAPITests {
     }
 
     /// The sandbox's root certificate (DER) in a file, written by `tally sandbox root --der` itself.
-    private func rootDER(_ sandbox: MarketSandbox) throws -> String {
+    func rootDER(_ sandbox: MarketSandbox) throws -> String {
         let path = sandbox.directory.appendingPathComponent("root-for-test.der")
         let process = Process()
         process.executableURL = TallyProcess.productsDirectory.appendingPathComponent("tally")

@@ -23,7 +23,8 @@ struct NotificationTests {
             for event in sandbox.events.dropFirst(seen) {
                 let (transaction, renewalInfo) = sandbox.notificationSubject(for: event)
                 if let notification = try builder.notification(for: event, transaction: transaction,
-                                                               renewalInfo: renewalInfo) {
+                                                               renewalInfo: renewalInfo,
+                                                               summary: sandbox.notificationSummary(for: event)) {
                     built.append((event, notification))
                 }
             }
@@ -69,6 +70,27 @@ struct NotificationTests {
             let removeAds = try #require(sandbox.transactions().first { $0.productId == Market.removeAds })
             _ = try sandbox.refund(transactionId: removeAds.transactionId)
         }
+        try recorder.step { sandbox in                                              // a coin refund asked, declined
+            let coin = try #require(sandbox.transactions().first { $0.productId == Market.coins })
+            _ = try sandbox.requestRefund(transactionId: coin.transactionId, reason: "UNSATISFIED_WITH_PURCHASE")
+            _ = try sandbox.decideRefund(transactionId: coin.transactionId, decision: .decline)
+            _ = try sandbox.requestRefund(transactionId: coin.transactionId)       // asked again, granted, reversed
+            _ = try sandbox.decideRefund(transactionId: coin.transactionId, decision: .approve)
+            _ = try sandbox.reverseRefund(transactionId: coin.transactionId)
+        }
+        try recorder.step { _ = try $0.purchase(Market.proMonthly).requireTransaction() }
+        try recorder.step { try $0.setAutoRenew(productId: Market.proMonthly, enabled: true) }
+        try recorder.step { $0.advance(by: try Self.month()) }                     // a paid period
+        try recorder.step { sandbox in
+            let original = try #require(sandbox.transactions().last { $0.productId == Market.proMonthly }?.originalTransactionId)
+            _ = try sandbox.extendRenewalDate(originalTransactionId: original, days: 3, reasonCode: 1,
+                                              requestIdentifier: "single")
+            _ = sandbox.massExtendRenewalDate(productId: Market.proMonthly, days: 2, reasonCode: 3,
+                                              requestIdentifier: UUID().uuidString, storefrontCountryCodes: nil)
+            let failed = sandbox.massExtendRenewalDate(productId: Market.proMonthly, days: 2, reasonCode: 3,
+                                                       requestIdentifier: UUID().uuidString, storefrontCountryCodes: nil)
+            #expect(failed.failedCount == 1 && failed.succeededCount == 0, "a third extension within a year fails")
+        }
 
         let kinds = Set(recorder.kinds)
         let expected: Set<String> = [
@@ -77,6 +99,8 @@ struct NotificationTests {
             "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED",
             "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_FAIL_TO_RENEW", "DID_FAIL_TO_RENEW/GRACE_PERIOD",
             "GRACE_PERIOD_EXPIRED", "EXPIRED/BILLING_RETRY", "EXPIRED/VOLUNTARY", "REFUND",
+            "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND_REVERSED", "RENEWAL_EXTENDED",
+            "RENEWAL_EXTENSION/FAILURE", "RENEWAL_EXTENSION/SUMMARY",
         ]
         #expect(expected.subtracting(kinds).isEmpty, "missing: \(expected.subtracting(kinds).sorted()); got \(recorder.kinds)")
 
@@ -86,6 +110,13 @@ struct NotificationTests {
         for (event, built) in recorder.built {
             let notification = built.notification
             #expect(notification.version == "2.0" && notification.signedDate == event.date)
+            if event.kind == .renewalExtensionSummary {
+                #expect(notification.data == nil && notification.summary?.productId == Market.proMonthly)
+                #expect(notification.summary?.bundleId == Market.configuration.bundleId)
+                #expect(notification.summary?.requestIdentifier == event.detail)
+                continue
+            }
+            #expect((notification.data?.consumptionRequestReason != nil) == (event.kind == .refundRequested))
             #expect(notification.data?.bundleId == Market.configuration.bundleId)
             #expect(notification.data?.environment == .sandbox)
             #expect(notification.data?.signedTransactionInfo != nil, "\(event.kind) carries its transaction")
@@ -103,6 +134,10 @@ struct NotificationTests {
             #expect(payload?["subtype"] as? String == built.notification.subtype?.rawValue)
             #expect(payload?["notificationUUID"] as? String == built.notification.notificationUUID)
         }
+        let reasons = recorder.built.compactMap { $0.notification.notification.data?.consumptionRequestReason }
+        #expect(reasons == ["UNSATISFIED_WITH_PURCHASE", "OTHER"])
+        let summaries = recorder.built.compactMap { $0.notification.notification.summary }
+        #expect(summaries.map { [$0.succeededCount, $0.failedCount] } == [[1, 0], [0, 1]])
         let statuses = recorder.built.compactMap { built -> String? in
             guard let status = built.notification.notification.data?.status else { return nil }
             return "\(built.notification.notification.notificationType?.rawValue ?? "")=\(status)"

@@ -28,6 +28,13 @@ extension SandboxEvent {
         case .gracePeriodExpired: return (.gracePeriodExpired, nil)
         case .expired: return (.expired, detail.map(NotificationSubtype.init(rawValue:)))
         case .refunded: return (.refund, nil)
+        case .refundRequested: return (.consumptionRequest, nil)
+        case .refundDeclined: return (.refundDeclined, nil)
+        case .refundReversed: return (.refundReversed, nil)
+        case .renewalExtended: return (.renewalExtended, nil)
+        case .renewalExtensionFailed: return (.renewalExtension, .failure)
+        case .renewalExtensionSummary: return (.renewalExtension, .summary)
+        case .consumptionInfoReceived, .appAccountTokenSet: return nil
         case .created, .productsRequested, .alreadyOwned, .pending, .approved, .declined, .resolved, .cancelled,
              .failed, .finished, .restored, .settingsChanged, .clockAdvanced:
             return nil

@@ -37,17 +37,30 @@ public struct SandboxNotificationBuilder: Sendable {
 
     /// The notification for `event` about `transaction` (the event's transaction, or for a failed renewal
     /// or an expiry the latest successful one) and the chain's `renewalInfo` as of the event; nil when Apple
-    /// sends none for the event. `uuid` is the notification's id, kept across retries.
+    /// sends none for the event. `uuid` is the notification's id, kept across retries. A RENEWAL_EXTENSION /
+    /// SUMMARY carries `summary` (``Sandbox/notificationSummary(for:)``) instead of `data`; a
+    /// CONSUMPTION_REQUEST carries the event's reason as `data.consumptionRequestReason`.
     public func notification(for event: SandboxEvent, transaction: Transaction?, renewalInfo: RenewalInfo?,
-                             uuid: UUID = UUID()) throws(SigningError) -> Built? {
+                             summary: NotificationSummary? = nil, uuid: UUID = UUID()) throws(SigningError) -> Built? {
         guard let (type, subtype) = event.notificationKind else { return nil }
+        if event.kind == .renewalExtensionSummary {
+            var summary = summary ?? NotificationSummary(productId: event.productId, requestIdentifier: event.detail)
+            summary.environment = environment
+            summary.appAppleId = appAppleId
+            summary.bundleId = bundleId
+            let notification = ServerNotification(
+                notificationType: type, subtype: subtype, notificationUUID: uuid.uuidString.lowercased(),
+                version: "2.0", signedDate: event.date, summary: summary)
+            return Built(notification: notification, signedPayload: try signer.sign(notification))
+        }
         let isSubscription = transaction?.type == .autoRenewable
         let data = NotificationData(
             appAppleId: appAppleId, bundleId: bundleId, bundleVersion: bundleVersion, environment: environment,
             signedTransactionInfo: try transaction.map { (value) throws(SigningError) in try signer.signTransaction(value) },
             signedRenewalInfo: isSubscription
                 ? try renewalInfo.map { (value) throws(SigningError) in try signer.signRenewalInfo(value) } : nil,
-            status: event.subscriptionStatus(isSubscription: isSubscription))
+            status: event.subscriptionStatus(isSubscription: isSubscription),
+            consumptionRequestReason: event.kind == .refundRequested ? event.detail : nil)
         let notification = ServerNotification(
             notificationType: type, subtype: subtype, notificationUUID: uuid.uuidString.lowercased(), version: "2.0",
             signedDate: event.date, data: data)

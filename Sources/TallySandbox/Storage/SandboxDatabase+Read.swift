@@ -62,11 +62,14 @@ extension SandboxDatabase {
         record.devices = info.devices
         record.introductoryOfferUsedGroups = Set(info.introductoryOfferUsedGroups)
         record.declinedPurchases = info.declinedPurchases
-        try run("SELECT transaction_id, body FROM transactions WHERE account = ? ORDER BY position",
+        record.refundRequests = info.refundRequests ?? []
+        record.consumption = info.consumption ?? [:]
+        try run("SELECT transaction_id, body, order_id FROM transactions WHERE account = ? ORDER BY position",
                 [.text(name)]) { (row) throws(SandboxError) in
             let id = try column(row, 0)
             record.transactions.append(try SandboxJSON.decode(Transaction.self, try column(row, 1),
                                                               what: "transaction \(id)", path: path))
+            record.orderIds[id] = try column(row, 2)
         }
         record.reindex()
         try run("SELECT group_id, body FROM chains WHERE account = ?", [.text(name)]) { (row) throws(SandboxError) in

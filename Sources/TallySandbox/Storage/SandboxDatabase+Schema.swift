@@ -1,8 +1,9 @@
 import CSQLite
 
 extension SandboxDatabase {
-    /// The version of the database layout this code writes and reads (`store.format`).
-    static let format: Int64 = 2
+    /// The version of the database layout this code writes and reads (`store.format`): the base schema's and
+    /// one more per migration step; older databases are migrated when opened.
+    static var format: Int64 { baseFormat + Int64(migrations.count) }
 
     /// The tables: one store-wide row, then one row per account, transaction, subscription chain, unfinished
     /// delivery and event, so a change reads and writes only the rows of the accounts it touches.
@@ -29,10 +30,15 @@ extension SandboxDatabase {
         "CREATE INDEX events_by_account ON events (account, sequence)",
     ]
 
-    /// Creates the tables in an empty database, in WAL mode.
-    func createSchema() throws(SandboxSQLError) {
-        try execute("PRAGMA journal_mode = WAL")
-        for statement in Self.schema { try execute(statement) }
+    /// Creates the tables in an empty database, in WAL mode: the base schema, then every migration step.
+    func createSchema() throws(SandboxError) {
+        do {
+            try execute("PRAGMA journal_mode = WAL")
+            for statement in Self.schema { try execute(statement) }
+        } catch {
+            throw error.sandboxError(path: path)
+        }
+        for step in Self.migrations { try step.apply(to: self) }
     }
 
     /// Checks that this is a sandbox database of ``format``.
@@ -47,6 +53,10 @@ extension SandboxDatabase {
         }
         guard let stored else {
             throw SandboxError(.corruptState, "\(path) holds no sandbox (its store row is missing): restore it from a backup or run 'tally sandbox init' in a new directory")
+        }
+        if stored >= Self.baseFormat && stored < Self.format {
+            try migrate(from: stored)
+            return
         }
         guard stored == Self.format else {
             throw SandboxError(.corruptState, "\(path) is format \(stored), this tally reads \(Self.format)")

@@ -41,10 +41,12 @@ extension SandboxDatabase {
         for (position, transaction) in new.transactions.enumerated()
         where position >= oldTransactions.count || oldTransactions[position] != transaction {
             try write("""
-                INSERT INTO transactions (transaction_id, account, position, body) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (transaction_id) DO UPDATE SET account = ?2, position = ?3, body = ?4
+                INSERT INTO transactions (transaction_id, account, position, body, order_id) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (transaction_id) DO UPDATE SET account = ?2, position = ?3, body = ?4, order_id = ?5
                 """, [.text(transaction.transactionId), account, .integer(Int64(position)),
-                      .text(try SandboxJSON.encode(transaction))])
+                      .text(try SandboxJSON.encode(transaction)),
+                      .text(new.orderIds[transaction.transactionId]
+                            ?? SandboxOrderId.of(transactionId: transaction.transactionId))])
         }
         for (group, chain) in new.chains where old?.chains[group] != chain {
             try write("""

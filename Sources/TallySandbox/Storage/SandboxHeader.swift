@@ -15,6 +15,8 @@ struct SandboxHeader: Codable, Hashable, Sendable {
     var nextWebOrderNumber: Int64
     var nextPurchaseNumber: Int
     var nextDeliverySequence: Int
+    /// Mass renewal-date extensions; absent in rows written before they were kept.
+    var massExtensions: [SandboxMassExtension]?
 }
 
 /// The small per-account facts kept as one JSON row (the transactions, chains and unfinished deliveries have
@@ -23,11 +25,17 @@ struct AccountInfo: Codable, Hashable, Sendable {
     var devices: [String]
     var introductoryOfferUsedGroups: [String]
     var declinedPurchases: [String]
+    /// Absent in rows written before refund requests were kept.
+    var refundRequests: [SandboxRefundRequest]?
+    /// Absent in rows written before consumption information was kept.
+    var consumption: [String: SandboxConsumptionInfo]?
 
     init(_ record: AccountRecord) {
         devices = record.devices
         introductoryOfferUsedGroups = record.introductoryOfferUsedGroups.sorted()
         declinedPurchases = record.declinedPurchases
+        refundRequests = record.refundRequests.isEmpty ? nil : record.refundRequests
+        consumption = record.consumption.isEmpty ? nil : record.consumption
     }
 }
 
@@ -37,7 +45,8 @@ extension Sandbox {
         SandboxHeader(catalog: catalog, configuration: configuration, now: now, settings: settings,
                       environment: environment, pending: pending, resolvedPurchases: resolvedPurchases.sorted(),
                       nextTransactionNumber: nextTransactionNumber, nextWebOrderNumber: nextWebOrderNumber,
-                      nextPurchaseNumber: nextPurchaseNumber, nextDeliverySequence: nextDeliverySequence)
+                      nextPurchaseNumber: nextPurchaseNumber, nextDeliverySequence: nextDeliverySequence,
+                      massExtensions: massExtensions.isEmpty ? nil : massExtensions)
     }
 
     /// A sandbox put together from its stored parts: the header, the accounts read (all, or the few a change
@@ -54,6 +63,7 @@ extension Sandbox {
         nextWebOrderNumber = header.nextWebOrderNumber
         nextPurchaseNumber = header.nextPurchaseNumber
         nextDeliverySequence = header.nextDeliverySequence
+        massExtensions = header.massExtensions ?? []
         self.accounts = accounts
         self.events = events
         self.eventBase = eventBase

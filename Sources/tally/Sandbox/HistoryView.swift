@@ -8,6 +8,8 @@ struct HistoryView: Encodable {
     struct Item: Encodable {
         var transaction: Transaction
         var signedTransactionInfo: String?
+        /// The order ID on the customer's receipt (Look Up Order ID).
+        var orderId: String?
     }
 
     struct Renewal: Encodable {
@@ -27,7 +29,8 @@ struct HistoryView: Encodable {
         now = sandbox.now
         let signer = try SandboxCertificateAuthority.loadOrGenerate(in: directory, now: sandbox.now).signer()
         transactions = try sandbox.transactions(account: account).map {
-            Item(transaction: $0, signedTransactionInfo: try signer.signTransaction($0))
+            Item(transaction: $0, signedTransactionInfo: try signer.signTransaction($0),
+                 orderId: sandbox.orderId(transactionId: $0.transactionId))
         }
         renewalInfos = try sandbox.renewalInfos(account: account).map {
             Renewal(renewalInfo: $0, signedRenewalInfo: try signer.signRenewalInfo($0))
@@ -39,8 +42,9 @@ struct HistoryView: Encodable {
 
 /// One-line renderings for people.
 enum TransactionLine {
-    static func text(_ t: Transaction) -> String {
+    static func text(_ t: Transaction, orderId: String? = nil) -> String {
         var parts = [t.purchaseDate.formatted(.iso8601), t.transactionId, t.productId, t.type.rawValue]
+        if let orderId { parts.append("order \(orderId)") }
         if t.quantity > 1 { parts.append("×\(t.quantity)") }
         if let expires = t.expiresDate { parts.append("expires \(expires.formatted(.iso8601))") }
         if let revoked = t.revocationDate { parts.append("REVOKED \(revoked.formatted(.iso8601))") }

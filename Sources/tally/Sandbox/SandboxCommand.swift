@@ -22,6 +22,8 @@ enum SandboxCommand {
             case "buy": return try SandboxBuy.run(rest)
             case "approve", "decline", "resolve": return try SandboxAskToBuy.run(name, rest)
             case "refund": return try SandboxRefund.run(rest)
+            case "refund-request": return try SandboxRefundRequestCommand.run(rest)
+            case "refund-reverse": return try SandboxRefundReverse.run(rest)
             case "advance": return try SandboxAdvance.run(rest)
             case "auto-renew": return try SandboxAutoRenew.run(rest)
             case "set": return try SandboxSet.run(rest)

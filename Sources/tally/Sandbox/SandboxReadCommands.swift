@@ -47,7 +47,7 @@ enum SandboxHistory {
         if context.json {
             try context.printJSON(history)
         } else {
-            for item in history.transactions { print(TransactionLine.text(item.transaction)) }
+            for item in history.transactions { print(TransactionLine.text(item.transaction, orderId: item.orderId)) }
             for waiting in history.pending {
                 let verbs = waiting.reason == .askToBuy ? "approve|decline" : "resolve"
                 print("Pending: \(waiting.purchaseId)  \(waiting.productId)  \(waiting.reason.rawValue)  "
