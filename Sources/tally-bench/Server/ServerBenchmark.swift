@@ -100,10 +100,12 @@ enum ServerBenchmark {
         // The disk is shared: SQLite's rate is measured just before and just after the posts, and averaged.
         let sqliteSeconds = min(2, Double(wrk.seconds))
         let before = try SQLiteCommitRate.measure(folder: setup.folder, name: "before", seconds: sqliteSeconds)
+        let cpuBefore = ProcessCPU.seconds(of: server.process.processIdentifier)
         let posted = try wrk.run(
             "http://127.0.0.1:\(server.port)/",
             headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
             script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
+        let cpuAfter = ProcessCPU.seconds(of: server.process.processIdentifier)
         let after = try SQLiteCommitRate.measure(folder: setup.folder, name: "after", seconds: sqliteSeconds)
         let sqlite = (before + after) / 2
 
@@ -111,7 +113,14 @@ enum ServerBenchmark {
                            posted.requestsPerSecond, posted.p50 * 1e3, posted.p99 * 1e3))
         Report.line(String(format: "SQLite alone, one INSERT per commit (WAL, synchronous=FULL): %.0f commits/s "
                            + "(%.0f before, %.0f after)", sqlite, before, after))
-        Report.line(String(format: "posts vs SQLite commits: %.0f%%", 100 * posted.requestsPerSecond / sqlite))
+        let ratio = posted.requestsPerSecond / sqlite
+        Report.line(String(format: "posts vs SQLite commits: %.0f%% (target ≥ 200%%) %@", 100 * ratio,
+                           ratio >= 2 ? "OK" : "MISSED"))
+        if let cpuBefore, let cpuAfter, posted.requests > 0 {
+            let perPost = (cpuAfter - cpuBefore) * 1e3 / Double(posted.requests)
+            Report.line(String(format: "tally serve CPU per post: %.3f ms (%.1f s over %d requests; target ≤ 0.25 ms) %@",
+                               perPost, cpuAfter - cpuBefore, posted.requests, perPost <= 0.25 ? "OK" : "MISSED"))
+        }
         if posted.requests > count {
             Report.line("note: \(posted.requests) requests for \(count) transactions: repeats (no write) are "
                 + "included; raise TALLY_BENCH_POSTS")
