@@ -26,7 +26,7 @@ enum ServerBenchmark {
         }
         let environment = ProcessInfo.processInfo.environment
         let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
-        let posts = max(100, environment["TALLY_BENCH_POSTS"].flatMap { Int($0) } ?? 3_000 * seconds)
+        let posts = max(100, environment["TALLY_BENCH_POSTS"].flatMap { Int($0) } ?? 6_000 * seconds)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
