@@ -26,6 +26,22 @@ extension EntitlementAPI {
         return body
     }
 
+    /// Puts the state a write read inside its own transaction (at `entry.version`) in the cache, in place
+    /// of the invalidation a write makes, or invalidates when that cannot be proven safe. `ticket` was taken
+    /// before the write began.
+    ///
+    /// Why no newer state is ever covered up: a write that commits after this one invalidates after its COMMIT,
+    /// so after `ticket`. If it did so before this insert, the cache refuses the insert (an invalidation newer
+    /// than the ticket); if after, it drops this entry. A reader that read before this COMMIT holds an older
+    /// version and cannot replace this entry (the cache keeps the newer version), nor, after the fallback
+    /// invalidation, insert at all (its ticket is older). When the entry did not go in (refused, the cache
+    /// started over, or it is already expired), the key is invalidated, exactly as a write without this would.
+    func cacheWrittenState(_ entry: StateCache.Entry, for appUserId: String, ticket: UInt64, now: Date) {
+        cache.insert(entry, for: appUserId, ticket: ticket)
+        if let cached = cache.lookup(appUserId, now: now), cached.version == entry.version { return }
+        cache.invalidate(appUserId)
+    }
+
     /// The `customer` object for a record the caller already holds, and the state behind it (balances and
     /// debts from the store's materialised nets).
     func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {

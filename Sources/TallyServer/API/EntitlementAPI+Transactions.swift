@@ -6,22 +6,31 @@ import TallyVerify
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/transactions` `{"signedTransaction":"<JWS>"}`.
     func postTransaction(_ appUserId: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let jws = try requiredString(bodyObject(request), "signedTransaction")
+        let jws = try signedTransactionField(request)
         let transaction = try verified(verifier.verifyTransaction(jws), kind: "transaction")
         let now = clock.now()
         let stored = StoredTransaction(transaction: transaction, source: .signedTransaction, signedTransaction: jws)
-        let outcome = try record([stored], for: appUserId, now: now)
+        let (outcome, customer) = try recordAndEncode([stored], for: appUserId, now: now)
         // Left with another customer and nothing stored for anyone: 409. A kept copy that carried newer facts
         // to its owner (a refund) was stored, so it is answered 200 with the outcome `kept`.
         if outcome.kept.contains(where: { $0.hasSameBytes(as: transaction.transactionId) }), outcome.ownersUpdated.isEmpty {
             throw .ownedByAnotherCustomer
         }
-        let customer = try loadCustomer(appUserId, now: now)
         let posted = JSONWriter.object { writer in
             writer.field("transactionId", transaction.transactionId)
             writer.field("outcome", Self.outcomeName(of: transaction, in: outcome, now: now))
         }
         return APIResponse.json(Self.wrap(("customer", customer), ("transaction", posted)))
+    }
+
+    /// The body's `signedTransaction`: the common `{"signedTransaction":"<JWS>"}` read in one pass
+    /// (``CompactTokenMember``), any other body through ``bodyObject(_:amountField:)`` (same value, or its error).
+    private func signedTransactionField(_ request: HTTPRequest) throws(APIError) -> String {
+        if request.body.count <= configuration.limits.maxBodyBytes,
+           let jws = CompactTokenMember.value(named: "signedTransaction", in: request.body) {
+            return jws
+        }
+        return try requiredString(bodyObject(request), "signedTransaction")
     }
 
     /// Stores verified transactions under the configured ownership policy, then invalidates the cached
@@ -35,14 +44,44 @@ extension EntitlementAPI {
                 try store.record(transactions, for: appUserId, policy: policy, at: now)
             }
         }
+        invalidateCache(after: outcome, for: appUserId)
+        return outcome
+    }
+
+    /// ``record(_:for:now:)`` for a post that answers with the customer: the state comes from the record the
+    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:)``), so no
+    /// second store read follows the COMMIT; it is encoded and left in the cache (``cacheWrittenState(_:for:ticket:now:)``).
+    /// Returns the outcome and the encoded `customer` object.
+    func recordAndEncode(_ transactions: [StoredTransaction], for appUserId: String, now: Date) throws(APIError)
+        -> (outcome: RecordOutcome, customer: [UInt8])
+    {
+        let policy = configuration.ownership
+        let ticket = cache.ticket()
+        let (outcome, record) = try storeCall { () throws(CustomerStoreError) in
+            try noteWrite { () throws(CustomerStoreError) in
+                try store.recordReadingState(transactions, for: appUserId, policy: policy, at: now)
+            }
+        }
+        // Everyone else the write touched is invalidated as usual; the poster's own entry is replaced below.
+        invalidateCache(after: outcome, for: appUserId, includingPoster: false)
+        let (body, state) = encodeCustomer(record, now: now)
+        cacheWrittenState(StateCache.Entry(
+            version: record.version,
+            expires: StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge),
+            body: body), for: appUserId, ticket: ticket, now: now)
+        return (outcome, body)
+    }
+
+    /// Drops the cached state of every customer `outcome` touched (before anything is answered); the poster's
+    /// own only with `includingPoster` (a transfer to the poster drops it in any case).
+    private func invalidateCache(after outcome: RecordOutcome, for appUserId: String, includingPoster: Bool = true) {
         // The same JWS again changes nothing: its cached state stays valid.
-        if outcome.changedAnything { cache.invalidate(appUserId) }
+        if includingPoster, outcome.changedAnything { cache.invalidate(appUserId) }
         for transfer in outcome.transfers {
             cache.invalidate(transfer.fromAppUserId)
             cache.invalidate(transfer.toAppUserId)
         }
         for owner in outcome.ownersUpdated { cache.invalidate(owner) }
-        return outcome
     }
 
     /// The value of a verification, counted in the metrics; a failure is 422 with Apple's reason.

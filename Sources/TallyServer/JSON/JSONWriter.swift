@@ -74,25 +74,37 @@ public struct JSONWriter: Sendable {
     /// Writes an exact decimal number (`110`, `0.5`).
     public mutating func decimal(_ value: Decimal) {
         separate()
-        bytes.append(contentsOf: Array(value.description.utf8))
+        bytes.append(contentsOf: value.description.utf8)
     }
 
     /// Writes an integer.
     public mutating func integer(_ value: Int) {
+        integer(Int64(value))
+    }
+
+    /// Writes a 64-bit integer, digit by digit (no intermediate `String`).
+    public mutating func integer(_ value: Int64) {
         separate()
-        bytes.append(contentsOf: Array(String(value).utf8))
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let first = bytes.count
+        var magnitude = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
     }
 
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// Writes `null`.
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: Array("null".utf8))
+        bytes.append(contentsOf: "null".utf8)
     }
 
     /// Writes a date as ISO 8601 UTC with milliseconds, or null.

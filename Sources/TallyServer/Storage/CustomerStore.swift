@@ -22,6 +22,12 @@ public protocol CustomerStore: Sendable {
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome
 
+    /// ``record(_:for:policy:at:)``, returning with its outcome ``customerState(_:)``'s record of `appUserId` as
+    /// this write left it: a store that can reads it inside the same database transaction, so a post needs no
+    /// second read after its COMMIT. (The default records, then reads.)
+    func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
+                            at date: Date) throws(CustomerStoreError) -> (outcome: RecordOutcome, state: CustomerRecord)
+
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
 
@@ -75,4 +81,15 @@ public protocol CustomerStore: Sendable {
     /// `revision` (when given) as the customer's cursor, so a walk stopped halfway resumes without loss.
     func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
                    for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome
+}
+
+extension CustomerStore {
+    /// Records, then reads the state record in a second call (another write may come between them).
+    public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
+                                   policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord)
+    {
+        let outcome = try record(transactions, for: appUserId, policy: policy, at: date)
+        return (outcome, try customerState(appUserId))
+    }
 }

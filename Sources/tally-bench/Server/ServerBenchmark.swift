@@ -4,7 +4,8 @@ import TallyCore
 /// `tally-bench server`: a real `tally serve` process under wrk load. (a) `GET /v1/customers/{id}` beside
 /// nginx serving the same bytes as a static file; (b) signed transactions posted per second (verification and
 /// a durable write each) beside SQLite's single-commit rate in the same folder; (c) spends per second for a
-/// customer with a long ledger beside a fresh one (`TALLY_BENCH_SPEND_HISTORY` entries, default 100,000). `TALLY_BENCH_SECONDS` sets
+/// customer with a long ledger (`TALLY_BENCH_SPEND_HISTORY` entries, default 100,000) beside a fresh one; (d) coin
+/// purchases posted to one customer with 120 renewals in the history beside (b)'s rate. `TALLY_BENCH_SECONDS` sets
 /// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed;
 /// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4).
 enum ServerBenchmark {
@@ -26,13 +27,14 @@ enum ServerBenchmark {
         }
         let environment = ProcessInfo.processInfo.environment
         let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
-        let posts = max(100, environment["TALLY_BENCH_POSTS"].flatMap { Int($0) } ?? 3_000 * seconds)
+        let posts = max(100, environment["TALLY_BENCH_POSTS"].flatMap { Int($0) } ?? 6_000 * seconds)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let setup = try ServerBenchSetup(tally: tally, folder: folder)
             let prepared = try SpendBenchmark.prepare(setup: setup)
+            try SubscriberPostBenchmark.prepare(setup: setup)
             Report.line(String(format: "stored %d coin purchases for the spend benchmark in %.1f s",
                                SpendBenchmark.historyEntries, prepared))
             let server = try TallyServeProcess(tally: tally, config: setup.config, folder: folder)
@@ -40,7 +42,8 @@ enum ServerBenchmark {
             Report.line("tally serve on port \(server.port); wrk -t\(wrk.threads) -c\(wrk.connections) -d\(seconds)s"
                 + BenchTools.loadAverageNote)
             try measureReads(setup: setup, server: server, wrk: wrk, nginx: nginx)
-            try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
+            let fresh = try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
+            try SubscriberPostBenchmark.measure(setup: setup, server: server, wrk: wrk, count: posts, fresh: fresh)
             try SpendBenchmark.measure(setup: setup, server: server, wrk: wrk)
             let status = server.stop()
             if status != 0 { Report.line("tally serve exited \(status) on SIGTERM (expected 0): \(server.errorText)") }
@@ -85,7 +88,10 @@ enum ServerBenchmark {
     }
 
     /// (b) Distinct signed transactions posted, one customer each, against SQLite's single-commit rate.
-    private static func measurePosts(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, count: Int) throws {
+    /// Returns the rate and the server's CPU seconds per post, for part (d).
+    private static func measurePosts(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, count: Int)
+        throws -> (rate: Double, cpuPerPost: Double?)
+    {
         var lines: [String] = []
         lines.reserveCapacity(count)
         let signing = try Stopwatch.seconds {
@@ -100,10 +106,12 @@ enum ServerBenchmark {
         // The disk is shared: SQLite's rate is measured just before and just after the posts, and averaged.
         let sqliteSeconds = min(2, Double(wrk.seconds))
         let before = try SQLiteCommitRate.measure(folder: setup.folder, name: "before", seconds: sqliteSeconds)
+        let cpuBefore = ProcessCPU.seconds(of: server.process.processIdentifier)
         let posted = try wrk.run(
             "http://127.0.0.1:\(server.port)/",
             headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
             script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
+        let cpuAfter = ProcessCPU.seconds(of: server.process.processIdentifier)
         let after = try SQLiteCommitRate.measure(folder: setup.folder, name: "after", seconds: sqliteSeconds)
         let sqlite = (before + after) / 2
 
@@ -111,13 +119,23 @@ enum ServerBenchmark {
                            posted.requestsPerSecond, posted.p50 * 1e3, posted.p99 * 1e3))
         Report.line(String(format: "SQLite alone, one INSERT per commit (WAL, synchronous=FULL): %.0f commits/s "
                            + "(%.0f before, %.0f after)", sqlite, before, after))
-        Report.line(String(format: "posts vs SQLite commits: %.0f%%", 100 * posted.requestsPerSecond / sqlite))
+        let ratio = posted.requestsPerSecond / sqlite
+        Report.line(String(format: "posts vs SQLite commits: %.0f%% (target ≥ 200%%) %@", 100 * ratio,
+                           ratio >= 2 ? "OK" : "MISSED"))
+        var cpuPerPost: Double?
+        if let cpuBefore, let cpuAfter, posted.requests > 0 {
+            let perPost = (cpuAfter - cpuBefore) * 1e3 / Double(posted.requests)
+            Report.line(String(format: "tally serve CPU per post: %.3f ms (%.1f s over %d requests; target ≤ 0.25 ms) %@",
+                               perPost, cpuAfter - cpuBefore, posted.requests, perPost <= 0.25 ? "OK" : "MISSED"))
+            cpuPerPost = perPost
+        }
         if posted.requests > count {
             Report.line("note: \(posted.requests) requests for \(count) transactions: repeats (no write) are "
                 + "included; raise TALLY_BENCH_POSTS")
         }
         reportErrors("tally serve POST", posted)
         try checkCredited(setup: setup, server: server)
+        return (posted.requestsPerSecond, cpuPerPost)
     }
 
     /// Proves the posts were real: customers posted to early own the 10 coins their transaction credits.

@@ -47,7 +47,7 @@ extension SQLiteConnection {
             + condition + " ORDER BY transaction_id"
         try query(sql, [.text(appUserId)]) { (row) throws(SQLiteError) in
             let id = try row.requiredText(0)
-            let transaction = try StoredValueCoding.transaction(json: try row.requiredText(2), id: id)
+            let transaction = try decodedPayloads.transaction(json: try row.requiredText(2), id: id)
             record.transactions.append(StoredTransaction(
                 transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
                 signedTransaction: row.text(3)))

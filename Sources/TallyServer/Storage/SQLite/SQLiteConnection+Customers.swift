@@ -4,11 +4,13 @@ extension SQLiteConnection {
         try execute("INSERT OR IGNORE INTO customers (app_user_id, version) VALUES (?, 0)", [.text(appUserId)])
     }
 
-    /// Adds one to the customer's version (creating the row when absent) and returns the new version.
+    /// Adds one to the customer's version (creating the row at version 1 when absent) and returns the new
+    /// version, in one statement.
     @discardableResult
     func bumpVersion(of appUserId: String) throws(SQLiteError) -> Int64 {
-        try ensureCustomer(appUserId)
-        try execute("UPDATE customers SET version = version + 1 WHERE app_user_id = ?", [.text(appUserId)])
-        return try integer("SELECT version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) ?? 0
+        try integer("""
+            INSERT INTO customers (app_user_id, version) VALUES (?, 1)
+            ON CONFLICT (app_user_id) DO UPDATE SET version = version + 1 RETURNING version
+            """, [.text(appUserId)]) ?? 0
     }
 }

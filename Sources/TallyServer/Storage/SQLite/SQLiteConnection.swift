@@ -14,6 +14,8 @@ final class SQLiteConnection {
     let path: String
     /// Prepared statements by SQL text, prepared once and reset after every use.
     private var statements: [String: SQLiteStatement] = [:]
+    /// Stored payloads this connection already decoded.
+    var decodedPayloads = DecodedPayloads()
 
     /// Opens (creating when absent) the database file at `path`.
     init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {

@@ -11,13 +11,30 @@ extension SQLiteCustomerStore {
     /// grows too.
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                        at date: Date) throws(CustomerStoreError) -> RecordOutcome {
+        try record(transactions, for: appUserId, policy: policy, at: date, readingState: false).outcome
+    }
+
+    /// ``record(_:for:policy:at:)`` with ``customerState(_:)``'s record of `appUserId` read inside the same
+    /// write transaction, after the write: exactly the state this write left, with no second read.
+    public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
+                                   policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord)
+    {
+        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date, readingState: true)
+        return (outcome, state ?? CustomerRecord(appUserId: appUserId))
+    }
+
+    private func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
+                        at date: Date, readingState: Bool) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord?)
+    {
         var prepared: [PreparedTransaction] = []
         prepared.reserveCapacity(transactions.count)
         for transaction in transactions {
             prepared.append(try PreparedTransaction(transaction))
         }
         let items = prepared
-        return try write { (connection) throws(SQLiteError) -> RecordOutcome in
+        return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
             var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: policy,
                                              credits: credits, date: date)
             for item in items {
@@ -27,7 +44,7 @@ extension SQLiteCustomerStore {
             // Notifications waiting for these chains apply now that they have an owner (same write).
             var notifications = NotificationRecorder(connection: connection, credits: credits, date: date)
             try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
-            return outcome
+            return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
         }
     }
 }

@@ -5,8 +5,10 @@ import TallyCore
 /// How the store writes values into columns and reads them back: transactions as TallyCore's JSON,
 /// amounts as decimal text (never binary floating point), dates as milliseconds since 1970.
 enum StoredValueCoding {
-    /// A transaction as Apple's payload JSON (TallyCore's `Codable`).
+    /// A transaction as Apple's payload JSON: written directly (``TransactionPayloadJSON``), or with TallyCore's
+    /// `Codable` for one that carries fields kept as raw JSON.
     static func json(_ transaction: Transaction) throws(CustomerStoreError) -> String {
+        if let bytes = TransactionPayloadJSON.bytes(transaction) { return String(decoding: bytes, as: UTF8.self) }
         do {
             let data = try JSONEncoder().encode(transaction)
             return String(decoding: data, as: UTF8.self)
@@ -26,7 +28,10 @@ enum StoredValueCoding {
     }
 
     /// The transaction as it reads back after storing (dates at whole milliseconds), to compare with a stored copy.
+    /// Without raw JSON fields that is the transaction with its dates at whole milliseconds
+    /// (``TransactionPayloadJSON/normalized(_:)``); otherwise the JSON round trip itself.
     static func normalized(_ transaction: Transaction) throws(CustomerStoreError) -> Transaction {
+        if let normalized = TransactionPayloadJSON.normalized(transaction) { return normalized }
         let text = try json(transaction)
         do {
             return try JSONDecoder().decode(Transaction.self, from: Data(text.utf8))
