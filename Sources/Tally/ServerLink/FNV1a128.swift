@@ -8,7 +8,7 @@ enum FNV1a128 {
         var high: UInt64 = 0x6C62_272E_07BB_0142, low: UInt64 = 0x62B8_2175_6295_C58D
         for byte in bytes {
             low ^= UInt64(byte)
-            let (lowProduct, lowCarry) = low.multipliedFullWidth(by: 0x13B)
+            let (lowCarry, lowProduct) = low.multipliedFullWidth(by: 0x13B)
             let highProduct = high &* 0x13B &+ lowCarry
             // (h << 88): only low's lowest 40 bits reach the high half.
             high = highProduct &+ (low << 24)

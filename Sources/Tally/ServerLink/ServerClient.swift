@@ -7,8 +7,8 @@ import TallyCore
 
 /// The two calls of docs/server.md the app makes with its public key, over URLSession.
 ///
-/// The session is never invalidated: FoundationNetworking traps on a request made after invalidation and, when
-/// a task's completion races the invalidation, in its task registry; one session per store is kept instead.
+/// The session is never invalidated (FoundationNetworking traps on a request made after invalidation): one
+/// session per store.
 struct ServerClient: Sendable {
     let link: ServerLink
     private let session: URLSession
@@ -85,12 +85,21 @@ struct ServerClient: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        do {
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return .failure(SendFailure("not an HTTP answer")) }
-            return .success((http.statusCode, data))
-        } catch {
-            return .failure(SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)"))
+        // The completion-handler API, not `data(for:)`: a cancelled Swift task cancels its URLSessionTask, and
+        // FoundationNetworking traps when that cancel races the task's completion (TaskRegistry). A request once
+        // sent runs to its end (at most `requestTimeout`); the answer is what decides whether to finish.
+        let session = self.session
+        return await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(returning: .failure(
+                        SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)")))
+                } else if let http = response as? HTTPURLResponse {
+                    continuation.resume(returning: .success((http.statusCode, data ?? Data())))
+                } else {
+                    continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
+                }
+            }.resume()
         }
     }
 }
