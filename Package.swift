@@ -83,7 +83,9 @@ let package = Package(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
-        .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"],
+        .testTarget(name: "TallyCLITests",
+                    dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
+                                   "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.

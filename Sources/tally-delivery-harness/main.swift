@@ -6,8 +6,10 @@ import Foundation
 ///     tally-delivery-harness buy SANDBOX_DIR APP_DIR PRODUCT
 ///     tally-delivery-harness state SANDBOX_DIR APP_DIR
 ///
-/// `buy` and `state` print one JSON line: `{"coins":10,"transactions":1,"unfinished":0,"premium":false}`.
-/// With `TALLY_DELIVERY_PAUSE=<step>` (received, written, finished, emitted) the engine's delivery observer
+/// `buy` and `state` take `--server URL --key PUBLIC_KEY --user ID` last to link the engine to a `tally serve`.
+/// They print one JSON line: `{"coins":10,"localCoins":10,"premium":false,"source":"local","transactions":1,
+/// "unfinished":0}`.
+/// With `TALLY_DELIVERY_PAUSE=<step>` (received, written, posted, finished, emitted) the engine's delivery observer
 /// prints `PAUSED <step> <transactionId>` and blocks at that step, so a parent can SIGKILL the process there.
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {

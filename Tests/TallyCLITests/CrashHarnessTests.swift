@@ -10,6 +10,8 @@ final class CrashHarness {
     let root: URL
     var sandbox: URL { root.appendingPathComponent("sandbox") }
     var app: URL { root.appendingPathComponent("app") }
+    /// `--server URL --key KEY --user ID`, appended to `buy` and `state` once set (see ``link(to:user:)``).
+    var serverArguments: [String] = []
 
     /// What `buy` and `state` print.
     struct State: Decodable, Equatable {
@@ -27,16 +29,38 @@ final class CrashHarness {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// Links the harness's engine to `server` as customer `user` from now on.
+    func link(to server: LinkedServer, user: String) {
+        serverArguments = ["--server", server.url.absoluteString, "--key", server.publicKey, "--user", user]
+    }
+
+    /// What `buy` and `state` print, with the fields of a linked engine.
+    struct LinkedState: Decodable, Equatable {
+        var coins: Decimal
+        var localCoins: Decimal
+        var transactions: Int
+        var unfinished: Int
+        var premium: Bool
+        var source: String
+    }
+
+    /// Launches the linked harness and returns everything it prints.
+    func relaunchLinked() throws -> LinkedState {
+        let output = try Self.run(["state", sandbox.path, app.path] + serverArguments)
+        guard output.status == 0 else { throw CLITestError("the harness exited \(output.status): \(output.stderr)") }
+        return try JSONDecoder().decode(LinkedState.self, from: Data(output.stdout.utf8))
+    }
+
     static var executable: URL { TallyProcess.productsDirectory.appendingPathComponent("tally-delivery-harness") }
 
     /// Buys `product` to the end and returns the state printed after.
     func buy(_ product: String) throws -> State {
-        try Self.state(from: Self.run(["buy", sandbox.path, app.path, product]))
+        try Self.state(from: Self.run(["buy", sandbox.path, app.path, product] + serverArguments))
     }
 
     /// Launches the harness (delivering what is unfinished) and returns the state it prints.
     func relaunch() throws -> State {
-        try Self.state(from: Self.run(["state", sandbox.path, app.path]))
+        try Self.state(from: Self.run(["state", sandbox.path, app.path] + serverArguments))
     }
 
     /// Buys `product` with `TALLY_DELIVERY_PAUSE=step`, waits (up to `timeout`) for its `PAUSED` line, kills
@@ -45,7 +69,7 @@ final class CrashHarness {
     func buyAndKill(_ product: String, at step: String, timeout: Duration = .seconds(30)) throws -> String {
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["buy", sandbox.path, app.path, product]
+        process.arguments = ["buy", sandbox.path, app.path, product] + serverArguments
         process.environment = ProcessInfo.processInfo.environment.merging(["TALLY_DELIVERY_PAUSE": step]) { $1 }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -119,6 +143,10 @@ final class OutputCollector: @unchecked Sendable {
 
     func append(_ chunk: Data) {
         lock.withLock { data.append(chunk) }
+    }
+
+    func replace(with newData: Data) {
+        lock.withLock { data = newData }
     }
 
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }

@@ -76,6 +76,7 @@ extension StoreEvent {
         case .changeScheduled: "changeScheduled"
         case .changeCancelled: "changeCancelled"
         case .declined: "declined"
+        case .serverRefused: "serverRefused"
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The steps of delivering one transaction, in order. A transaction is finished with the backend only after
-/// its effect is durably written, so a process killed at any step credits it exactly once on the next launch.
+/// its effect is durably written (and, with a ``ServerLink``, after the server took it), so a process killed at any step credits it exactly once on the next launch.
 ///
 /// Raw values are the names a test harness uses (for example `TALLY_DELIVERY_PAUSE=written`, read by the
 /// harness executable, never by the library).
@@ -8,9 +8,13 @@ public enum DeliveryStep: String, Sendable, Hashable, CaseIterable {
     case received
     /// (2) Its effect (ownership, currency credit) is durably written to the customer file; not finished yet.
     case written
-    /// (3) It was finished with the backend; events are not emitted yet.
+    /// (3) With a ``ServerLink`` only: the server answered the post (2xx, or a final 409/422 refusal); not
+    /// finished yet. Killed here, the next launch delivers it again and posts it again, which the server
+    /// dedupes by transaction id.
+    case posted
+    /// (4) It was finished with the backend; events are not emitted yet.
     case finished
-    /// (4) Its events were emitted; delivery is complete.
+    /// (5) Its events were emitted; delivery is complete.
     case emitted
 }
 

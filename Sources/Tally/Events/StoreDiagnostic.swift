@@ -19,6 +19,12 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case restoreFailed
         /// The backend refused to finish a transaction; it is delivered again (and credited once) later.
         case finishFailed
+        /// The server of the ``ServerLink`` could not take a transaction (unreachable, 5xx, 429, …): it stays
+        /// unfinished with the store and is posted again with back-off (see ``RetryPolicy``).
+        case serverUnavailable
+        /// The server refused a transaction for good (422 `verification_failed`, 409 `owned_by_another_customer`):
+        /// it was finished with the store, credits nothing on the server, and is not posted again.
+        case serverRefused
         /// Transaction updates could not be read or written.
         case deliveryFailed
         /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.

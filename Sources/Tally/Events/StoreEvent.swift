@@ -39,6 +39,9 @@ public enum StoreEvent: Sendable, Hashable {
     case changeCancelled(ScheduledChange)
     /// A currency balance changed.
     case balanceChanged(currency: String, balance: Decimal)
+    /// The server of the ``ServerLink`` refused a transaction for good (`status` 422 or 409, the server's error
+    /// `code` and `message`): it was finished with the store and is not posted again; see ``StoreDiagnostic/Kind/serverRefused``.
+    case serverRefused(transactionId: String, status: Int, code: String, message: String)
     /// A pending purchase ended without a transaction (a parent declined the Ask to Buy): it is no longer in
     /// ``Store/pendingPurchases``, nothing was charged, and it carries the purchase call's context.
     case declined(PendingPurchase)

@@ -26,6 +26,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case storage
         /// Any other failure of the backend.
         case backend
+        /// Not offered to apps with a ``ServerLink``: spends need the server's secret key, which only the app's
+        /// backend holds (`POST /v1/customers/{appUserId}/currencies/{currency}/spend`, docs/server.md).
+        case spendOnAppBackend
         /// The customer cancelled (a restore's sign-in): not a failure of the store. A cancelled purchase is
         /// the ``PurchaseOutcome/cancelled`` outcome instead.
         case cancelled

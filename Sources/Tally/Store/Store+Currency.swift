@@ -12,9 +12,11 @@ extension Store {
     ///   - id: the app's id for this spend (an order id), so a retry cannot spend twice.
     /// - Returns: true when spent now, false when this id was already spent.
     /// - Throws: ``StoreError`` — `insufficientBalance` when the balance is short, `conflictingId` when the id
-    ///   was used for another amount, `invalidValue`, `storage`.
+    ///   was used for another amount, `invalidValue`, `storage`; `spendOnAppBackend` with a ``ServerLink``
+    ///   (the app's backend spends with the server's secret key; see docs/server.md).
     @discardableResult
     public func spend(_ amount: Decimal, of currency: String, id: String) throws(StoreError) -> Bool {
+        guard serverLink == nil else { throw spendOnAppBackend(currency, id: id) }
         var history = record.history
         let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
         let recorded: Bool

@@ -3,8 +3,9 @@ import TallyCore
 
 
 extension Store {
-    /// Delivers one transaction in four steps: (1) received, (2) its effect written durably to the customer
-    /// file, (3) finished with the backend, (4) events emitted. A copy already written changes nothing, so a
+    /// Delivers one transaction in steps: (1) received, (2) its effect written durably to the customer
+    /// file, (3) with a server link, posted to the server (left unfinished and retried when the server cannot
+    /// take it), (4) finished with the backend, (5) events emitted. A copy already written changes nothing, so a
     /// transaction delivered again (after a crash, or twice) credits once.
     ///
     /// - Parameters:
@@ -40,13 +41,8 @@ extension Store {
         try write(entries)
         await pause(at: .written, id)
 
-        do {
-            try await backend.finish(transactionId: id)
-            if !wasFinished { remember(.finished(id)) }
-            await pause(at: .finished, id)
-        } catch {
-            report(StoreDiagnostic(.finishFailed, "finishing transaction \(id) failed (\(error)); its effect is "
-                + "written, the store delivers it again and it is credited once"))
+        if await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation)) {
+            await finish(id)
         }
 
         // A new or changed copy is announced, and so is one written but never finished (a crash came first);
@@ -60,6 +56,18 @@ extension Store {
         }
         await pause(at: .emitted, id)
         return stored
+    }
+
+    /// Finishes a transaction with the backend (its effect written and, with a link, posted), reporting a failure.
+    func finish(_ id: String) async {
+        do {
+            try await backend.finish(transactionId: id)
+            if !record.finished.contains(id) { remember(.finished(id)) }
+            await pause(at: .finished, id)
+        } catch {
+            report(StoreDiagnostic(.finishFailed, "finishing transaction \(id) failed (\(error)); its effect is "
+                + "written, the store delivers it again and it is credited once"))
+        }
     }
 
     /// The transaction `update` signs: its signed form verified by the backend's verifier, for this app, and for

@@ -8,7 +8,8 @@ extension Store {
     /// - Parameters:
     ///   - productId: the product to buy.
     ///   - quantity: how many (consumables); at least 1.
-    ///   - appAccountToken: the UUID linking the purchase to the app's account.
+    ///   - appAccountToken: the UUID linking the purchase to the app's account; nil takes the
+    ///     ``ServerLink/appAccountToken`` of the store's link, if any.
     ///   - context: what the app wants back with the purchase (screen, offer); kept with a pending purchase,
     ///     even across restarts, and returned in ``StoreEvent/purchased(_:context:)`` when it is approved.
     /// - Returns: `.purchased` (for a product already owned, its existing transaction, not announced again),
@@ -24,7 +25,10 @@ extension Store {
             throw failed(productId, StoreError(.invalidQuantity, "purchase of \(productId): quantity must be at "
                 + "least 1, got \(quantity)"))
         }
-        let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: appAccountToken)
+        // With a server link, every purchase carries the customer's token, so the server can attribute the App
+        // Store's notifications to the customer; a token the app passes wins.
+        let token = appAccountToken ?? serverLink?.appAccountToken
+        let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: token)
         let result: BackendPurchaseResult
         do {
             result = try await backend.purchase(request)
@@ -43,7 +47,7 @@ extension Store {
             }
         case .pending(let purchaseId):
             let pending = PendingPurchase(id: purchaseId, productId: productId, quantity: quantity,
-                                          appAccountToken: appAccountToken, context: context, date: clock.now())
+                                          appAccountToken: token, context: context, date: clock.now())
             do { try write([.pending(pending)]) } catch { throw failed(productId, error) }
             emit([.pending(pending)])
             return .pending(pending)

@@ -3,8 +3,16 @@ import TallyCore
 
 
 extension Store {
-    /// What the customer owns now, by the ownership rules over the customer file.
+    /// What the customer owns now: with a ``ServerLink``, the server's customer state as last read (see
+    /// ``stateSource``); without one, or while the server cannot be reached, ``localState``.
     public var state: CustomerState {
+        if stateSource == .server, let serverState { return serverState }
+        return localState
+    }
+
+    /// The ownership rules over the customer file at the backend's clock: what this device delivered, restored
+    /// and spent. Without a server link it is ``state``; with one, the offline cache.
+    public var localState: CustomerState {
         CustomerState(catalog: catalog, configuration: configuration, history: record.history, at: clock.now())
     }
 
@@ -23,8 +31,16 @@ extension Store {
     /// ``StoreEvent/entitlementsChanged(gained:lost:)``, ``StoreEvent/balanceChanged(currency:balance:)``.
     /// Time alone (an expiry date passing, a grace period running out) changes the state without a transaction,
     /// so call it when the app comes to the foreground or shows what the customer owns.
+    ///
+    /// With a ``ServerLink`` it first posts what waits for the server, then reads the server's state
+    /// (`GET /v1/customers/{appUserId}`): a purchase made on another device shows here. When the server
+    /// cannot be reached, the state is ``localState`` and ``stateSource`` is ``StateSource/localCache``.
     @discardableResult
-    public func refresh() -> CustomerState {
+    public func refresh() async -> CustomerState {
+        if server != nil {
+            if !pendingPosts.isEmpty { _ = await postPending() }
+            await readServerState()
+        }
         let now = state
         if let before = lastState { emit(Self.changes(from: before, to: now)) }
         lastState = now

@@ -31,6 +31,6 @@ extension Store {
         // (the customer file's renewal info may be old, and the state computed from it is not what the app saw).
         if lastState != nil { prepareForChange() }
         try write(entries)
-        return refresh()
+        return await refresh()
     }
 }

@@ -20,6 +20,11 @@ import TallyCore
 ///
 /// Delivery is crash-safe: a transaction is finished with the backend only after its effect is durably
 /// written (see ``DeliveryStep``), and a transaction arriving again credits once.
+///
+/// With a ``ServerLink``, each delivered transaction is also posted to the app's server and finished only once
+/// the server took it; ``state`` is then the server's (one state for every device of the customer), with the
+/// customer file as the cache while the server cannot be reached (``stateSource``), and ``spend(_:of:id:)``
+/// belongs to the app's backend.
 public actor Store {
     /// The products' details the ownership rules read (product types, subscription groups).
     public nonisolated let catalog: Catalog
@@ -48,6 +53,19 @@ public actor Store {
     var unsynced: [JournalEntry] = []
     var listener: Task<Void, Never>?
     nonisolated let hub = EventHub()
+    /// The link to the app's server, if any (see ``ServerLink``).
+    public nonisolated let serverLink: ServerLink?
+    let server: ServerClient?
+    /// The server's customer state from the last successful post or read.
+    var serverState: CustomerState?
+    /// Where ``state`` comes from now.
+    public internal(set) var stateSource: StateSource
+    /// Transactions written locally that the server has not taken yet, oldest first (unfinished with the store).
+    var pendingPosts: [PendingPost] = []
+    /// The back-off loop posting ``pendingPosts`` again; nil when none runs.
+    var retryTask: Task<Void, Never>?
+    /// True after ``close()``.
+    var isClosed = false
 
     /// Opens the store: reads (or repairs) the customer file, delivers what an earlier run left unfinished,
     /// then starts listening to transaction updates.
@@ -58,10 +76,12 @@ public actor Store {
     ///   - configuration: the app's `tally.json`.
     ///   - directory: where the customer file lives (created if missing).
     ///   - locale: the locale for display names and prices.
+    ///   - serverLink: the app's `tally serve`: every delivered transaction is posted there before it is
+    ///     finished, and ``state`` comes from there (see ``stateSource``). Nil: the customer file alone.
     ///   - deliveryObserver: called at each ``DeliveryStep``; for crash-test harnesses.
     /// - Throws: ``StoreError/Code/storage`` when the directory cannot be created, read or written.
     public init(backend: some StoreBackend, catalog: Catalog, configuration: AppConfiguration, directory: URL,
-                locale: String = Locale.current.identifier,
+                locale: String = Locale.current.identifier, serverLink: ServerLink? = nil,
                 deliveryObserver: DeliveryObserver? = nil) async throws(StoreError) {
         let clock = backend.clock
         let file = CustomerFile(directory: directory)
@@ -78,17 +98,22 @@ public actor Store {
         self.signedForms = signedForms
         self.record = record
         self.diagnostics = diagnostics
+        self.serverLink = serverLink
+        server = serverLink.map(ServerClient.init(link:))
+        stateSource = serverLink == nil ? .local : .localCache
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
         await endDeclinedAtLaunch()
+        if server != nil, stateSource != .server { await readServerState() }
         startListening(to: updates, declines: declines)
     }
 
     deinit {
         listener?.cancel()
+        retryTask?.cancel()
         hub.finishAll()
     }
 
@@ -96,11 +121,15 @@ public actor Store {
     /// finish with the backend), ends every event stream and releases the data directory for another store.
     /// The customer file stays; later purchases and spends on this store fail.
     public func close() async {
+        isClosed = true
+        retryTask?.cancel()
+        retryTask = nil
         if let listener {
             listener.cancel()
             await listener.value
             self.listener = nil
         }
+
         if !unsynced.isEmpty, (try? file.append(unsynced, durable: false)) != nil { unsynced = [] }
         file.close()
         hub.finishAll()

@@ -57,6 +57,8 @@ enum MarketEventText {
         case .declined(let pending):
             let screen = pending.context.screen.map { ", context screen=\($0)" } ?? ""
             return "declined \(pending.productId) (purchase \(pending.id) was declined; nothing was charged\(screen))"
+        case .serverRefused(let transactionId, let status, let code, let message):
+            return "serverRefused \(transactionId) (\(status) \(code): \(message); finished, not posted again)"
         }
     }
 }

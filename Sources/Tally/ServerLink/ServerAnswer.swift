@@ -1,0 +1,13 @@
+import TallyCore
+
+
+/// What the server made of a posted transaction.
+enum ServerAnswer: Sendable {
+    /// 2xx: stored durably; the customer's state after the post.
+    case accepted(CustomerState)
+    /// 422 (it does not verify for this server) or 409 (it stays with another customer): a final answer, so the
+    /// transaction is finished and the refusal reported; posting it again would get the same.
+    case refused(status: Int, code: String, message: String)
+    /// Unreachable, a timeout, 5xx, 429, or any other answer: nothing was acknowledged; retry later.
+    case unavailable(String)
+}

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TallyCore
+
+
+/// The two calls of docs/server.md the app makes with its public key, over URLSession.
+///
+/// The session is never invalidated (FoundationNetworking traps on a request made after invalidation): one
+/// session per store.
+struct ServerClient: Sendable {
+    let link: ServerLink
+    private let session: URLSession
+
+    init(link: ServerLink) {
+        self.link = link
+        let configuration = URLSessionConfiguration.ephemeral
+        let seconds = Double(link.requestTimeout.components.seconds)
+            + Double(link.requestTimeout.components.attoseconds) / 1e18
+        configuration.timeoutIntervalForRequest = seconds
+        configuration.timeoutIntervalForResource = seconds
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// `POST /v1/customers/{appUserId}/transactions` with `{"signedTransaction": jws}`.
+    func post(signedTransaction jws: String) async -> ServerAnswer {
+        let body: Data
+        do { body = try JSONEncoder().encode(["signedTransaction": jws]) } catch {
+            return .unavailable("cannot encode the post: \(error)")
+        }
+        switch await send("POST", path: "transactions", body: body) {
+        case .failure(let reason):
+            return .unavailable(reason.description)
+        case .success(let (status, data)):
+            if (200..<300).contains(status) {
+                do { return .accepted(try ServerCustomer.state(fromResponse: data)) } catch {
+                    // Stored (2xx) but unreadable: the post is done; the state is read again at the next refresh.
+                    return .unavailable("the server's \(status) answer does not decode: \(error)")
+                }
+            }
+            let failure = ServerCustomer.error(in: data)
+            if status == 422 || status == 409 {
+                return .refused(status: status, code: failure.code, message: failure.message)
+            }
+            return .unavailable("the server answered \(status) \(failure.code): \(failure.message)")
+        }
+    }
+
+    /// `GET /v1/customers/{appUserId}`: the customer's state, or why it could not be read.
+    func customer() async -> Result<CustomerState, ServerUnreachable> {
+        switch await send("GET", path: nil, body: nil) {
+        case .failure(let reason):
+            return .failure(ServerUnreachable(reason: reason.description))
+        case .success(let (status, data)):
+            guard status == 200 else {
+                let failure = ServerCustomer.error(in: data)
+                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
+            }
+            do { return .success(try ServerCustomer.state(fromResponse: data)) } catch {
+                return .failure(ServerUnreachable(reason: "the server's customer does not decode: \(error)"))
+            }
+        }
+    }
+
+    /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]`.
+    func customerURL(_ path: String?) -> URL? {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#%")
+        guard let id = link.appUserId.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        var base = link.url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + "/v1/customers/" + id + (path.map { "/" + $0 } ?? ""))
+    }
+
+    private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data), SendFailure> {
+        guard let url = customerURL(path) else {
+            return .failure(SendFailure("cannot form a URL from \(link.url) and appUserId"))
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("Bearer \(link.publicKey)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        // The completion-handler API, not `data(for:)`: a cancelled Swift task cancels its URLSessionTask, and
+        // FoundationNetworking traps when that cancel races the task's completion (TaskRegistry). A request once
+        // sent runs to its end (at most `requestTimeout`); the answer is what decides whether to finish.
+        let session = self.session
+        return await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(returning: .failure(
+                        SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)")))
+                } else if let http = response as? HTTPURLResponse {
+                    continuation.resume(returning: .success((http.statusCode, data ?? Data())))
+                } else {
+                    continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
+                }
+            }.resume()
+        }
+    }
+}
+
+/// Why a request got no usable answer.
+struct SendFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Why the server's state could not be read (the store then shows its local file).
+struct ServerUnreachable: Error, Sendable {
+    var reason: String
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+
+/// The app's link to its `tally serve` (docs/server.md): with one, the engine posts every delivered transaction
+/// to `POST /v1/customers/{appUserId}/transactions` and finishes it with the store only after the server
+/// answered, and reads what the customer owns from `GET /v1/customers/{appUserId}` (see ``Store/stateSource``).
+///
+/// Configure it with the server's URL, the app's **public** key (it ships in the app; it may post transactions
+/// and read state, never spend) and the customer's `appUserId`.
+public struct ServerLink: Sendable {
+    /// The server's base URL (`https://api.example.com`); the `/v1/…` routes are appended to it.
+    public var url: URL
+    /// A public key of the server's configuration (`tally serve key --role public`).
+    public var publicKey: String
+    /// The customer's id on the server, chosen by the app.
+    public var appUserId: String
+    /// The `appAccountToken` set on every purchase (see ``appAccountToken(for:)``).
+    public var appAccountToken: UUID
+    /// How a post the server could not take is retried.
+    public var retry: RetryPolicy
+    /// How long one request may take before it counts as "server unreachable".
+    public var requestTimeout: Duration
+
+    /// Creates a link.
+    ///
+    /// - Parameters:
+    ///   - appAccountToken: the token to set on purchases; by default ``appAccountToken(for:)`` of `appUserId`,
+    ///     the same on every device of the customer.
+    public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
+                retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(15)) {
+        self.url = url
+        self.publicKey = publicKey
+        self.appUserId = appUserId
+        self.appAccountToken = appAccountToken ?? Self.appAccountToken(for: appUserId)
+        self.retry = retry
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The stable `appAccountToken` of a customer: a UUID (version 8, RFC 9562's custom layout) holding the
+    /// 128-bit FNV-1a hash of `"tally.appAccountToken:" + appUserId`'s UTF-8 bytes. Every device computes the
+    /// same token for the same `appUserId` without asking anyone, so the server can attribute App Store
+    /// notifications to the customer. It is not a secret and not meant to hide the id (Apple asks that it
+    /// carry no personal data: an `appUserId` that is personal data should be hashed by the app, or pass your
+    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:)``).
+    public static func appAccountToken(for appUserId: String) -> UUID {
+        var bytes = FNV1a128.hash(Array("tally.appAccountToken:\(appUserId)".utf8))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Posts a written transaction to the server, when there is a link. Returns whether it may be finished: true
+    /// without a link, after a 2xx (the server's state is kept) and after a final refusal (reported); false while
+    /// the server cannot take it — it is then kept in ``pendingPosts`` and posted again with back-off.
+    func posted(_ post: PendingPost) async -> Bool {
+        guard let server else { return true }
+        // Closed: no request (the session is ending); the transaction stays unfinished for the next launch.
+        guard !isClosed else { return false }
+        let id = post.transactionId
+        switch await server.post(signedTransaction: post.jwsRepresentation) {
+        case .accepted(let customer):
+            serverState = customer
+            stateSource = .server
+            pendingPosts.removeAll { $0.transactionId == id }
+            await pause(at: .posted, id)
+            return true
+        case .refused(let status, let code, let message):
+            pendingPosts.removeAll { $0.transactionId == id }
+            report(StoreDiagnostic(.serverRefused, "the server refused transaction \(id) (\(status) \(code): "
+                + "\(message)); it was finished with the store and is not posted again"))
+            emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
+            await pause(at: .posted, id)
+            return true
+        case .unavailable(let reason):
+            stateSource = .localCache
+            if !pendingPosts.contains(where: { $0.transactionId == id }) {
+                pendingPosts.append(post)
+                report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
+                    + "(\(reason)); it stays unfinished and is posted again with back-off"))
+            }
+            scheduleRetry()
+            return false
+        }
+    }
+
+    /// Posts every transaction in ``pendingPosts``, oldest first, finishing each the server takes; stops at the
+    /// first the server cannot take. Returns true when none waits any more (then the retry loop ends).
+    func postPending() async -> Bool {
+        while !isClosed, let next = pendingPosts.first {
+            prepareForChange()
+            guard await posted(next) else { break }
+            await finish(next.transactionId)
+            emit(stateChangeEvents())
+        }
+        guard pendingPosts.isEmpty || isClosed else { return false }
+        retryTask = nil
+        return true
+    }
+
+    /// Starts the back-off loop unless one runs: it waits ``RetryPolicy/delay(attempt:)``, posts what waits,
+    /// and stops once nothing does (or the store closes).
+    func scheduleRetry() {
+        guard retryTask == nil, !isClosed, let policy = serverLink?.retry else { return }
+        retryTask = Task { [weak self] in
+            var attempt = 0
+            while !Task.isCancelled {
+                do { try await policy.sleep(policy.delay(attempt: attempt)) } catch { return }
+                guard let self, !Task.isCancelled else { return }
+                if await self.postPending() { return }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Reads the server's customer state; on failure the state falls back to the customer file.
+    func readServerState() async {
+        guard let server, !isClosed else { return }
+        switch await server.customer() {
+        case .success(let customer):
+            serverState = customer
+            // What waits to be posted is not in the server's state yet: keep showing the local file until it is.
+            stateSource = pendingPosts.isEmpty ? .server : .localCache
+        case .failure:
+            stateSource = .localCache
+        }
+    }
+
+    /// The error ``spend(_:of:id:)`` throws with a server link: spends need the secret key of the app's backend.
+    func spendOnAppBackend(_ currency: String, id: String) -> StoreError {
+        StoreError(.spendOnAppBackend, "spend '\(id)' of \(currency): with a server link, spends are made by the "
+            + "app's backend with the server's secret key — POST /v1/customers/{appUserId}/currencies/\(currency)/spend "
+            + "{\"amount\": …, \"id\": \"\(id)\"} (docs/server.md); the public key the app ships cannot spend. "
+            + "Call your backend, then refresh()")
+    }
+}
