@@ -22,7 +22,7 @@ extension SQLiteConnection {
                 originalTransactionId: try row.requiredText(0), fromAppUserId: try row.requiredText(1),
                 toAppUserId: try row.requiredText(2), date: Date(millisecondsSince1970: row.int64(3))))
         }
-        record.renewalInfos = try renewalInfos(of: appUserId)
+        record.renewalInfos = try renewalInfos(for: record.transactions)
         record.notifications = try notificationEntries(of: appUserId)
         return record
     }
@@ -32,7 +32,7 @@ extension SQLiteConnection {
     /// spends. Read with the connection's current transaction.
     func customerStateRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
         var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0")
-        record.renewalInfos = try renewalInfos(of: appUserId)
+        record.renewalInfos = try renewalInfos(for: record.transactions)
         return record
     }
 

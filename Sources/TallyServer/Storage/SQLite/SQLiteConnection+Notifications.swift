@@ -2,16 +2,20 @@ import Foundation
 import TallyCore
 
 extension SQLiteConnection {
-    /// The renewal info of every chain `appUserId` owns, by chain id.
-    func renewalInfos(of appUserId: String) throws(SQLiteError) -> [RenewalInfo] {
+    /// The renewal infos of the subscription chains among `transactions` (the customer's), by chain: one primary
+    /// key lookup per auto-renewable chain, so the cost does not grow with the customer's coin purchases (each of
+    /// which is a chain of its own).
+    func renewalInfos(for transactions: [StoredTransaction]) throws(SQLiteError) -> [RenewalInfo] {
+        var chains: [String] = []
+        for stored in transactions where stored.transaction.type == .autoRenewable {
+            let chain = stored.transaction.originalTransactionId
+            if !chains.contains(where: { $0.hasSameBytes(as: chain) }) { chains.append(chain) }
+        }
         var infos: [RenewalInfo] = []
-        try query("""
-            SELECT r.original_transaction_id, r.payload FROM renewal_infos r
-            JOIN chains c ON c.original_transaction_id = r.original_transaction_id
-            WHERE c.app_user_id = ? ORDER BY r.original_transaction_id
-            """, [.text(appUserId)]) { (row) throws(SQLiteError) in
-            infos.append(try NotificationValueCoding.renewalInfo(json: try row.requiredText(1),
-                                                                 chain: try row.requiredText(0)))
+        for chain in chains.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }) {
+            guard let json = try text("SELECT payload FROM renewal_infos WHERE original_transaction_id = ?", [.text(chain)])
+            else { continue }
+            infos.append(try NotificationValueCoding.renewalInfo(json: json, chain: chain))
         }
         return infos
     }
