@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Tally builds and tests with, when it is missing: OpenSSL's, SQLite's and libmicrohttpd's
 # development files, pkg-config and the openssl tool (system packages), and Apple's app-store-server-library
-# (Python; tests and benchmarks compare against it). With --bench, also the benchmark peers: wrk and nginx.
+# (Python; tests and benchmarks compare against it). The sqlite3 tool: tests read and damage sandbox databases with it. With --bench, also the benchmark peers: wrk and nginx.
 set -euo pipefail
 if [[ "$(uname)" == "Darwin" ]]; then
     command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3 and pkg-config" >&2; exit 1; }
@@ -14,7 +14,7 @@ if [[ "$(uname)" == "Darwin" ]]; then
     fi
 else
     missing=()
-    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip)
+    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3)
     [[ "${1:-}" == "--bench" ]] && wanted+=(wrk nginx-light)
     for pkg in "${wanted[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
