@@ -44,11 +44,11 @@ actor MemoryBackend: StoreBackend {
     nonisolated let signatures = MemorySignatures()
     nonisolated var transactionVerifier: any TransactionVerifier { signatures }
 
-    /// An update carrying a new signed form of `transaction`.
+    /// An update carrying a new signed form of `transaction` (and of `renewalInfo`).
     nonisolated func signedUpdate(_ transaction: Transaction, renewalInfo: RenewalInfo? = nil,
                                   purchaseId: String? = nil) -> TransactionUpdate {
         TransactionUpdate(transaction: transaction, jwsRepresentation: signatures.sign(transaction),
-                          renewalInfo: renewalInfo, purchaseId: purchaseId)
+                          renewalInfo: renewalInfo.map(signatures.signed), purchaseId: purchaseId)
     }
 
     /// The test's clock is the store's: the engine reads time from its backend.
@@ -126,13 +126,13 @@ actor MemoryBackend: StoreBackend {
         unfinishedIds.removeAll { $0 == transactionId }
     }
 
-    func subscriptionStatuses() async throws -> [RenewalInfo] {
+    func subscriptionStatuses() async throws -> [SignedRenewalInfo] {
         statusRequests += 1
         if statusFailures > 0 {
             statusFailures -= 1
             throw StoreError(.networkError, "subscription status: the network is down")
         }
-        return renewalInfos.keys.sorted().compactMap { renewalInfos[$0] }
+        return renewalInfos.keys.sorted().compactMap { renewalInfos[$0].map(signatures.signed) }
     }
 
     nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
