@@ -67,8 +67,11 @@ public actor SandboxBackend: StoreBackend {
         try change { $0.finish(transactionId: transactionId, account: account, device: device) }
     }
 
-    public func subscriptionStatuses() async throws -> [RenewalInfo] {
-        try load().renewalInfos(account: account)
+    /// The account's renewal infos, each signed by the sandbox's authority as the App Store's `signedRenewalInfo`.
+    public func subscriptionStatuses() async throws -> [SignedRenewalInfo] {
+        try load().renewalInfos(account: account).map { info throws(StoreError) in
+            SignedRenewalInfo(renewalInfo: info, jwsRepresentation: try signing.sign(info))
+        }
     }
 
     /// False while parental controls are on for the account (`tally sandbox set parental-controls on`), and
@@ -120,7 +123,9 @@ public actor SandboxBackend: StoreBackend {
     }
 
     private func update(_ transaction: Transaction, in sandbox: Sandbox) throws(StoreError) -> TransactionUpdate {
-        let info = sandbox.renewalInfos(account: account).first { $0.originalTransactionId == transaction.originalTransactionId }
+        let info = try sandbox.renewalInfos(account: account)
+            .first { $0.originalTransactionId == transaction.originalTransactionId }
+            .map { info throws(StoreError) in SignedRenewalInfo(renewalInfo: info, jwsRepresentation: try signing.sign(info)) }
         return TransactionUpdate(transaction: transaction, jwsRepresentation: try signing.sign(transaction),
                                  renewalInfo: info)
     }

@@ -6,7 +6,7 @@ import TallySandbox
 import TallyVerify
 
 /// The sandbox's certificate authority (`ca/` in its directory) as the backend uses it: it signs each transaction
-/// the backend delivers, the way the App Store does, and verifies signed forms against the sandbox's root through
+/// and renewal info the backend delivers, the way the App Store does, and verifies signed forms against the sandbox's root through
 /// TallyVerify, as Apple's libraries do against Apple's. Loaded on first use (generated then if the directory has
 /// none yet), once per process.
 final class SandboxSigning: TransactionVerifier {
@@ -28,6 +28,24 @@ final class SandboxSigning: TransactionVerifier {
         do { return try signer.signTransaction(transaction) } catch {
             throw StoreError(.backend, "cannot sign transaction \(transaction.transactionId) with the sandbox's "
                 + "authority in \(directory.path)/ca: \(error)")
+        }
+    }
+
+    /// The App Store's `signedRenewalInfo` for `renewalInfo`, signed by the sandbox's leaf key.
+    func sign(_ renewalInfo: RenewalInfo) throws(StoreError) -> String {
+        let signer = try load().signer
+        do { return try signer.signRenewalInfo(renewalInfo) } catch {
+            throw StoreError(.backend, "cannot sign the renewal info of chain \(renewalInfo.originalTransactionId) "
+                + "with the sandbox's authority in \(directory.path)/ca: \(error)")
+        }
+    }
+
+    /// The renewal info `jwsRepresentation` signs, when its chain leads to the sandbox's root and its signature
+    /// holds.
+    func verifiedRenewalInfo(_ jwsRepresentation: String) throws(StoreError) -> RenewalInfo {
+        switch try load().verifier.verifyRenewalInfo(jwsRepresentation) {
+        case .success(let info): return info
+        case .failure(let failure): throw StoreError(.verificationFailed, failure.description)
         }
     }
 

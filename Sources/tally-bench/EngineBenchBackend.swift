@@ -62,7 +62,7 @@ actor EngineBenchBackend: StoreBackend {
     }
 }
 
-/// TallyVerify's verifier as the engine's.
+/// TallyVerify's verifier as the engine's, for transactions and renewal infos.
 struct BenchVerifier: TransactionVerifier {
     let verifier: SignedDataVerifier
 
@@ -71,6 +71,13 @@ struct BenchVerifier: TransactionVerifier {
     func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction {
         switch verifier.verifyTransaction(jwsRepresentation) {
         case .success(let transaction): transaction
+        case .failure(let failure): throw StoreError(.verificationFailed, failure.description)
+        }
+    }
+
+    func verifiedRenewalInfo(_ jwsRepresentation: String) throws(StoreError) -> RenewalInfo {
+        switch verifier.verifyRenewalInfo(jwsRepresentation) {
+        case .success(let info): info
         case .failure(let failure): throw StoreError(.verificationFailed, failure.description)
         }
     }

@@ -58,6 +58,11 @@ final class PreviewSignatures: TransactionVerifier {
         }
         return transaction
     }
+
+    /// The preview store sells no subscriptions, so it signed no renewal info: none verifies.
+    func verifiedRenewalInfo(_ jwsRepresentation: String) throws(StoreError) -> RenewalInfo {
+        throw StoreError(.verificationFailed, "the preview store signs no renewal info")
+    }
 }
 
 /// StoreKit's values, converted by the app to show beside Tally's.

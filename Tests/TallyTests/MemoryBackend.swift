@@ -31,6 +31,8 @@ actor MemoryBackend: StoreBackend {
     var statusFailures = 0
     /// How many subscription status requests reached this store.
     private(set) var statusRequests = 0
+    /// Renewal infos answered as they are after the store's own (a forged or transplanted signed form).
+    private(set) var statusesAsIs: [SignedRenewalInfo] = []
     private var pending: [String: PurchaseRequest] = [:]
     private var nextNumber = 1000
     private let listeners = Listeners()
@@ -44,11 +46,11 @@ actor MemoryBackend: StoreBackend {
     nonisolated let signatures = MemorySignatures()
     nonisolated var transactionVerifier: any TransactionVerifier { signatures }
 
-    /// An update carrying a new signed form of `transaction`.
+    /// An update carrying a new signed form of `transaction` (and of `renewalInfo`).
     nonisolated func signedUpdate(_ transaction: Transaction, renewalInfo: RenewalInfo? = nil,
                                   purchaseId: String? = nil) -> TransactionUpdate {
         TransactionUpdate(transaction: transaction, jwsRepresentation: signatures.sign(transaction),
-                          renewalInfo: renewalInfo, purchaseId: purchaseId)
+                          renewalInfo: renewalInfo.map(signatures.signed), purchaseId: purchaseId)
     }
 
     /// The test's clock is the store's: the engine reads time from its backend.
@@ -126,13 +128,13 @@ actor MemoryBackend: StoreBackend {
         unfinishedIds.removeAll { $0 == transactionId }
     }
 
-    func subscriptionStatuses() async throws -> [RenewalInfo] {
+    func subscriptionStatuses() async throws -> [SignedRenewalInfo] {
         statusRequests += 1
         if statusFailures > 0 {
             statusFailures -= 1
             throw StoreError(.networkError, "subscription status: the network is down")
         }
-        return renewalInfos.keys.sorted().compactMap { renewalInfos[$0] }
+        return renewalInfos.keys.sorted().compactMap { renewalInfos[$0].map(signatures.signed) } + statusesAsIs
     }
 
     nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
@@ -184,6 +186,11 @@ actor MemoryBackend: StoreBackend {
     }
 
     /// Sends an update exactly as given (its signed form included), as a broken or hostile store might.
+    /// Answers `signed` as it is in every later subscription status, after the store's own renewal infos.
+    func answerStatusAsIs(_ signed: SignedRenewalInfo) {
+        statusesAsIs.append(signed)
+    }
+
     func sendAsIs(_ update: TransactionUpdate) {
         broadcast(update)
     }

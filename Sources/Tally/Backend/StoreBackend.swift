@@ -33,8 +33,10 @@ public protocol StoreBackend: Sendable {
     /// The latest renewal info of each of this account's subscription chains, one per original transaction id
     /// (StoreKit's `Product.SubscriptionInfo.status`). Renewal info changes without a transaction (auto-renew
     /// turned off, a downgrade scheduled, billing retry or grace starting), so the engine asks for it in
-    /// ``Store/refreshSubscriptionStatus()``. A backend that cannot answer keeps the default, `[]`.
-    func subscriptionStatuses() async throws -> [RenewalInfo]
+    /// ``Store/refreshSubscriptionStatus()``. Each comes with its signed form; only one whose signed form
+    /// verifies (``TransactionVerifier/verifiedRenewalInfo(_:)``) counts. A backend that cannot answer keeps the
+    /// default, `[]`.
+    func subscriptionStatuses() async throws -> [SignedRenewalInfo]
 
     /// Whether this account may make purchases (StoreKit's `AppStore.canMakePayments`): false under parental
     /// controls or Screen Time restrictions. Hide the buy buttons when false.
@@ -45,9 +47,11 @@ public protocol StoreBackend: Sendable {
     /// its own clock (the sandbox after `tally sandbox advance`) supplies it here, so app and store agree.
     var clock: StoreClock { get }
 
-    /// Checks the signed form of every transaction this store delivers or restores, and of every transaction the
-    /// engine reads back from its customer file at launch: only a transaction whose ``TransactionUpdate/jwsRepresentation``
-    /// verifies counts toward what the customer owns. No default: a backend that cannot verify cannot grant.
+    /// Checks the signed form of every transaction and renewal info this store delivers, restores or reports, and
+    /// of every one the engine reads back from its customer file at launch: only a transaction whose
+    /// ``TransactionUpdate/jwsRepresentation`` verifies, and a renewal info whose
+    /// ``SignedRenewalInfo/jwsRepresentation`` verifies, count toward what the customer owns. No default: a
+    /// backend that cannot verify cannot grant.
     var transactionVerifier: any TransactionVerifier { get }
 
     /// Ids of this account's pending purchases the store ended without a transaction (an Ask to Buy a parent
@@ -63,7 +67,7 @@ public protocol StoreBackend: Sendable {
 
 extension StoreBackend {
     /// No renewal info: for backends that learn it only with transactions.
-    public func subscriptionStatuses() async throws -> [RenewalInfo] { [] }
+    public func subscriptionStatuses() async throws -> [SignedRenewalInfo] { [] }
 
     /// Purchases allowed: for backends that cannot tell.
     public var canMakePayments: Bool { get async { true } }

@@ -9,14 +9,15 @@ public struct TransactionUpdate: Sendable, Hashable {
     /// The transaction's signed form as the store gave it (a compact JWS: StoreKit's `jwsRepresentation`, the
     /// App Store's `signedTransactionInfo`). The engine keeps the payload it verifies, not ``transaction``.
     public var jwsRepresentation: String
-    /// The subscription chain's renewal information, when the backend has it.
-    public var renewalInfo: RenewalInfo?
+    /// The subscription chain's renewal information with its signed form, when the backend has it. It counts
+    /// only when its signed form verifies (``TransactionVerifier/verifiedRenewalInfo(_:)``).
+    public var renewalInfo: SignedRenewalInfo?
     /// The backend's id of the pending purchase (Ask to Buy, interrupted) this transaction completes, if known.
     /// When nil, the engine matches a pending purchase by product id and app account token.
     public var purchaseId: String?
 
     /// Creates an update.
-    public init(transaction: Transaction, jwsRepresentation: String, renewalInfo: RenewalInfo? = nil,
+    public init(transaction: Transaction, jwsRepresentation: String, renewalInfo: SignedRenewalInfo? = nil,
                 purchaseId: String? = nil) {
         self.transaction = transaction
         self.jwsRepresentation = jwsRepresentation

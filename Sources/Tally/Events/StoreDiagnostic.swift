@@ -13,6 +13,11 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// verify with the backend's verifier or signs another transaction: it was ignored (it grants nothing),
         /// the file copied aside and the state rebuilt with a restore.
         case unverifiedTransaction
+        /// A renewal info in the customer file (snapshot or journal line), or from the backend, has no signed form,
+        /// or one that does not verify with the backend's verifier or signs another renewal info: it was ignored
+        /// (it grants nothing: no billing retry, no grace period) and the file copied aside. The store's next
+        /// subscription status (``Store/refreshSubscriptionStatus()``) brings signed ones.
+        case unverifiedRenewalInfo
         /// The journal's last line was incomplete (a write cut short by a crash); it was ignored.
         case tornJournalTail
         /// Rebuilding from the store failed; it is retried at the next launch.

@@ -42,7 +42,9 @@ extension CustomerFile {
     /// aside, the line skipped and a restore requested.
     ///
     /// A transaction line counts only when `signedForms` verifies its signed form as signing exactly that
-    /// transaction; any other is ignored and reported, the journal copied aside and a restore requested.
+    /// transaction; any other is ignored and reported, the journal copied aside and a restore requested. A renewal
+    /// info line likewise counts only when its signed form signs exactly that renewal info; any other is ignored
+    /// and reported, and the journal copied aside (no restore: the next subscription status brings signed ones).
     func replayJournal(into record: inout CustomerRecord, now: Date,
                        signedForms: SignedForms) throws(StoreError) -> Replay {
         var replay = Replay()
@@ -53,6 +55,7 @@ extension CustomerFile {
         let lastContent = lines.lastIndex { !$0.isEmpty } ?? 0
         var damaged: [Int] = []
         var unverified: [String] = []
+        var unverifiedRenewals: [String] = []
         for (number, line) in lines.enumerated() where !line.isEmpty {
             let complete = number < lines.count - 1
             if complete, let entry = JournalLine.decode(line, with: decoder) {
@@ -60,6 +63,9 @@ extension CustomerFile {
                    let reason = signedForms.rejection(of: transaction, jwsRepresentation: jws) {
                     unverified.append("line \(number + 1) (transaction \(transaction.transactionId), "
                         + "\(transaction.productId)) \(reason)")
+                } else if case .renewalInfo(let info, let jws) = entry,
+                          let reason = signedForms.rejection(of: info, jwsRepresentation: jws) {
+                    unverifiedRenewals.append("line \(number + 1) (\(Self.describe(info))) \(reason)")
                 } else {
                     record.apply(entry)
                 }
@@ -77,16 +83,21 @@ extension CustomerFile {
                 + "\(damaged.map(String.init).joined(separator: ", ")) fail their checksum; skipped, the journal "
                 + "was copied to \(copy.lastPathComponent) and the state is rebuilt with a restore", movedTo: copy))
         }
-        if !unverified.isEmpty {
+        if !unverified.isEmpty || !unverifiedRenewals.isEmpty {
             let copy = try moveAside(journalPath, now: now, copy: true, label: "unverified")
-            replay.needsRestore = true
-            replay.diagnostics.append(Self.unverifiedDiagnostic(journalPath, unverified, copy: copy))
+            if !unverified.isEmpty {
+                replay.needsRestore = true
+                replay.diagnostics.append(Self.unverifiedDiagnostic(journalPath, unverified, copy: copy))
+            }
+            if !unverifiedRenewals.isEmpty {
+                replay.diagnostics.append(Self.unverifiedRenewalDiagnostic(journalPath, unverifiedRenewals, copy: copy))
+            }
         }
         return replay
     }
 
-    /// Drops from the snapshot's record every transaction whose signed form does not verify as signing it;
-    /// reports them, copies the snapshot aside and requests a restore.
+    /// Drops from the snapshot's record every transaction and renewal info whose signed form does not verify as
+    /// signing it; reports them and copies the snapshot aside; a dropped transaction also requests a restore.
     func dropUnverified(from record: inout CustomerRecord, now: Date,
                         signedForms: SignedForms) throws(StoreError) -> [StoreDiagnostic] {
         var rejected: Set<String> = []
@@ -97,11 +108,40 @@ extension CustomerFile {
             rejected.insert(transaction.transactionId)
             details.append("transaction \(transaction.transactionId) (\(transaction.productId)) \(reason)")
         }
-        guard !rejected.isEmpty else { return [] }
+        var renewalDetails: [String] = []
+        for (chain, stored) in record.renewalInfos.sorted(by: { $0.key < $1.key }) {
+            guard let reason = signedForms.rejection(of: stored.renewalInfo, jwsRepresentation: stored.jwsRepresentation)
+            else { continue }
+            record.renewalInfos.removeValue(forKey: chain)
+            renewalDetails.append("\(Self.describe(stored.renewalInfo)) \(reason)")
+        }
+        guard !rejected.isEmpty || !renewalDetails.isEmpty else { return [] }
         let copy = try moveAside(snapshotPath, now: now, copy: true, label: "unverified")
-        record.transactions = record.transactions.removing(rejected)
-        record.needsRestore = true
-        return [Self.unverifiedDiagnostic(snapshotPath, details, copy: copy)]
+        var diagnostics: [StoreDiagnostic] = []
+        if !rejected.isEmpty {
+            record.transactions = record.transactions.removing(rejected)
+            record.needsRestore = true
+            diagnostics.append(Self.unverifiedDiagnostic(snapshotPath, details, copy: copy))
+        }
+        if !renewalDetails.isEmpty {
+            diagnostics.append(Self.unverifiedRenewalDiagnostic(snapshotPath, renewalDetails, copy: copy))
+        }
+        return diagnostics
+    }
+
+    /// A renewal info as a diagnostic names it.
+    static func describe(_ info: RenewalInfo) -> String {
+        "renewal info of chain \(info.originalTransactionId), \(info.productId)"
+    }
+
+    /// One diagnostic for the ignored renewal infos of one file, naming the first few. No restore: the next
+    /// subscription status from the store (``Store/refreshSubscriptionStatus()``) brings signed ones.
+    static func unverifiedRenewalDiagnostic(_ path: String, _ details: [String], copy: URL) -> StoreDiagnostic {
+        let shown = details.prefix(5).joined(separator: "; ")
+        let more = details.count > 5 ? "; and \(details.count - 5) more" : ""
+        return StoreDiagnostic(.unverifiedRenewalInfo, "\(path): \(shown)\(more): ignored, they grant nothing (the "
+            + "store's next subscription status brings signed ones); the file was copied to \(copy.lastPathComponent)",
+            movedTo: copy)
     }
 
     /// One diagnostic for the ignored transactions of one file, naming the first few.

@@ -54,8 +54,8 @@ final class CustomerFile {
         lockFD = -1
     }
 
-    /// Reads the record (snapshot, then journal), moving damaged files aside and keeping only transactions whose
-    /// signed form `signedForms` verifies, then compacts and opens the journal for appending. `now` names moved files.
+    /// Reads the record (snapshot, then journal), moving damaged files aside and keeping only transactions and
+    /// renewal infos whose signed form `signedForms` verifies, then compacts and opens the journal for appending. `now` names moved files.
     func open(now: Date, signedForms: SignedForms) throws(StoreError) -> (CustomerRecord, [StoreDiagnostic]) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -64,6 +64,9 @@ final class CustomerFile {
         }
         try lock()
         var (record, diagnostics) = try readSnapshot(now: now)
+        // An older file is rewritten in this format (the unsigned parts it held are dropped below).
+        let olderFormat = record.formatVersion < CustomerRecord.currentFormatVersion
+        record.formatVersion = CustomerRecord.currentFormatVersion
         diagnostics += try dropUnverified(from: &record, now: now, signedForms: signedForms)
         let replay = try replayJournal(into: &record, now: now, signedForms: signedForms)
         diagnostics += replay.diagnostics
@@ -72,7 +75,7 @@ final class CustomerFile {
         if replay.needsRestore || diagnostics.contains(where: { rebuilds.contains($0.kind) }) {
             record.needsRestore = true
         }
-        if replay.hadLines || !diagnostics.isEmpty || !FileManager.default.fileExists(atPath: journalPath) {
+        if replay.hadLines || olderFormat || !diagnostics.isEmpty || !FileManager.default.fileExists(atPath: journalPath) {
             try compact(record)
         } else {
             try openJournal()

@@ -5,14 +5,15 @@ import TallyCore
 /// Everything the customer file holds: the purchase history (transactions by id, renewal infos, spends),
 /// the ids delivered and finished, and the pending purchases with their context.
 struct CustomerRecord: Sendable, Hashable, Codable {
-    /// The format this version of Tally writes: 2 keeps each transaction's signed form (1 did not).
-    static let currentFormatVersion = 2
+    /// The format this version of Tally writes: 3 keeps each renewal info's signed form, 2 each transaction's
+    /// (1 neither). Older files still load; what they hold unsigned counts for nothing.
+    static let currentFormatVersion = 3
     /// The file format; bumped on incompatible changes.
     var formatVersion = currentFormatVersion
     /// One copy per transaction id (a refunded copy wins), in arrival order, each with its signed form.
     var transactions = TransactionTable()
-    /// Original transaction id → the latest renewal info of that chain.
-    var renewalInfos: [String: RenewalInfo] = [:]
+    /// Original transaction id → the latest renewal info of that chain, with its signed form.
+    var renewalInfos: [String: StoredRenewalInfo] = [:]
     /// Accepted spends, in order.
     var spends: [Spend] = []
     /// Transactions delivered and announced: finished with the backend, or restored.
@@ -24,7 +25,7 @@ struct CustomerRecord: Sendable, Hashable, Codable {
 
     /// The history the ownership rules read: transactions in arrival order, spends in order.
     var history: PurchaseHistory {
-        let infos = renewalInfos.values.sorted { $0.originalTransactionId < $1.originalTransactionId }
+        let infos = renewalInfos.values.map(\.renewalInfo).sorted { $0.originalTransactionId < $1.originalTransactionId }
         return PurchaseHistory(transactions: transactions.all, renewalInfos: infos, spends: spends)
     }
 
@@ -34,8 +35,9 @@ struct CustomerRecord: Sendable, Hashable, Codable {
         switch entry {
         case .transaction(let transaction, let jwsRepresentation):
             transactions.merge(transaction, jwsRepresentation: jwsRepresentation)
-        case .renewalInfo(let info):
-            renewalInfos[info.originalTransactionId] = info
+        case .renewalInfo(let info, let jwsRepresentation):
+            renewalInfos[info.originalTransactionId] = StoredRenewalInfo(renewalInfo: info,
+                                                                         jwsRepresentation: jwsRepresentation)
         case .spend(let spend):
             if !spends.contains(where: { $0.id == spend.id }) { spends.append(spend) }
         case .finished(let transactionId):

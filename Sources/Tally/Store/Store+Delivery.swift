@@ -29,8 +29,9 @@ extension Store {
         let stored = Transaction.newest(stored: known, incoming: incoming)
         var entries: [JournalEntry] = stored == known
             ? [] : [.transaction(stored, jwsRepresentation: update.jwsRepresentation)]
-        if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
-            entries.append(.renewalInfo(info))
+        if let info = update.renewalInfo,
+           let entry = renewalInfoEntry(info, chain: incoming.originalTransactionId, doing: "transaction \(id)") {
+            entries.append(entry)
         }
         var context = context
         if !fromPurchaseCall, let pending = pendingPurchase(completedBy: update) {

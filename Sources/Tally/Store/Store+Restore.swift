@@ -33,8 +33,9 @@ extension Store {
                 merged[stored.transactionId] = stored
                 if stored.isRevoked, known?.isRevoked != true, known != nil { events.append(.revoked(stored)) }
             }
-            if let info = update.renewalInfo, record.renewalInfos[info.originalTransactionId] != info {
-                entries.append(.renewalInfo(info))
+            if let info = update.renewalInfo, let entry = renewalInfoEntry(
+                info, chain: transaction.originalTransactionId, doing: "restore: transaction \(transaction.transactionId)") {
+                entries.append(entry)
             }
         }
         if record.needsRestore { entries.append(.restored(needsRestore: false)) }

@@ -21,7 +21,8 @@ extension Store {
               let groupId = wanted.subscription?.groupId,
               let current = catalog.product(transaction.productId), current.subscription?.groupId == groupId
         else { return nil }
-        let date = update.renewalInfo?.renewalDate ?? transaction.expiresDate
+        let info = verifiedPayload(update.renewalInfo, chain: transaction.originalTransactionId)
+        let date = info?.renewalDate ?? transaction.expiresDate
         if transaction.productId != productId {
             let scheduled = ScheduledChange(productId: productId, currentProductId: transaction.productId,
                                             groupId: groupId, change: .classify(from: current, to: wanted),
@@ -31,10 +32,11 @@ extension Store {
         // The product in force bought again: the store answers the transaction already here, and the renewal
         // info before named another product to renew as. (An upgrade answers a new transaction: a purchase.)
         guard record.transactions[transaction.transactionId] != nil,
-              let before = record.renewalInfos[transaction.originalTransactionId], before.productId == productId,
+              let before = record.renewalInfos[transaction.originalTransactionId]?.renewalInfo,
+              before.productId == productId,
               let pendingId = before.autoRenewProductId, pendingId != productId,
               let pendingProduct = catalog.product(pendingId),
-              (update.renewalInfo?.autoRenewProductId ?? productId) == productId else { return nil }
+              (info?.autoRenewProductId ?? productId) == productId else { return nil }
         let cancelled = ScheduledChange(productId: pendingId, currentProductId: productId, groupId: groupId,
                                         change: .classify(from: wanted, to: pendingProduct),
                                         date: before.renewalDate ?? date, transaction: transaction)

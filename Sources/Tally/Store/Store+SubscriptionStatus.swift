@@ -4,7 +4,9 @@ import TallyCore
 
 extension Store {
     /// Asks the backend for the current renewal info of every subscription chain (StoreKit's
-    /// `Product.SubscriptionInfo.status`), durably records what differs from the customer file (one `fdatasync`
+    /// `Product.SubscriptionInfo.status`), keeps those whose signed form verifies (any other is reported as
+    /// ``StoreDiagnostic/Kind/unverifiedRenewalInfo`` and grants nothing), durably records what differs from the
+    /// customer file (one `fdatasync`
     /// for the batch; nothing written when nothing changed), and returns the state as ``refresh()`` does,
     /// emitting the events of what changed since the state was last looked at (``StoreEvent/billingRetry(_:)``,
     /// ``StoreEvent/gracePeriod(_:)``, ``StoreEvent/expired(_:)``, ``StoreEvent/entitlementsChanged(gained:lost:)``
@@ -15,17 +17,16 @@ extension Store {
     /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`); the customer file is unchanged then.
     @discardableResult
     public func refreshSubscriptionStatus() async throws(StoreError) -> CustomerState {
-        let infos: [RenewalInfo]
+        let infos: [SignedRenewalInfo]
         do {
             infos = try await backend.subscriptionStatuses()
         } catch {
             throw StoreError.from(error, doing: "reading the subscription status")
         }
-        var latest: [String: RenewalInfo] = [:]
-        for info in infos { latest[info.originalTransactionId] = info }
+        var latest: [String: SignedRenewalInfo] = [:]
+        for info in infos { latest[info.renewalInfo.originalTransactionId] = info }
         let entries: [JournalEntry] = latest.keys.sorted().compactMap { id in
-            guard let info = latest[id], record.renewalInfos[id] != info else { return nil }
-            return .renewalInfo(info)
+            latest[id].flatMap { renewalInfoEntry($0, chain: id, doing: "subscription status") }
         }
         // Events compare with the state this process looked at last; the first look sets it and emits nothing
         // (the customer file's renewal info may be old, and the state computed from it is not what the app saw).

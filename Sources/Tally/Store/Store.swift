@@ -15,7 +15,9 @@ import TallyCore
 /// Only signed transactions count: each one the backend delivers or restores, and each one read back from the
 /// customer file, must carry a signed form (``TransactionUpdate/jwsRepresentation``) that the backend's
 /// ``StoreBackend/transactionVerifier`` verifies; the engine keeps the verified payload with its signed form, and
-/// ignores (and reports in ``diagnostics``) a copy in the file whose signed form is missing or wrong.
+/// ignores (and reports in ``diagnostics``) a copy in the file whose signed form is missing or wrong. Renewal infos
+/// (billing retry, grace period, auto-renew) likewise count only with a signed form
+/// (``SignedRenewalInfo/jwsRepresentation``) that the verifier verifies as signing exactly that renewal info.
 /// Spends are local records, not signed: see ``spend(_:of:id:)``.
 ///
 /// Delivery is crash-safe: a transaction is finished with the backend only after its effect is durably
