@@ -8,12 +8,13 @@ import Darwin
 
 /// The few POSIX calls durable persistence needs: open, write everything, flush to disk, rename, close.
 enum POSIXFile {
-    /// Opens `path` with `flags` (mode 0644 when created).
+    /// Opens `path` with `flags` (mode 0644 when created), close-on-exec: a child process must not inherit the
+    /// directory lock (an `flock` lives as long as any copy of its descriptor).
     static func open(_ path: String, _ flags: Int32) throws(StoreError) -> Int32 {
         #if canImport(Glibc)
-        let fd = Glibc.open(path, flags, 0o644)
+        let fd = Glibc.open(path, flags | O_CLOEXEC, 0o644)
         #else
-        let fd = Darwin.open(path, flags, 0o644)
+        let fd = Darwin.open(path, flags | O_CLOEXEC, 0o644)
         #endif
         guard fd >= 0 else { throw failure("open", path) }
         return fd
