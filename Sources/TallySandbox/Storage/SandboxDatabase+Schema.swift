@@ -2,7 +2,7 @@ import CSQLite
 
 extension SandboxDatabase {
     /// The version of the database layout this code writes and reads (`store.format`).
-    static let format: Int64 = 2
+    static let format: Int64 = 3
 
     /// The tables: one store-wide row, then one row per account, transaction, subscription chain, unfinished
     /// delivery and event, so a change reads and writes only the rows of the accounts it touches.
@@ -32,10 +32,10 @@ extension SandboxDatabase {
     /// Creates the tables in an empty database, in WAL mode.
     func createSchema() throws(SandboxSQLError) {
         try execute("PRAGMA journal_mode = WAL")
-        for statement in Self.schema { try execute(statement) }
+        for statement in Self.schema + Self.outboxSchema { try execute(statement) }
     }
 
-    /// Checks that this is a sandbox database of ``format``.
+    /// Checks that this is a sandbox database of ``format``, migrating a format 2 one (no outbox) first.
     func checkFormat() throws(SandboxError) {
         let stored: Int64?
         do {
@@ -47,6 +47,10 @@ extension SandboxDatabase {
         }
         guard let stored else {
             throw SandboxError(.corruptState, "\(path) holds no sandbox (its store row is missing): restore it from a backup or run 'tally sandbox init' in a new directory")
+        }
+        if stored == 2 {
+            try migrateToOutbox()  // format 2 had no notification outbox
+            return
         }
         guard stored == Self.format else {
             throw SandboxError(.corruptState, "\(path) is format \(stored), this tally reads \(Self.format)")
