@@ -83,7 +83,7 @@ let package = Package(
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests", dependencies: ["tally", "tally-delivery-harness", "Tally"],
-                    exclude: ["apple_api_client.py"]),
+                    exclude: ["apple_api_client.py", "apple_notification_client.py", "notification_receiver.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

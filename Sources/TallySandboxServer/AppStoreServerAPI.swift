@@ -10,7 +10,8 @@ import TallySandbox
 /// transaction and renewal info signed by the sandbox's CA. Requests must carry a JWT signed with an in-app
 /// purchase key registered by `tally sandbox api-key` (``SandboxAPIKeys``).
 ///
-/// Served so far: Get Transaction Info, Get Transaction History (v1 and v2), Get All Subscription Statuses.
+/// Served so far: Get Transaction Info, Get Transaction History (v1 and v2), Get All Subscription Statuses;
+/// Get Notification History, Request a Test Notification, Get Test Notification Status (AppStoreServerAPI+Notifications.swift).
 public final class AppStoreServerAPI: Sendable {
     /// The sandbox's data directory.
     public let directory: URL
@@ -82,6 +83,7 @@ public final class AppStoreServerAPI: Sendable {
 
     private func route(_ request: HTTPRequest, token: ServerAPIToken) throws -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.count > 4, segments[1] == "inApps", segments[2] == "v1", segments[3] == "notifications" { return try notifications(request, segments: segments, token: token) }
         guard request.method == "GET", segments.count == 5, segments[0].isEmpty, segments[1] == "inApps" else {
             throw AppStoreAPIError.notFound
         }
