@@ -188,4 +188,104 @@ struct NotificationDeliveryTests {
         #expect(Self.results(list.first ?? [:]) == ["TIMED_OUT"], "\(list)")
         #expect(list.first?["status"] as? String == "pending", "retried later, on the sandbox clock")
     }
+
+    @Test func aSIGKILLMidBurstLosesNothingAndMarksNothingSentThatWasNot() throws {
+        let sandbox = try MarketSandbox()
+        let receiver = try Receiver(sandbox, fails: 0, delay: 0.15)
+        defer { receiver.stop() }
+        #expect(try sandbox.run("set", "notification-url", receiver.url).status == 0)
+        let burst = 12
+        for _ in 0..<burst { #expect(try sandbox.run("buy", "market.coins.10").status == 0) }
+        let first = try SandboxAPITests.Served(sandbox)
+        receiver.wait { $0.count >= 3 }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let answered = Set(receiver.posts.compactMap { $0["uuid"] as? String })
+        let afterKill = try Self.recorded(sandbox)
+        #expect(afterKill.count == burst, "every notification recorded with its event")
+        let delivered = afterKill.filter { $0["status"] as? String == "delivered" }.compactMap { $0["notificationUUID"] as? String }
+        #expect(!delivered.isEmpty && delivered.count < burst, "killed mid-burst: \(delivered.count) of \(burst)")
+        #expect(Set(delivered).isSubset(of: answered), "nothing marked delivered that the receiver did not answer")
+
+        let second = try SandboxAPITests.Served(sandbox)
+        defer { #expect(second.stop() == 0) }
+        let list = try Self.waitRecorded(sandbox) { $0.allSatisfy { $0["status"] as? String == "delivered" } }
+        #expect(list.count == burst && list.allSatisfy { $0["status"] as? String == "delivered" })
+        let posts = receiver.posts
+        #expect(Set(posts.compactMap { $0["uuid"] as? String }) == Set(list.compactMap { $0["notificationUUID"] as? String }),
+                "every notification reached the receiver at least once")
+        #expect(posts.allSatisfy { $0["verified"] as? Bool == true })
+        let dates = posts.compactMap { $0["signedDate"] as? Int }
+        #expect(dates == dates.sorted(), "sent in signedDate order")
+    }
+
+    @Test func applesClientReadsTheHistoryAndATestNotification() throws {
+        let sandbox = try MarketSandbox()
+        let receiver = try Receiver(sandbox, fails: 1)
+        defer { receiver.stop() }
+        #expect(try sandbox.run("set", "notification-url", receiver.url).status == 0)
+        #expect(try sandbox.run("buy", "market.pro.monthly").status == 0)
+        #expect(try sandbox.run("advance", "15d").status == 0)                // the trial week ends: a renewal
+        #expect(try sandbox.run("buy", "market.coins.10", "--account", "other").status == 0)
+        let key = try sandbox.run("api-key", "--json").json()
+        let served = try SandboxAPITests.Served(sandbox)
+        defer { #expect(served.stop() == 0) }
+        let recorded = try Self.waitRecorded(sandbox) { $0.count == 3 && $0.allSatisfy { !Self.results($0).isEmpty } }
+        let transactions = try sandbox.run("history", "--json").json()["transactions"] as? [[String: Any]] ?? []
+        let subscription = try #require((transactions.first?["transaction"] as? [String: Any])?["transactionId"] as? String)
+
+        let script = Self.folder.appendingPathComponent("apple_notification_client.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let start = 1_767_258_000_000 - 1_000    // 2026-01-01T09:00:00Z, the sandbox's start
+        process.arguments = ["python3", script.path, served.baseURL, key["privateKeyPath"] as? String ?? "",
+                             key["keyId"] as? String ?? "", key["issuerId"] as? String ?? "", "com.example.market",
+                             try Self.rootDER(sandbox), String(start), String(start + 30 * 86_400_000), subscription]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seen = try #require(try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                                "Apple's client failed: \(String(decoding: data + errors, as: UTF8.self))")
+        let all = (seen["all"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        #expect(all.compactMap { $0["uuid"] as? String } == recorded.compactMap { $0["notificationUUID"] as? String })
+        #expect(all.map { $0["type"] as? String } == ["SUBSCRIBED", "DID_RENEW", "ONE_TIME_CHARGE"], "\(all)")
+        let firstAttempts = (all.first?["attempts"] as? [[Any]])?.compactMap { $0.last as? String }
+        #expect(firstAttempts == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE"], "sendAttempts as recorded: \(all)")
+        #expect(((seen["renewals"] as? [String: Any])?["items"] as? [[String: Any]])?.count == 1)
+        #expect(((seen["customer"] as? [String: Any])?["items"] as? [[String: Any]])?.count == 2, "the other account's is left out")
+        let failures = (seen["failures"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        #expect(failures.compactMap { $0["uuid"] as? String } == [all.first?["uuid"] as? String].compactMap { $0 })
+        #expect((seen["bothFilters"] as? [String: Any])?["code"] as? Int == 4_000_019)
+        #expect((seen["tooEarly"] as? [String: Any])?["code"] as? Int == 4_000_012)
+        #expect((seen["unknownTest"] as? [String: Any])?["code"] as? Int == 4_040_008)
+        let test = seen["test"] as? [String: Any]
+        #expect(test?["type"] as? String == "TEST", "\(seen)")
+        #expect((test?["attempts"] as? [[Any]])?.compactMap { $0.last as? String } == ["SUCCESS"])
+        #expect(receiver.posts.contains { $0["type"] as? String == "TEST" && $0["code"] as? Int == 200 })
+    }
+
+    @Test func aFormat2DatabaseGainsTheOutboxOnFirstOpen() throws {
+        let sandbox = try MarketSandbox()
+        #expect(try sandbox.run("buy", "market.coins.10").status == 0)
+        let database = sandbox.directory.appendingPathComponent("sandbox.sqlite").path
+        let downgrade = Process()
+        downgrade.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        downgrade.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("DROP TABLE notifications"); db.execute("UPDATE store SET format = 2"); db.commit()
+            """, database]
+        try downgrade.run()
+        downgrade.waitUntilExit()
+        try #require(downgrade.terminationStatus == 0)
+        #expect(try sandbox.run("set", "notification-url", "http://127.0.0.1:9/apple").status == 0)
+        #expect(try sandbox.run("buy", "market.coins.10").status == 0)
+        let list = try Self.recorded(sandbox)
+        #expect(list.count == 1 && list.first?["notificationType"] as? String == "ONE_TIME_CHARGE", "\(list)")
+        #expect(try sandbox.run("history").status == 0, "the rest of the sandbox is as it was")
+    }
 }
