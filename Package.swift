@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "TallyCLITests",
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
                                    "TallySandboxBackend"],
-                    exclude: ["apple_api_client.py", "apple_api_more.py"]),
+                    exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
+                              "notification_receiver.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

@@ -38,6 +38,10 @@ public struct Sandbox: Sendable {
     var massExtensions: [SandboxMassExtension] = []
     /// Product id → product and its price in milliunits (rebuilt from the catalog).
     var productIndex: [String: IndexedProduct] = [:]
+    /// Event sequence → what its notification is about, taken when the event was logged (only while a
+    /// notification URL is set): the change saving the event signs its notification from this, so later events
+    /// of the same change do not leak into it. Not kept; emptied once saved.
+    var notificationSubjects: [Int: NotificationSubject] = [:]
 
     /// Creates an empty store selling `catalog`, its clock at `start` (rounded to the millisecond, as Apple's dates).
     public init(catalog: Catalog, configuration: AppConfiguration, start: Date) {
@@ -99,6 +103,10 @@ public struct Sandbox: Sendable {
                                    transactionId: transaction?.transactionId,
                                    originalTransactionId: transaction?.originalTransactionId,
                                    purchaseId: purchaseId, detail: detail))
+        if settings.notificationURL != nil, let event = events.last, event.notificationKind != nil {
+            let (transaction, renewalInfo) = notificationSubject(for: event)
+            notificationSubjects[event.sequence] = NotificationSubject(transaction: transaction, renewalInfo: renewalInfo)
+        }
     }
 
     /// The sequence number of the next event.

@@ -44,7 +44,7 @@ extension SandboxDirectory {
                 var sandbox = original
                 let result = try body(&sandbox)
                 if let names { try Self.checkScope(sandbox, names) }
-                try database.saveChange(sandbox, original: original.accounts)
+                try database.saveChange(sandbox, original: original.accounts, signer: notificationSigner)
                 return result
             }
         }

@@ -80,6 +80,15 @@ public struct SandboxSettings: Sendable, Codable, Hashable {
     public var storefront = "USA"
     /// Injected failures in the order they were added; counted ones are used first.
     public var faults: [Fault] = []
+    /// Where `tally sandbox serve` posts App Store Server Notifications V2 (`tally sandbox set notification-url`);
+    /// nil: none are sent, and none are recorded (App Store Connect sends only to a configured URL).
+    public var notificationURL: String?
+    /// Whether a failed delivery is retried on Apple's production schedule; nil means on (the default here).
+    /// Off is Apple's sandbox environment: one attempt only (`tally sandbox set notification-retries off`).
+    public var notificationRetries: Bool?
+
+    /// Whether failed deliveries are retried (``notificationRetries``, on unless set off).
+    public var retriesNotifications: Bool { notificationRetries ?? true }
 
     /// Settings with StoreKit Testing's defaults.
     public init() {}

@@ -66,9 +66,11 @@ public final class SandboxStore: Sendable {
                     sandbox.eventBase = try database.eventCount()
                     let result = try body(&sandbox)
                     try SandboxDirectory.checkScope(sandbox, [account])
-                    try database.saveChange(sandbox, original: original.sandbox.accounts)
+                    try database.saveChange(sandbox, original: original.sandbox.accounts,
+                                            signer: directory.notificationSigner)
                     sandbox.eventBase += sandbox.events.count
                     sandbox.events = []
+                    sandbox.notificationSubjects = [:]
                     saved = Snapshot(generation: original.generation + 1, sandbox: sandbox)
                     return result
                 }

@@ -12,7 +12,8 @@ import TallySandbox
 ///
 /// Served so far: Get Transaction Info, Get Transaction History (v1 and v2), Get All Subscription Statuses,
 /// Look Up Order ID, Get Refund History (v2), Send Consumption Information (v1 and v2), Extend a Subscription
-/// Renewal Date (and the mass extension with its status), Set App Account Token.
+/// Renewal Date (and the mass extension with its status), Set App Account Token; Get Notification History,
+/// Request a Test Notification, Get Test Notification Status (AppStoreServerAPI+Notifications.swift).
 public final class AppStoreServerAPI: Sendable {
     /// The sandbox's data directory.
     public let directory: URL
@@ -90,6 +91,10 @@ public final class AppStoreServerAPI: Sendable {
     }
 
     private func route(_ request: HTTPRequest, token: ServerAPIToken) throws -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.count > 4, segments[1] == "inApps", segments[2] == "v1", segments[3] == "notifications" {
+            return try notifications(request, segments: segments, token: token)
+        }
         guard let route = APIRoute(request) else { throw AppStoreAPIError.notFound }
         switch route {
         case "GET v1/transactions/*": return try transactionInfo(route[2], token: token)

@@ -66,13 +66,13 @@ extension MarketSandbox {
         let before = (try sandbox.run("history", "--json").json()["transactions"] as? [[String: Any]] ?? [])
             .compactMap { $0["orderId"] as? String }
         #expect(before.count == 3 && Set(before).count == 3)
-        // The layout as it was before order ids: no column, no index, format 2.
-        try sandbox.sqlite("DROP INDEX transactions_by_order; ALTER TABLE transactions DROP COLUMN order_id; UPDATE store SET format = 2")
+        // The layout as it was before order ids (and the notification outbox after them): format 2.
+        try sandbox.sqlite("DROP TABLE notifications; DROP INDEX transactions_by_order; ALTER TABLE transactions DROP COLUMN order_id; UPDATE store SET format = 2")
         #expect(try sandbox.sqliteQuery("SELECT format FROM store") == "2")
         let after = (try sandbox.run("history", "--json").json()["transactions"] as? [[String: Any]] ?? [])
             .compactMap { $0["orderId"] as? String }
         #expect(after == before, "the migration gives each transaction the order id it had")
-        #expect(try sandbox.sqliteQuery("SELECT format FROM store") == "3")
+        #expect(try sandbox.sqliteQuery("SELECT format FROM store") == "4", "every step ran: order ids, then the outbox")
         #expect(try sandbox.sqliteQuery("SELECT COUNT(*) FROM transactions WHERE order_id IS NULL") == "0")
         #expect(try sandbox.sqliteQuery("SELECT order_id FROM transactions ORDER BY position").split(separator: "\n").map(String.init) == before)
         #expect(try sandbox.run("buy", "market.coins.10").status == 0, "and it is written to afterwards")

@@ -41,7 +41,7 @@ extension SandboxDatabase {
         for step in Self.migrations { try step.apply(to: self) }
     }
 
-    /// Checks that this is a sandbox database of ``format``.
+    /// Checks that this is a sandbox database of ``format``, migrating an older one (``migrations``) first.
     func checkFormat() throws(SandboxError) {
         let stored: Int64?
         do {

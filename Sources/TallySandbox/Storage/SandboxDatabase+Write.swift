@@ -3,15 +3,17 @@ import TallyCore
 
 extension SandboxDatabase {
     /// Saves a change: the store row (its generation goes up by one), the rows of each account that differ from
-    /// `original` (the accounts as read before the change), and the new events. Inside the caller's write
-    /// transaction.
-    func saveChange(_ sandbox: Sandbox, original: [String: AccountRecord]) throws(SandboxError) {
+    /// `original` (the accounts as read before the change), the new events and their notifications (signed by
+    /// `signer`, asked for only when there is one to sign). Inside the caller's write transaction.
+    func saveChange(_ sandbox: Sandbox, original: [String: AccountRecord],
+                    signer: () throws -> SandboxSigner) throws {
         try write("UPDATE store SET generation = generation + 1, now_ms = ?, body = ? WHERE id = 1",
                   [.integer(sandbox.now.millisecondsSince1970), .text(try SandboxJSON.encode(sandbox.header))])
         for (name, record) in sandbox.accounts where original[name] != record {
             try writeAccount(name, old: original[name], new: record)
         }
         for event in sandbox.events { try insert(event) }
+        try saveNotifications(sandbox, signer: signer)
     }
 
     /// Writes a whole sandbox into an empty database (creation, migration) or over a whole one (``SandboxDirectory/save(_:)``).

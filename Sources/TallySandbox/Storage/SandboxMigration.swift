@@ -15,6 +15,7 @@ extension SandboxDatabase {
     /// Every step, oldest first: step `i` takes format `baseFormat + i` to the next. Append only.
     static let migrations: [SandboxMigration] = [
         .orderIds,
+        .notificationOutbox,
     ]
 
     /// Runs the steps from format `stored` to ``format`` in one write transaction, rechecking the format inside it

@@ -47,8 +47,9 @@ enum SandboxSet {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
         let name = try arguments.positional(0, "SETTING")
+        if let code = try SandboxNotificationSet.run(name, arguments, context) { return code }
         guard let toggle = SandboxToggle(rawValue: name) else {
-            let names = SandboxToggle.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = (SandboxToggle.allCases.map(\.rawValue) + SandboxNotificationSet.names).joined(separator: ", ")
             throw UsageError("'\(name)' is not a setting; use one of \(names)")
         }
         let enabled = try Switch.parse(try arguments.positional(1, "on|off"))

@@ -31,6 +31,7 @@ enum SandboxCommand {
             case "restore": return try SandboxRestore.run(rest)
             case "history": return try SandboxHistory.run(rest)
             case "state": return try SandboxState.run(rest)
+            case "notifications": return try SandboxNotifications.run(rest)
             case "root": return try SandboxRoot.run(rest)
             case "serve": return try SandboxServe.run(rest)
             case "api-key": return try SandboxAPIKey.run(rest)

@@ -3,11 +3,11 @@ import TallyHTTP
 import TallySandbox
 import TallySandboxServer
 
-/// `tally sandbox serve --data DIR [--listen HOST:PORT] [--rate-limit N]`: the App Store Server API over the
-/// sandbox in DIR, until SIGINT or SIGTERM.
+/// `tally sandbox serve --data DIR [--listen HOST:PORT] [--rate-limit N] [--notification-timeout SECONDS]`: the
+/// App Store Server API over the sandbox in DIR, and the sender of its notifications, until SIGINT or SIGTERM.
 enum SandboxServe {
     static func run(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments.sandbox(words, allowed: ["listen", "rate-limit"])
+        let arguments = try Arguments.sandbox(words, allowed: ["listen", "rate-limit", "notification-timeout"])
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
         let context = SandboxContext(arguments)
         let listen = try arguments.value("listen").map { text throws(UsageError) -> ListenAddress in
@@ -24,6 +24,13 @@ enum SandboxServe {
             rate = value > 0 ? value : nil
         }
         guard (0...65_535).contains(listen.port) else { throw UsageError("--listen: port must be 0…65535") }
+        var timeout: TimeInterval = 5
+        if let text = arguments.value("notification-timeout") {
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                throw UsageError("--notification-timeout must be seconds above 0, got '\(text)'")
+            }
+            timeout = value
+        }
         _ = try context.load()  // a missing or damaged sandbox is exit 2 before anything listens
         let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let api = try AppStoreServerAPI(directory: context.url, requestsPerSecond: rate)
@@ -33,7 +40,10 @@ enum SandboxServe {
             handler: api.handler)
         FileHandle.standardOutput.write(Data(
             "tally sandbox serve: App Store Server API on http://\(listen.host):\(server.port)/inApps\n".utf8))
+        let sender = NotificationSender(directory: context.url, timeout: timeout)
+        sender.start()
         stop.wait()
+        sender.stop()
         server.stop(gracePeriod: .seconds(5))
         return ExitCode.ok
     }
