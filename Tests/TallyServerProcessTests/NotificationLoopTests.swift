@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+extension ServerProcessTests {
+    /// The whole loop with real processes: `tally sandbox serve` delivers App Store Server Notifications V2 to a
+    /// real `tally serve` (whose clock follows the sandbox's), and the server's state follows a subscription
+    /// through renewal, billing retry, recovery and refund while the app posts only the first purchase.
+    @Suite struct NotificationLoop {
+        /// The customer's first subscription, read until `condition` holds or 20 s pass.
+        private func waitFor(_ fixture: ServerFixture, _ what: String,
+                             _ condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(20)
+            var last: [String: Any] = [:]
+            while Date() < deadline {
+                last = try await fixture.client.customer("dave")
+                if condition(last) { return last }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            Issue.record("\(what): the server's state did not follow within 20 s: \(last)")
+            return last
+        }
+
+        private static func subscription(_ state: [String: Any]) -> [String: Any] {
+            (state["subscriptions"] as? [[String: Any]])?.first ?? [:]
+        }
+
+        @Test func theServerFollowsTheSandboxsNotificationsWithoutTheApp() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
+            try appStore.start()
+            try fixture.reconfigure { $0["clock"] = ["sandboxURL": appStore.baseURL] }
+            try appStore.tally(["set", "notification-url", "http://127.0.0.1:\(fixture.server.port)/v1/notifications/apple"])
+            try appStore.tally(["buy", "market.pro.monthly"])
+            let first = try #require(try appStore.transactions().first?["signedTransactionInfo"] as? String)
+            #expect(try await fixture.client.postTransaction(first, for: "dave").status == 200)
+            let trialEnd = Self.subscription(try await fixture.client.customer("dave"))["expiresDate"] as? String
+
+            try appStore.tally(["advance", "8d"])                      // the trial week ends: DID_RENEW
+            let renewed = try await waitFor(fixture, "DID_RENEW") {
+                let sub = Self.subscription($0)
+                return sub["status"] as? String == "subscribed" && sub["expiresDate"] as? String != trialEnd
+            }
+            #expect(JSONFields.features(renewed).contains("pro"))
+
+            try appStore.tally(["set", "billing-issue", "on"])
+            try appStore.tally(["advance", "1M"])                      // the renewal fails: DID_FAIL_TO_RENEW
+            let retrying = try await waitFor(fixture, "DID_FAIL_TO_RENEW") {
+                Self.subscription($0)["status"] as? String == "inBillingRetry"
+            }
+            #expect(!JSONFields.features(retrying).contains("pro"), "billing retry without grace ends access")
+
+            try appStore.tally(["set", "billing-issue", "off"])        // DID_RENEW / BILLING_RECOVERY
+            let recovered = try await waitFor(fixture, "BILLING_RECOVERY") {
+                Self.subscription($0)["status"] as? String == "subscribed"
+            }
+            #expect(JSONFields.features(recovered).contains("pro"))
+
+            let latest = try #require(try appStore.transactions().last?["transaction"] as? [String: Any])
+            try appStore.tally(["refund", try #require(latest["transactionId"] as? String)])   // REFUND
+            let refunded = try await waitFor(fixture, "REFUND") { Self.subscription($0)["status"] as? String == "revoked" }
+            #expect(!JSONFields.features(refunded).contains("pro"))
+
+            let items = try await fixture.client.history("dave")
+            let notifications = JSONFields.items(items, kind: "notification").compactMap { $0["type"] as? String }
+            #expect(Set(notifications).isSuperset(of: ["SUBSCRIBED", "DID_RENEW", "DID_FAIL_TO_RENEW", "REFUND"]),
+                    "\(notifications)")
+            #expect(JSONFields.items(items, kind: "transaction").count >= 3, "the app posted only the first")
+        }
+    }
+}
