@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TallyCore
 import TallyCrypto
 import TallyHTTP
@@ -7,8 +8,8 @@ import TallySandboxServer
 
 /// `tally-bench sandbox-api`: the App Store Server API played by a real `tally sandbox serve` — Get Transaction
 /// History pages per second through Apple's own Python client and over plain HTTP (wrk), beside a TallyHTTP handler
-/// answering fixed bytes ("hello") under the same wrk load in the same run. Notifications delivered per second:
-/// not yet (the sender is not in this build's benchmark).
+/// answering fixed bytes ("hello") under the same wrk load in the same run; and notifications delivered per second
+/// by `tally sandbox serve` to a receiver (a TallyHTTP handler in this process) that answers 200 at once.
 enum SandboxAPIBenchmark {
     static func run() -> Bool {
         Report.header("sandbox-api")
@@ -44,12 +45,56 @@ enum SandboxAPIBenchmark {
             Report.line(String(format: "history pages vs hello: %.1f%%; Apple's client vs wrk on the same pages: %.1f%%",
                                100 * api.requestsPerSecond / plain.requestsPerSecond, 100 * apple / api.requestsPerSecond))
             if api.non2xx > 0 { Report.line("WARNING: \(api.non2xx) non-2xx answers of \(api.requests)") }
-            Report.line("notifications delivered/s: not yet measured")
+            let delivered = try deliveryRate(tally: tally, folder: folder.appendingPathComponent("delivery"))
+            Report.line(String(format: "notifications delivered by tally sandbox serve to a receiver answering at once: "
+                + "%.0f/s (%d in %.2f s); vs hello: %.2f%%", delivered.rate, delivered.count, delivered.seconds,
+                               100 * delivered.rate / plain.requestsPerSecond))
             return true
         } catch {
             Report.line("could not run: \(error)")
             return false
         }
+    }
+
+    /// Notifications per second from a real `tally sandbox serve`: `count` coin purchases are made with the
+    /// notification URL set (each records its ONE_TIME_CHARGE, signed when made), then the sender is started and
+    /// timed from its start (process start-up included) until the receiver has answered every one.
+    private static func deliveryRate(tally: URL, folder: URL, count: Int = 400) throws
+        -> (rate: Double, count: Int, seconds: Double)
+    {
+        let received = Counter()
+        let receiver = try HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 2)) { _ in
+            received.add()
+            return HTTPResponse(status: 200)
+        }
+        defer { receiver.stop() }
+        let example = BenchTools.packageRoot.appendingPathComponent("Examples/Market")
+        let catalog = try Catalog(storeKitData: try Data(contentsOf: example.appendingPathComponent("Market.storekit")),
+                                  fileName: "Market.storekit")
+        let configuration = try AppConfiguration(jsonData: try Data(contentsOf: example.appendingPathComponent("tally.json")),
+                                                 fileName: "tally.json")
+        let directory = SandboxDirectory(url: folder)
+        _ = try directory.create(catalog: catalog, configuration: configuration, start: Date())
+        _ = try BenchTools.output(of: tally, ["sandbox", "set", "notification-url",
+                                              "http://127.0.0.1:\(receiver.port)/apple", "--data", folder.path])
+        for _ in 0..<count { _ = try directory.update { sandbox in sandbox.purchase("market.coins.10") } }
+        let start = Date()
+        let serve = try ServeProcess(tally: tally, directory: folder)
+        defer { serve.stop() }
+        let deadline = start.addingTimeInterval(120)
+        while received.value < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        let seconds = Date().timeIntervalSince(start)
+        guard received.value >= count else {
+            throw BenchError("the receiver got \(received.value) of \(count) notifications within 120 s")
+        }
+        return (Double(count) / seconds, count, seconds)
+    }
+
+    /// Requests the receiver answered.
+    private final class Counter: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
     }
 
     /// A sandbox of 45 coin purchases, a registered key, a one-hour token, and the key's file.
