@@ -23,6 +23,31 @@ extension AppStoreAPIClient {
         public var signedRenewalInfo: String?
     }
 
+    /// One page of Get Notification History.
+    public struct NotificationHistoryPage: Decodable, Sendable, Hashable {
+        /// One notification as the App Store sent it.
+        public struct Item: Decodable, Sendable, Hashable {
+            /// The notification's JWS, as it was posted.
+            public var signedPayload: String
+        }
+        /// The notifications of the page.
+        public var notificationHistory: [Item]
+        /// Whether another page follows.
+        public var hasMore: Bool
+        /// Pass back for the next page.
+        public var paginationToken: String?
+    }
+
+    /// `POST /inApps/v1/notifications/history[?paginationToken=]` for the window `start`..<`end`.
+    public func notificationHistory(from start: Date, to end: Date, paginationToken: String?)
+        throws(AppStoreAPIClientError) -> NotificationHistoryPage
+    {
+        let body = #"{"startDate":\#(Int64(start.timeIntervalSince1970 * 1_000)),"endDate":\#(Int64(end.timeIntervalSince1970 * 1_000))}"#
+        let query = paginationToken.map { [("paginationToken", $0)] } ?? []
+        return try decode(NotificationHistoryPage.self, post("/inApps/v1/notifications/history", query: query,
+                                                             body: Data(body.utf8)))
+    }
+
     /// `GET /inApps/v1/transactions/{transactionId}`: the signed transaction.
     public func transactionInfo(_ transactionId: String) throws(AppStoreAPIClientError) -> String {
         struct Response: Decodable { var signedTransactionInfo: String }

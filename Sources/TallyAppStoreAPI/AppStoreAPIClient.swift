@@ -63,6 +63,17 @@ public struct AppStoreAPIClient: Sendable {
 
     /// GETs `path` with `query` (repeated names allowed), retrying by the policy; the JSON body of a 200.
     func get(_ path: String, query: [(String, String)] = []) throws(AppStoreAPIClientError) -> Data {
+        try call("GET", path, query: query, body: nil)
+    }
+
+    /// POSTs the JSON `body` to `path` with `query`, retrying by the policy; the JSON body of a 200.
+    func post(_ path: String, query: [(String, String)] = [], body: Data) throws(AppStoreAPIClientError) -> Data {
+        try call("POST", path, query: query, body: body)
+    }
+
+    private func call(_ method: String, _ path: String, query: [(String, String)], body: Data?)
+        throws(AppStoreAPIClientError) -> Data
+    {
         var components = URLComponents(url: configuration.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
         guard let url = components?.url else { throw AppStoreAPIClientError(.invalidRequest, "cannot build a URL for \(path)") }
@@ -70,7 +81,7 @@ public struct AppStoreAPIClient: Sendable {
         while true {
             let answer: Answer
             do {
-                answer = try send(url)
+                answer = try send(url, method: method, body: body)
             } catch {
                 guard attempt < retry.maximumAttempts else { throw error }
                 sleep(retry.backOff(after: attempt, random: Double.random(in: 0...1)))
@@ -104,7 +115,7 @@ public struct AppStoreAPIClient: Sendable {
     }
 
     /// One request, signed with a fresh token; blocks until the answer or the timeout.
-    private func send(_ url: URL) throws(AppStoreAPIClientError) -> Answer {
+    private func send(_ url: URL, method: String, body: Data?) throws(AppStoreAPIClientError) -> Answer {
         let token: String
         do {
             token = try ServerAPIToken.fresh(keyId: configuration.keyId, issuerId: configuration.issuerId,
@@ -114,6 +125,11 @@ public struct AppStoreAPIClient: Sendable {
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let box = AnswerBox()
         let done = DispatchSemaphore(value: 0)
         let task = URLSession.shared.dataTask(with: request) { data, response, error in

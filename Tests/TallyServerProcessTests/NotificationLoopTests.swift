@@ -66,5 +66,46 @@ extension ServerProcessTests {
                     "\(notifications)")
             #expect(JSONFields.items(items, kind: "transaction").count >= 3, "the app posted only the first")
         }
+
+        @Test func whileTheServerMissedItsNotificationsABackfillBringsItLevelOnce() async throws {
+            let fixture = try ServerFixture()
+            let start = Date()
+            let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: start)
+            try appStore.start()
+            try fixture.reconfigure {
+                $0["clock"] = ["sandboxURL": appStore.baseURL]
+                $0["appStoreServerAPI"] = appStore.configuration
+            }
+            // Every live delivery fails: nothing listens on port 9 (the server is "down" for Apple).
+            try appStore.tally(["set", "notification-url", "http://127.0.0.1:9/v1/notifications/apple"])
+            try appStore.tally(["buy", "market.pro.monthly"])
+            let first = try #require(try appStore.transactions().first?["signedTransactionInfo"] as? String)
+            #expect(try await fixture.client.postTransaction(first, for: "erin").status == 200)
+            try appStore.tally(["advance", "8d"])                      // DID_RENEW, never delivered
+            try await Task.sleep(for: .seconds(1.2))                   // the server's clock follows every half second
+            let before = try await fixture.client.customer("erin")
+            #expect(!JSONFields.features(before).contains("pro"), "the server missed the renewal: \(before)")
+
+            try fixture.server.killNow()
+            let since = ISO8601DateFormatter().string(from: start.addingTimeInterval(-86_400))
+            let arguments = ["serve", "backfill", "--data", fixture.dataDirectory.path, "--config", fixture.configFile.path,
+                             "--since", since, "--json"]
+            let filled = try runCommand(TestPaths.tally.path, arguments)
+            #expect(filled.status == 0, "\(filled.output)")
+            let summary = try JSONSerialization.jsonObject(with: Data(filled.output.utf8)) as? [String: Any]
+            #expect((summary?["applied"] as? Int ?? 0) >= 1, "the DID_RENEW (and SUBSCRIBED's renewal info): \(filled.output)")
+            #expect((summary?["notifications"] as? Int ?? 0) >= 2)
+
+            let again = try runCommand(TestPaths.tally.path, arguments)
+            let second = try? JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any]
+            #expect(again.status == 0 && second?["applied"] as? Int == 0, "resumed from its cursor: \(again.output)")
+
+            try fixture.restart()
+            let after = try await fixture.client.customer("erin")
+            #expect(JSONFields.features(after).contains("pro"), "\(after)")
+            let types = JSONFields.items(try await fixture.client.history("erin"), kind: "notification")
+                .compactMap { $0["type"] as? String }
+            #expect(types.filter { $0 == "DID_RENEW" }.count == 1, "applied once: \(types)")
+        }
     }
 }

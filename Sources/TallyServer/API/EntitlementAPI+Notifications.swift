@@ -10,6 +10,16 @@ extension EntitlementAPI {
     /// sends it again.
     func postNotification(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let signedPayload = try requiredString(bodyObject(request), "signedPayload")
+        let (stored, outcome) = try ingestNotification(signedPayload)
+        return APIResponse.json(JSONWriter.object { writer in
+            writer.field("notificationUUID", stored.notificationUUID)
+            writer.field("result", outcome.result.rawValue)
+        })
+    }
+
+    /// Verifies `signedPayload`, stores and applies it in one durable write, clears the cached state of the
+    /// customers it changed and counts it: the one path for live notifications and the back-filled ones.
+    func ingestNotification(_ signedPayload: String) throws(APIError) -> (StoredNotification, NotificationOutcome) {
         let notification = try verified(verifier.verifyNotification(signedPayload), kind: "notification")
         let stored = try Self.storedNotification(notification, signedPayload: signedPayload)
         let now = clock.now()
@@ -24,10 +34,7 @@ extension EntitlementAPI {
         }
         for customer in outcome.customersChanged { cache.invalidate(customer) }
         metrics.recordNotification(type: stored.notificationType, result: outcome.result.rawValue)
-        return APIResponse.json(JSONWriter.object { writer in
-            writer.field("notificationUUID", stored.notificationUUID)
-            writer.field("result", outcome.result.rawValue)
-        })
+        return (stored, outcome)
     }
 
     /// What the store keeps of a verified notification; one without the fields every notification has

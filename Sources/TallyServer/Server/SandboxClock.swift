@@ -63,3 +63,12 @@ final class SandboxClock: Sendable {
         let date = Mutex<Date?>(nil)
     }
 }
+
+extension ServerClock {
+    /// The clock `configuration` asks for: the system clock, or the sandbox's when `clock.sandboxURL` is set
+    /// (for tests and demos); throws when that sandbox cannot be read.
+    public static func configured(for configuration: ServerConfiguration) throws(EntitlementServerError) -> ServerClock {
+        guard let url = configuration.sandboxClockURL else { return .system }
+        return try SandboxClock(sandboxURL: url).serverClock
+    }
+}

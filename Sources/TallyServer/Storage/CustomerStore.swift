@@ -81,6 +81,12 @@ public protocol CustomerStore: Sendable {
     /// `revision` (when given) as the customer's cursor, so a walk stopped halfway resumes without loss.
     func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
                    for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome
+
+    /// Where the last back-fill of Get Notification History stopped (``BackfillCursor``); nil before the first.
+    func backfillCursor() throws(CustomerStoreError) -> BackfillCursor?
+
+    /// Stores where a back-fill stands, durably (after the notifications it covers were stored).
+    func saveBackfillCursor(_ cursor: BackfillCursor) throws(CustomerStoreError)
 }
 
 extension CustomerStore {

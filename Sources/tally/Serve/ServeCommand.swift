@@ -14,10 +14,17 @@ enum ServeCommand {
         do {
             if words.first == "key" { return try ServeKey.run(Array(words.dropFirst())) }
             if words.first == "reconcile" { return try ServeReconcile.run(Array(words.dropFirst())) }
+            if words.first == "backfill" { return try ServeBackfill.run(Array(words.dropFirst())) }
             return try serve(words)
         } catch let error as UsageError {
             Output.error("tally serve: \(error.message)")
-            Output.error("usage: \(words.first == "key" ? ServeHelp.keyUsage : words.first == "reconcile" ? ServeHelp.reconcileUsage : ServeHelp.usage)")
+            let usage = switch words.first {
+            case "key": ServeHelp.keyUsage
+            case "reconcile": ServeHelp.reconcileUsage
+            case "backfill": ServeHelp.backfillUsage
+            default: ServeHelp.usage
+            }
+            Output.error("usage: \(usage)")
             return ExitCode.usage
         } catch {
             Output.error("tally serve: \(error)")

@@ -3,6 +3,7 @@ enum ServeHelp {
     static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT] [--access-log]"
     static let keyUsage = "tally serve key --role public|secret [--name NAME]"
     static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
+    static let backfillUsage = "tally serve backfill --data DIR --config tally-server.json --since DATE [--json]"
 
     static let text = """
     tally serve — the entitlement server (docs/server.md)
@@ -11,6 +12,7 @@ enum ServeHelp {
       \(usage)
       \(keyUsage)
       \(reconcileUsage)
+      \(backfillUsage)
 
     Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
     'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
@@ -25,6 +27,12 @@ enum ServeHelp {
     API configured in "appStoreServerAPI" (Get Transaction History v2 from the customer's stored revision,
     then Get All Subscription Statuses; every payload verified). Run it while no server uses DIR; with a
     server running, POST /v1/customers/{id}/reconcile with a secret key instead.
+
+    'tally serve backfill' pulls Get Notification History (the same "appStoreServerAPI") from where the
+    last back-fill stopped (never before --since, ISO 8601) to now and applies every notification as a
+    live one (a notification already received is a duplicate and changes nothing), printing a line per
+    page; the cursor is stored after each page, so a back-fill stopped halfway resumes. Run it while no
+    server uses DIR.
     """
 
     static let key = """

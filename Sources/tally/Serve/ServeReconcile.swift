@@ -22,7 +22,8 @@ enum ServeReconcile {
         do {
             let store = try SQLiteCustomerStore(
                 directory: data, credits: configuration.credits, readers: 1)
-            api = try EntitlementAPI(configuration: configuration, store: store)
+            api = try EntitlementAPI(configuration: configuration, store: store,
+                                     clock: try ServerClock.configured(for: configuration))
         } catch {
             Output.error("tally serve reconcile: \(error)")
             return ExitCode.refused

@@ -76,4 +76,14 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.reconcile(transactions, renewalInfos: renewalInfos, revision: revision, for: appUserId, at: date)
     }
+
+    func backfillCursor() throws(CustomerStoreError) -> BackfillCursor? {
+        try check()
+        return try base.backfillCursor()
+    }
+
+    func saveBackfillCursor(_ cursor: BackfillCursor) throws(CustomerStoreError) {
+        try check()
+        try base.saveBackfillCursor(cursor)
+    }
 }
