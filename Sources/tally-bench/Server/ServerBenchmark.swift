@@ -45,6 +45,7 @@ enum ServerBenchmark {
             let fresh = try measurePosts(setup: setup, server: server, wrk: wrk, count: posts)
             try SubscriberPostBenchmark.measure(setup: setup, server: server, wrk: wrk, count: posts, fresh: fresh)
             try SpendBenchmark.measure(setup: setup, server: server, wrk: wrk)
+            try NotificationBenchmark.measure(setup: setup, server: server, wrk: wrk, posted: posts)
             let status = server.stop()
             if status != 0 { Report.line("tally serve exited \(status) on SIGTERM (expected 0): \(server.errorText)") }
             return status == 0
