@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallyCore
 
 extension ServerProcessTests {
     /// The whole loop with real processes: `tally sandbox serve` delivers App Store Server Notifications V2 to a
@@ -107,5 +108,71 @@ extension ServerProcessTests {
                 .compactMap { $0["type"] as? String }
             #expect(types.filter { $0 == "DID_RENEW" }.count == 1, "applied once: \(types)")
         }
+    }
+}
+
+extension ServerProcessTests.Durability {
+    /// A SIGKILL during a burst of 2,000 notifications (REFUNDs of coin purchases): every one answered 200 is
+    /// applied after the restart; Apple's retries of all of them then apply each of the others exactly once.
+    @Test func everyAcknowledgedNotificationSurvivesASIGKILLAndRetriesApplyTheRestOnce() async throws {
+        let fixture = try ServerFixture()
+        var market = try fixture.market()
+        let customers = (0..<4).map { "refunded-\($0)" }
+        var bought: [(customer: String, transaction: TallyCore.Transaction)] = []
+        var postLanes: [RequestBurst.Lane] = []
+        for (index, customer) in customers.enumerated() {
+            var posts: [(String, String)] = []
+            for _ in 0..<500 {
+                let (transaction, jws) = try market.buySigned("market.coins.10", account: "account-\(index)")
+                bought.append((customer, transaction))
+                posts.append((transaction.transactionId, jws))
+            }
+            postLanes.append(try .transactions(customer, posts))
+        }
+        let posting = RequestBurst(lanes: postLanes, port: fixture.server.port, key: fixture.keys.publicKey)
+        await posting.finished()
+        #expect(posting.acknowledgedCount == 2_000)
+
+        var notifications: [(uuid: String, signedPayload: String)] = []
+        for (_, transaction) in bought {
+            let refunded = try market.refund(transaction.transactionId)
+            let uuid = UUID().uuidString.lowercased()
+            let notification = ServerNotification(
+                notificationType: .refund, notificationUUID: uuid, version: "2.0", signedDate: refunded.signedDate,
+                data: NotificationData(bundleId: "com.example.market", environment: .sandbox,
+                                       signedTransactionInfo: try market.signed(refunded)))
+            notifications.append((uuid, try market.sign(notification)))
+        }
+        let lanes = try (0..<16).map { lane in
+            try RequestBurst.Lane.notifications("lane-\(lane)", Array(notifications[(lane * 125)..<((lane + 1) * 125)]))
+        }
+        let burst = RequestBurst(lanes: lanes, port: fixture.server.port, key: fixture.keys.publicKey)
+        try await burst.waitForAcknowledged(400)
+        try fixture.server.killNow()
+        await burst.finished()
+        #expect(burst.unexpected.current.isEmpty, "\(burst.unexpected.current.prefix(3))")
+        let acknowledged = Set(burst.acknowledged.current.values.flatMap { $0 })
+        #expect(acknowledged.count >= 400 && acknowledged.count < 2_000, "\(acknowledged.count) acknowledged")
+
+        try fixture.restart()
+        var applied: Set<String> = []
+        for customer in customers {
+            let items = JSONFields.items(try await fixture.client.history(customer), kind: "notification")
+            applied.formUnion(items.compactMap { $0["notificationUUID"] as? String })
+        }
+        #expect(acknowledged.isSubset(of: applied), "acknowledged but lost: \(acknowledged.subtracting(applied).prefix(3))")
+
+        // Apple retries every notification it did not get a 200 for (here: all of them, once more).
+        let retries = RequestBurst(lanes: lanes, port: fixture.server.port, key: fixture.keys.publicKey)
+        await retries.finished()
+        #expect(retries.acknowledgedCount == 2_000, "\(retries.unexpected.current.prefix(3))")
+        var uuids: [String] = []
+        for customer in customers {
+            let items = JSONFields.items(try await fixture.client.history(customer), kind: "notification")
+            uuids += items.compactMap { $0["notificationUUID"] as? String }
+            let state = try await fixture.client.customer(customer)
+            #expect(JSONFields.balance(state) == 0, "\(customer): every coin purchase refunded once")
+        }
+        #expect(uuids.count == 2_000 && Set(uuids).count == 2_000, "each applied exactly once: \(uuids.count)")
     }
 }

@@ -9,11 +9,21 @@ final class RequestBurst: Sendable {
         /// The path after `/v1/customers/{appUserId}`: `/transactions`, `/currencies/coins/spend`.
         var route: String
         var requests: [(id: String, body: Data)]
+        /// A whole path used instead of `/v1/customers/{appUserId}` + ``route`` (the notification route).
+        var absolutePath: String? = nil
 
         /// Posts of signed transactions, identified by transaction id.
         static func transactions(_ appUserId: String, _ posts: [(transactionId: String, jws: String)]) throws -> Lane {
             Lane(appUserId: appUserId, route: "/transactions",
                  requests: try posts.map { ($0.transactionId, try APIClient.json(["signedTransaction": $0.jws])) })
+        }
+
+        /// App Store Server Notifications posted to `/v1/notifications/apple`, identified by notificationUUID;
+        /// `label` names the lane in the acknowledged map.
+        static func notifications(_ label: String, _ items: [(uuid: String, signedPayload: String)]) throws -> Lane {
+            Lane(appUserId: label, route: "",
+                 requests: try items.map { ($0.uuid, try APIClient.json(["signedPayload": $0.signedPayload])) },
+                 absolutePath: "/v1/notifications/apple")
         }
 
         /// Spends of `amount` coins, identified by spend id.
@@ -66,7 +76,7 @@ final class RequestBurst: Sendable {
 
     private func run(_ lane: Lane, port: Int, key: String) {
         guard let connection = try? RawConnection(port: port) else { return }
-        let path = APIClient.customerPath(lane.appUserId) + lane.route
+        let path = lane.absolutePath ?? APIClient.customerPath(lane.appUserId) + lane.route
         for request in lane.requests {
             guard let reply = try? connection.request("POST", path, key: key, body: request.body) else { return }
             if (200..<300).contains(reply.status) {
