@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyHTTP
 import TallySandbox
 
@@ -14,8 +15,10 @@ struct NotificationHistoryQuery: Sendable {
     /// How many matching records earlier pages held.
     var offset: Int
 
-    /// Days of history kept: 30 in the sandbox environment, 180 in production.
-    static func retentionDays(production: Bool) -> Int { production ? 180 : 30 }
+    /// Days of history kept: TallyCore's ``TallyCore/Environment/notificationHistoryDays``.
+    static func retentionDays(production: Bool) -> Int {
+        (production ? Environment.production : Environment.sandbox).notificationHistoryDays
+    }
 
     init(_ request: HTTPRequest, now: Date, production: Bool) throws(AppStoreAPIError) {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] else {

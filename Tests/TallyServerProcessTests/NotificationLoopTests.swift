@@ -8,12 +8,12 @@ extension ServerProcessTests {
     /// through renewal, billing retry, recovery and refund while the app posts only the first purchase.
     @Suite struct NotificationLoop {
         /// The customer's first subscription, read until `condition` holds or 20 s pass.
-        private func waitFor(_ fixture: ServerFixture, _ what: String,
+        private func waitFor(_ fixture: ServerFixture, _ what: String, customer: String = "dave",
                              _ condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(20)
             var last: [String: Any] = [:]
             while Date() < deadline {
-                last = try await fixture.client.customer("dave")
+                last = try await fixture.client.customer(customer)
                 if condition(last) { return last }
                 try await Task.sleep(for: .milliseconds(200))
             }
@@ -107,6 +107,29 @@ extension ServerProcessTests {
             let types = JSONFields.items(try await fixture.client.history("erin"), kind: "notification")
                 .compactMap { $0["type"] as? String }
             #expect(types.filter { $0 == "DID_RENEW" }.count == 1, "applied once: \(types)")
+        }
+
+        @Test func aPeriodicBackfillInsideTheServerCatchesUpByItself() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
+            try appStore.start()
+            var api = appStore.configuration
+            api["backfillIntervalSeconds"] = 1
+            try fixture.reconfigure {
+                $0["clock"] = ["sandboxURL": appStore.baseURL]
+                $0["appStoreServerAPI"] = api
+            }
+            try appStore.tally(["set", "notification-url", "http://127.0.0.1:9/v1/notifications/apple"])  // never delivered
+            try appStore.tally(["buy", "market.pro.monthly"])
+            let first = try #require(try appStore.transactions().first?["signedTransactionInfo"] as? String)
+            #expect(try await fixture.client.postTransaction(first, for: "fay").status == 200)
+            let trialEnd = Self.subscription(try await fixture.client.customer("fay"))["expiresDate"] as? String
+            try appStore.tally(["advance", "8d"])
+            let state = try await waitFor(fixture, "the periodic back-fill", customer: "fay") {
+                let sub = Self.subscription($0)
+                return sub["status"] as? String == "subscribed" && sub["expiresDate"] as? String != trialEnd
+            }
+            #expect(JSONFields.features(state).contains("pro"), "\(fixture.server.stderr.text)")
         }
     }
 }

@@ -17,7 +17,8 @@ public struct BackfillProgress: Sendable, Hashable {
 }
 
 extension EntitlementAPI {
-    /// Pulls Get Notification History from where the last back-fill stopped (never before `since`) to now and
+    /// Pulls Get Notification History from where the last back-fill stopped (never before `since`, nor before
+    /// what Apple's history keeps: 180 days in Production, 30 in the Sandbox) to now and
     /// applies every notification through the same path as live ones (``ingestNotification(_:)``), storing the
     /// cursor after each page, so it can be stopped and resumed without loss or double effect. `progress` is
     /// called after each page.
@@ -30,7 +31,9 @@ extension EntitlementAPI {
             bundleId: configuration.verification.bundleId, key: settings.privateKey))
         let stored: BackfillCursor?
         do { stored = try store.backfillCursor() } catch { throw .store(error) }
-        var cursor = BackfillCursor(start: since, paginationToken: nil)
+        // Apple's history reaches back only so far (a minute's margin for the clocks): an older `since` is clamped.
+        let earliest = clock.now().addingTimeInterval(-Double(settings.environment.notificationHistoryDays) * 86_400 + 60)
+        var cursor = BackfillCursor(start: max(since, earliest), paginationToken: nil)
         if let stored, stored.start >= cursor.start { cursor = stored }
         // Whole milliseconds, as the API takes them: a window must not be empty.
         let end = Date(millisecondsSince1970: clock.now().millisecondsSince1970)

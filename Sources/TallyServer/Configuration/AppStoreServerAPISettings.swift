@@ -15,6 +15,8 @@ public struct AppStoreServerAPISettings: Sendable {
     public var environment: Environment
     /// The API's base URL: Apple's host for the environment unless `baseURL` overrides it (a `tally sandbox serve`).
     public var baseURL: URL
+    /// Seconds between back-fills run inside `tally serve` (`backfillIntervalSeconds`); nil: off (the default).
+    public var backfillInterval: TimeInterval?
 
     /// Apple's production host.
     public static let productionURL = URL(string: "https://api.storekit.apple.com")!
@@ -22,7 +24,9 @@ public struct AppStoreServerAPISettings: Sendable {
     public static let sandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
 
     /// Creates settings.
-    public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: Environment, baseURL: URL? = nil) {
+    public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: Environment, baseURL: URL? = nil,
+                backfillInterval: TimeInterval? = nil) {
+        self.backfillInterval = backfillInterval
         self.issuerId = issuerId
         self.keyId = keyId
         self.privateKey = privateKey

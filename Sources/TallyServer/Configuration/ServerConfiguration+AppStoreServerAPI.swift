@@ -3,7 +3,8 @@ import TallyCore
 import TallyCrypto
 
 extension ServerConfiguration {
-    static let appStoreServerAPIKeys = ["issuerId", "keyId", "privateKey", "environment", "baseURL"]
+    static let appStoreServerAPIKeys = ["issuerId", "keyId", "privateKey", "environment", "baseURL",
+                                        "backfillIntervalSeconds"]
 
     /// `appStoreServerAPI`: issuer id, key id, the private key file (PEM, P-256), the environment (one the
     /// server verifies) and an optional base URL; nil when absent.
@@ -55,8 +56,12 @@ extension ServerConfiguration {
             }
             baseURL = url
         }
+        var interval: TimeInterval?
+        if let value = members["backfillIntervalSeconds"], let seconds = reader.integer(value, in: 0...86_400) {
+            interval = seconds > 0 ? TimeInterval(seconds) : nil
+        }
         guard let issuerId, let keyId, let key else { return nil }
         return AppStoreServerAPISettings(issuerId: issuerId, keyId: keyId, privateKey: key, environment: environment,
-                                         baseURL: baseURL)
+                                         baseURL: baseURL, backfillInterval: interval)
     }
 }

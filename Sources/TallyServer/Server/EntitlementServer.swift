@@ -14,6 +14,8 @@ public final class EntitlementServer: Sendable {
     private let http: HTTPServer
     /// The sandbox clock followed, when `clock.sandboxURL` is configured.
     private let sandboxClock: SandboxClock?
+    /// The back-fill loop, when `appStoreServerAPI.backfillIntervalSeconds` is set.
+    private let periodicBackfill: PeriodicBackfill?
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
@@ -65,6 +67,9 @@ public final class EntitlementServer: Sendable {
             throw .http(error)
         }
         self.address = ListenAddress(host: address.host, port: Int(http.port))
+        periodicBackfill = configuration.appStoreServerAPI?.backfillInterval.map { interval in
+            PeriodicBackfill(api: api, interval: interval, log: log)
+        }
     }
 
     /// Writes one line to standard error, prefixed `tally serve:`.
@@ -80,5 +85,6 @@ public final class EntitlementServer: Sendable {
     public func stop() {
         http.stop(gracePeriod: .seconds(api.configuration.limits.shutdownGraceSeconds))
         sandboxClock?.stop()
+        periodicBackfill?.stop()
     }
 }
