@@ -23,7 +23,8 @@ extension SandboxDatabase {
         for event in sandbox.events {
             guard let subject = sandbox.notificationSubjects[event.sequence],
                   let built = try builder.notification(for: event, transaction: subject.transaction,
-                                                       renewalInfo: subject.renewalInfo) else { continue }
+                                                       renewalInfo: subject.renewalInfo,
+                                                       summary: sandbox.notificationSummary(for: event)) else { continue }
             try insertNotification(built, account: event.account, event: event,
                                    transactionId: subject.transaction?.transactionId, testToken: nil)
         }
