@@ -8,5 +8,5 @@ data="${DATA:-./.tally}"
 bin="$(cd "$root" && swift build --show-bin-path)/tally"
 # --config only creates the sandbox; an existing one (with its clock and purchases) is kept.
 config=()
-[ -f "$data/sandbox.json" ] || config=(--config "$root/Examples/Market/Market.storekit")
+[ -f "$data/sandbox.sqlite" ] || [ -f "$data/sandbox.json" ] || config=(--config "$root/Examples/Market/Market.storekit")
 exec "$bin" market --data "$data" "${config[@]}" "$@"

@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${DATA:-./.tally}"
 (cd "$root" && swift build --product tally >/dev/null)
 bin="$(cd "$root" && swift build --show-bin-path)/tally"
-[ -f "$data/sandbox.json" ] || "$bin" sandbox init --data "$data" --config "$root/Examples/Market/Market.storekit" >/dev/null
+[ -f "$data/sandbox.sqlite" ] || [ -f "$data/sandbox.json" ] || "$bin" sandbox init --data "$data" --config "$root/Examples/Market/Market.storekit" >/dev/null
 server="$data/server"
 mkdir -p "$server"
 "$bin" sandbox root --data "$data" >"$server/sandbox-root.pem"
