@@ -64,14 +64,38 @@ final class OCSPTestPKI {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-ocsp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        rootPort = Int.random(in: 20_000..<40_000)
-        intermediatePort = rootPort + Int.random(in: 1..<20_000)
+        // Ports the kernel says are free now (a random one could be an ephemeral port another connection holds).
+        rootPort = Self.freePort() ?? Int.random(in: 20_000..<30_000)
+        var second = Self.freePort() ?? Int.random(in: 30_000..<32_000)
+        while second == rootPort { second = Self.freePort() ?? second + 1 }
+        intermediatePort = second
         try makePKI()
     }
 
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A loopback TCP port no socket uses now: bound to port 0, read back, closed.
+    static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { return nil }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     func certificate(_ name: String) throws -> Certificate {
