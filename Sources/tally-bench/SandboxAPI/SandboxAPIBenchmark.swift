@@ -68,13 +68,7 @@ enum SandboxAPIBenchmark {
             return HTTPResponse(status: 200)
         }
         defer { receiver.stop() }
-        let example = BenchTools.packageRoot.appendingPathComponent("Examples/Market")
-        let catalog = try Catalog(storeKitData: try Data(contentsOf: example.appendingPathComponent("Market.storekit")),
-                                  fileName: "Market.storekit")
-        let configuration = try AppConfiguration(jsonData: try Data(contentsOf: example.appendingPathComponent("tally.json")),
-                                                 fileName: "tally.json")
-        let directory = SandboxDirectory(url: folder)
-        _ = try directory.create(catalog: catalog, configuration: configuration, start: Date())
+        let (directory, _) = try marketSandbox(in: folder)
         _ = try BenchTools.output(of: tally, ["sandbox", "set", "notification-url",
                                               "http://127.0.0.1:\(receiver.port)/apple", "--data", folder.path])
         for _ in 0..<count { _ = try directory.update { sandbox in sandbox.purchase("market.coins.10") } }
@@ -97,8 +91,8 @@ enum SandboxAPIBenchmark {
         var value: Int { count.withLock { $0 } }
     }
 
-    /// A sandbox of 45 coin purchases, a registered key, a one-hour token, and the key's file.
-    private static func prepare(_ folder: URL) throws -> (String, String, URL, SandboxAPIKeys.Created) {
+    /// A new sandbox of the Market example in `folder`, and its app configuration.
+    private static func marketSandbox(in folder: URL) throws -> (SandboxDirectory, AppConfiguration) {
         let example = BenchTools.packageRoot.appendingPathComponent("Examples/Market")
         let catalog = try Catalog(storeKitData: try Data(contentsOf: example.appendingPathComponent("Market.storekit")),
                                   fileName: "Market.storekit")
@@ -106,6 +100,12 @@ enum SandboxAPIBenchmark {
                                                  fileName: "tally.json")
         let directory = SandboxDirectory(url: folder)
         _ = try directory.create(catalog: catalog, configuration: configuration, start: Date())
+        return (directory, configuration)
+    }
+
+    /// A sandbox of 45 coin purchases, a registered key, a one-hour token, and the key's file.
+    private static func prepare(_ folder: URL) throws -> (String, String, URL, SandboxAPIKeys.Created) {
+        let (directory, configuration) = try marketSandbox(in: folder)
         var first = ""
         for _ in 0..<45 {
             let id: String? = try directory.update { sandbox in sandbox.purchase("market.coins.10").transaction?.transactionId }
