@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 import TallyCrypto
 
 /// A client of the App Store Server API for an entitlement server: each request signed with a fresh ES256 JWT
@@ -36,7 +37,7 @@ public struct AppStoreAPIClient: Sendable {
     }
 
     /// One HTTP answer.
-    struct Answer {
+    struct Answer: Sendable {
         var status: Int
         var retryAfter: String?
         var body: Data
@@ -161,11 +162,9 @@ public struct AppStoreAPIClient: Sendable {
     }
 
     /// Hands the completion handler's result to the waiting thread.
-    /// `@unchecked Sendable`: `value` is only read and written under `lock`.
-    private final class AnswerBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<Answer, AppStoreAPIClientError>?
-        func set(_ result: Result<Answer, AppStoreAPIClientError>) { lock.withLock { value = result } }
-        func get() -> Result<Answer, AppStoreAPIClientError>? { lock.withLock { value } }
+    private final class AnswerBox: Sendable {
+        private let value = Mutex<Result<Answer, AppStoreAPIClientError>?>(nil)
+        func set(_ result: Result<Answer, AppStoreAPIClientError>) { value.withLock { $0 = result } }
+        func get() -> Result<Answer, AppStoreAPIClientError>? { value.withLock { $0 } }
     }
 }
