@@ -42,6 +42,14 @@ public final class SandboxStore: Sendable {
         }
     }
 
+    /// The account that made `transactionId`, read with one query (no account is loaded); nil for an id the
+    /// sandbox never issued.
+    public func account(ofTransaction transactionId: String) throws(SandboxError) -> String? {
+        try SandboxDirectory.typed {
+            try state.withLock { state in try Self.database(&state, directory).account(ofTransaction: transactionId) }
+        }
+    }
+
     /// The store-wide state and one account's records (no events), as saved now.
     public func read(account: String) throws(SandboxError) -> Sandbox {
         try SandboxDirectory.typed {

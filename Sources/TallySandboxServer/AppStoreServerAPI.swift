@@ -121,10 +121,12 @@ public final class AppStoreServerAPI: Sendable {
               transactionId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw AppStoreAPIError.invalidTransactionId
         }
-        let sandbox = try sandboxDirectory.load()
-        guard token.bundleId == sandbox.bundleId, let account = sandbox.account(ofTransaction: transactionId) else {
+        // One indexed lookup, then only that account's records: the cost does not grow with other customers.
+        guard let account = try store.account(ofTransaction: transactionId) else {
             throw AppStoreAPIError.transactionIdNotFound
         }
+        let sandbox = try store.read(account: account)
+        guard token.bundleId == sandbox.bundleId else { throw AppStoreAPIError.transactionIdNotFound }
         return (sandbox, account)
     }
 

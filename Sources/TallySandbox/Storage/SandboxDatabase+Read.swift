@@ -51,6 +51,15 @@ extension SandboxDatabase {
         return names
     }
 
+    /// The account that made `transactionId` (one primary-key lookup); nil for an id never issued.
+    func account(ofTransaction transactionId: String) throws(SandboxError) -> String? {
+        var account: String?
+        try run("SELECT account FROM transactions WHERE transaction_id = ?", [.text(transactionId)]) {
+            (row) throws(SandboxError) in account = try column(row, 0)
+        }
+        return account
+    }
+
     /// One account's record; nil when the account never did anything.
     func readAccount(_ name: String) throws(SandboxError) -> AccountRecord? {
         var info: AccountInfo?
