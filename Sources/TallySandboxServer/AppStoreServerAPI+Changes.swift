@@ -15,8 +15,11 @@ extension AppStoreServerAPI {
               originalTransactionId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw invalid
         }
-        let sandbox = try sandboxDirectory.load()
-        guard token.bundleId == sandbox.bundleId, let account = sandbox.account(ofTransaction: originalTransactionId),
+        guard let account = try store.account(ofTransaction: originalTransactionId) else {
+            throw AppStoreAPIError.originalTransactionIdNotFound
+        }
+        let sandbox = try store.read(account: account)
+        guard token.bundleId == sandbox.bundleId,
               let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId == originalTransactionId })
         else { throw AppStoreAPIError.originalTransactionIdNotFound }
         return (sandbox, account, transaction)

@@ -26,7 +26,7 @@ extension AppStoreServerAPI {
         let query = try NotificationHistoryQuery(request, now: sandbox.now, production: sandbox.environment == .production)
         var account: String?
         if let id = query.transactionId {
-            guard let owner = try sandboxDirectory.load().account(ofTransaction: id) else {
+            guard let owner = try store.account(ofTransaction: id) else {
                 throw AppStoreAPIError.transactionIdNotFound
             }
             account = owner

@@ -41,7 +41,7 @@ enum SandboxRefundRequestCommand {
             }
         }
         if reason != nil && decide != nil { throw UsageError("--reason makes a request, --decide ends one: give one of them") }
-        let owner = try context.directory.load().account(ofTransaction: transactionId) ?? context.account
+        let owner = try SandboxStore(directory: context.directory).account(ofTransaction: transactionId) ?? context.account
         if let decide {
             let ended = try context.mutate(accounts: [owner]) { try $0.decideRefund(transactionId: transactionId, decision: decide) }
             try show(context, owner: owner, transactionId: transactionId,
@@ -97,7 +97,7 @@ enum SandboxRefundReverse {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
         let transactionId = try arguments.positional(0, "TRANSACTION_ID")
-        let owner = try context.directory.load().account(ofTransaction: transactionId) ?? context.account
+        let owner = try SandboxStore(directory: context.directory).account(ofTransaction: transactionId) ?? context.account
         let transaction = try context.mutate(accounts: [owner]) { try $0.reverseRefund(transactionId: transactionId) }
         if context.json {
             try context.printJSON(transaction)
