@@ -50,7 +50,7 @@ extension AppStoreServerAPI {
                 return code
             }
         }
-        let sandbox = try sandboxDirectory.load()
+        let sandbox = try sandboxDirectory.load(account: "", events: false)  // the store-wide state only
         guard token.bundleId == sandbox.bundleId else { throw AppStoreAPIError.invalidAppIdentifier }
         guard sandbox.catalog.products.contains(where: { $0.id == productId && $0.kind == .autoRenewable }) else {
             throw AppStoreAPIError.invalidProductId
@@ -68,7 +68,7 @@ extension AppStoreServerAPI {
     func massExtensionStatus(productId: String, requestIdentifier: String, token: ServerAPIToken) throws -> HTTPResponse {
         guard !productId.isEmpty else { throw AppStoreAPIError.invalidProductId }
         guard UUID(uuidString: requestIdentifier) != nil else { throw AppStoreAPIError.invalidRequestIdentifier }
-        let sandbox = try sandboxDirectory.load()
+        let sandbox = try sandboxDirectory.load(account: "", events: false)  // the store-wide state only
         guard token.bundleId == sandbox.bundleId,
               let request = sandbox.massExtension(productId: productId, requestIdentifier: requestIdentifier) else {
             throw AppStoreAPIError.statusRequestNotFound

@@ -34,7 +34,7 @@ public final class AppStoreServerAPI: Sendable {
         self.requestsPerSecond = requestsPerSecond
         self.wallClock = wallClock
         sandboxDirectory = SandboxDirectory(url: directory)
-        let sandbox = try sandboxDirectory.load()
+        let sandbox = try sandboxDirectory.load(account: "", events: false)  // the clock is store-wide
         signer = try SandboxCertificateAuthority.loadOrGenerate(in: directory, now: sandbox.now).signer()
         keys = SandboxAPIKeys(directory: directory)
         store = SandboxStore(directory: sandboxDirectory)

@@ -98,7 +98,8 @@ struct LedgerBuilder {
         var sums = SpendSums()
         for (position, spend) in spends.enumerated() {
             if let now, spend.date > now { continue }
-            if let firstPosition = seen[UTF8Key(spend.id)] {
+            let key = UTF8Key(spend.id)
+            if let firstPosition = seen[key] {
                 let first = spends[firstPosition]
                 if !first.currency.hasSameBytes(as: spend.currency) || first.amount != spend.amount {
                     warnings.append("spend '\(spend.id)' appears twice with different amounts "
@@ -106,7 +107,7 @@ struct LedgerBuilder {
                 }
                 continue
             }
-            seen[UTF8Key(spend.id)] = position
+            seen[key] = position
             if !rates.names.contains(where: { $0.hasSameBytes(as: spend.currency) }) {
                 warnings.append("spend '\(spend.id)' uses currency '\(spend.currency)', which tally.json does not define")
             }

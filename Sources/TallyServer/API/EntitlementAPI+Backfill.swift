@@ -26,9 +26,7 @@ extension EntitlementAPI {
         -> BackfillProgress
     {
         guard let settings = configuration.appStoreServerAPI else { throw .notConfigured }
-        let client = AppStoreAPIClient(configuration: AppStoreAPIClient.Configuration(
-            baseURL: settings.baseURL, keyId: settings.keyId, issuerId: settings.issuerId,
-            bundleId: configuration.verification.bundleId, key: settings.privateKey))
+        let client = settings.client(bundleId: configuration.verification.bundleId)
         let stored: BackfillCursor?
         do { stored = try store.backfillCursor() } catch { throw .store(error) }
         // Apple's history reaches back only so far (a minute's margin for the clocks): an older `since` is clamped.

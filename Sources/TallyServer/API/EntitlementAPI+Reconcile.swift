@@ -36,9 +36,7 @@ extension EntitlementAPI {
         -> Reconciliation
     {
         guard let settings = configuration.appStoreServerAPI else { throw .notConfigured }
-        let client = AppStoreAPIClient(configuration: AppStoreAPIClient.Configuration(
-            baseURL: settings.baseURL, keyId: settings.keyId, issuerId: settings.issuerId,
-            bundleId: configuration.verification.bundleId, key: settings.privateKey))
+        let client = settings.client(bundleId: configuration.verification.bundleId)
         return try Reconciler(client: client, verifier: verifier, environment: settings.environment, store: store,
                               now: now).reconcile(appUserId)
     }

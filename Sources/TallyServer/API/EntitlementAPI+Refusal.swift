@@ -16,12 +16,12 @@ extension EntitlementAPI {
         let template = match?.route.rawValue ?? "unmatched"
         let error: APIError
         switch refusal {
-        case .bodyTooLarge:
+        case .bodyTooLarge(let limit):
             if let pathError {
                 error = pathError
             } else if let route = match?.route {
                 error = route.allowedMethods.contains(request.method)
-                    ? (refusal.limit == 0 ? .bodyNotAccepted(request.method) : .bodyTooLarge(refusal.limit))
+                    ? (limit == 0 ? .bodyNotAccepted(request.method) : .bodyTooLarge(limit))
                     : .methodNotAllowed(request.method, allowed: route.allowedMethods)
             } else {
                 error = .notFound
@@ -33,14 +33,6 @@ extension EntitlementAPI {
         metrics.recordRequest(route: template, method: Self.methodLabel(request.method), status: response.status,
                               seconds: 0)
         return response
-    }
-}
-
-extension HTTPRefusal {
-    /// The body limit of a ``bodyTooLarge`` refusal (0 for the others).
-    fileprivate var limit: Int {
-        if case .bodyTooLarge(let limit) = self { return limit }
-        return 0
     }
 }
 

@@ -23,7 +23,8 @@ extension Router {
     /// head alone, 404 or 405, so there is nothing to read).
     static func maxBodyBytes(method: String, path: String, limits: ServerLimits,
                              notifications: NotificationSettings = NotificationSettings()) -> Int {
-        guard let route = (try? match(path, notificationsPath: notifications.path))??.route,
+        // Only POST routes take a body: any other method is 0 without matching the path (GET is the hot path).
+        guard method == "POST", let route = (try? match(path, notificationsPath: notifications.path))??.route,
               route.allowedMethods.contains(method) else { return 0 }
         return route.maxBodyBytes(limits, notifications: notifications)
     }

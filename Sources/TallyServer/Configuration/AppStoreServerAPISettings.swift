@@ -1,4 +1,5 @@
 import Foundation
+import TallyAppStoreAPI
 import TallyCore
 import TallyCrypto
 
@@ -17,6 +18,12 @@ public struct AppStoreServerAPISettings: Sendable {
     public var baseURL: URL
     /// Seconds between back-fills run inside `tally serve` (`backfillIntervalSeconds`); nil: off (the default).
     public var backfillInterval: TimeInterval?
+
+    /// A client of the API with these settings, for the app `bundleId`.
+    public func client(bundleId: String) -> AppStoreAPIClient {
+        AppStoreAPIClient(configuration: AppStoreAPIClient.Configuration(
+            baseURL: baseURL, keyId: keyId, issuerId: issuerId, bundleId: bundleId, key: privateKey))
+    }
 
     /// Apple's production host.
     public static let productionURL = URL(string: "https://api.storekit.apple.com")!

@@ -32,8 +32,8 @@ enum SandboxBenchmark {
             var ok = true
             for (name, folder) in [("empty", empty), ("31 × 20 years", big)] {
                 let status = ["market", "status", "--json", "--account", "a0", "--data", folder.path]
-                let first = try Stopwatch.seconds { try runChecked(tally, status) }
-                let steady = try Stopwatch.best(of: 5) { try runChecked(tally, status) }
+                let first = try Stopwatch.seconds { _ = try BenchTools.output(of: tally, status) }
+                let steady = try Stopwatch.best(of: 5) { _ = try BenchTools.output(of: tally, status) }
                 Report.line(String(format: "%@: first market status (delivers the account's renewals) %.0f ms",
                                    name, first * 1000))
                 Report.underLimit("\(name): market status", value: steady * 1000, unit: "ms", limit: statusLimit * 1000)
@@ -53,13 +53,13 @@ enum SandboxBenchmark {
     /// A sandbox from the Market example with `accounts` accounts each subscribed monthly, then `years` later.
     private static func build(_ folder: URL, accounts: Int, years: Int, tally: URL) throws {
         let config = BenchTools.packageRoot.appendingPathComponent("Examples/Market/Market.storekit").path
-        try runChecked(tally, ["sandbox", "init", "--config", config, "--data", folder.path,
+        _ = try BenchTools.output(of: tally, ["sandbox", "init", "--config", config, "--data", folder.path,
                                "--start", "2006-01-01T09:00:00Z"])
         for account in 0..<accounts {
-            try runChecked(tally, ["sandbox", "buy", "market.pro.monthly", "--account", "a\(account)",
+            _ = try BenchTools.output(of: tally, ["sandbox", "buy", "market.pro.monthly", "--account", "a\(account)",
                                    "--data", folder.path])
         }
-        if years > 0 { try runChecked(tally, ["sandbox", "advance", "\(years)y", "--data", folder.path]) }
+        if years > 0 { _ = try BenchTools.output(of: tally, ["sandbox", "advance", "\(years)y", "--data", folder.path]) }
     }
 
     /// Percent of one core an interactive `tally market` waiting for input uses over 10 s, after it is up.
@@ -78,35 +78,11 @@ enum SandboxBenchmark {
             process.waitUntilExit()
         }
         Thread.sleep(forTimeInterval: 3)
-        guard let before = cpuTicks(process.processIdentifier) else { throw BenchFailure("no /proc stat for market") }
+        guard let before = ProcessCPU.seconds(of: process.processIdentifier) else { throw BenchError("no /proc stat for market") }
         let start = Date()
         Thread.sleep(forTimeInterval: 10)
-        guard let after = cpuTicks(process.processIdentifier) else { throw BenchFailure("the market exited") }
-        let seconds = Double(after - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
-        return seconds / Date().timeIntervalSince(start) * 100
-    }
-
-    /// utime + stime of a process, in clock ticks, from /proc/PID/stat.
-    private static func cpuTicks(_ pid: Int32) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        return user + system
-    }
-
-    private static func runChecked(_ tally: URL, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = tally
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchFailure("tally \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
-        }
+        guard let after = ProcessCPU.seconds(of: process.processIdentifier) else { throw BenchError("the market exited") }
+        return (after - before) / Date().timeIntervalSince(start) * 100
     }
 
     private static func sizeText(_ folder: URL) -> String {
@@ -114,10 +90,4 @@ enum SandboxBenchmark {
             atPath: folder.appendingPathComponent("sandbox.sqlite").path)[.size] as? Int) ?? 0
         return String(format: "sandbox.sqlite %.1f MB", Double(bytes) / 1_000_000)
     }
-}
-
-/// A benchmark step that could not run.
-struct BenchFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

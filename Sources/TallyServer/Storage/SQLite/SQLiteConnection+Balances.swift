@@ -26,7 +26,11 @@ extension SQLiteConnection {
 
     /// Adds `amount` (negative to take away) to the net kept for `appUserId` in `currency`.
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(SQLiteError) {
-        let net = try net(of: appUserId, currency: currency) + amount
+        try setNet(of: appUserId, currency: currency, try net(of: appUserId, currency: currency) + amount)
+    }
+
+    /// Stores `net` as the net kept for `appUserId` in `currency`.
+    func setNet(of appUserId: String, currency: String, _ net: Decimal) throws(SQLiteError) {
         try execute("""
             INSERT INTO balances (app_user_id, currency, net) VALUES (?1, ?2, ?3)
             ON CONFLICT (app_user_id, currency) DO UPDATE SET net = ?3

@@ -6,13 +6,12 @@ extension SQLiteConnection {
     /// key lookup per auto-renewable chain, so the cost does not grow with the customer's coin purchases (each of
     /// which is a chain of its own).
     func renewalInfos(for transactions: [StoredTransaction]) throws(SQLiteError) -> [RenewalInfo] {
-        var chains: [String] = []
+        var chains: Set<UTF8Key> = []
         for stored in transactions where stored.transaction.type == .autoRenewable {
-            let chain = stored.transaction.originalTransactionId
-            if !chains.contains(where: { $0.hasSameBytes(as: chain) }) { chains.append(chain) }
+            chains.insert(UTF8Key(stored.transaction.originalTransactionId))
         }
         var infos: [RenewalInfo] = []
-        for chain in chains.sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }) {
+        for chain in chains.map(\.string).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let json = try text("SELECT payload FROM renewal_infos WHERE original_transaction_id = ?", [.text(chain)])
             else { continue }
             infos.append(try NotificationValueCoding.renewalInfo(json: json, chain: chain))

@@ -34,7 +34,7 @@ extension SQLiteCustomerStore {
                 INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms) VALUES (?, ?, ?, ?, ?)
                 """, [user, .text(spend.id), .text(spend.currency), .text(StoredValueCoding.text(spend.amount)),
                       .integer(StoredValueCoding.milliseconds(spend.date))])
-            try connection.addToNet(of: appUserId, currency: spend.currency, -spend.amount)
+            try connection.setNet(of: appUserId, currency: spend.currency, net - spend.amount)  // `net` was read above
             try connection.bumpVersion(of: appUserId)
             return .recorded(try connection.customerStateRecord(appUserId))
         }
