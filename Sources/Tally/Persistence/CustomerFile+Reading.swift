@@ -134,21 +134,22 @@ extension CustomerFile {
         "renewal info of chain \(info.originalTransactionId), \(info.productId)"
     }
 
+    /// The first five details, then "and N more".
+    private static func summary(_ details: [String]) -> String {
+        details.prefix(5).joined(separator: "; ") + (details.count > 5 ? "; and \(details.count - 5) more" : "")
+    }
+
     /// One diagnostic for the ignored renewal infos of one file, naming the first few. No restore: the next
     /// subscription status from the store (``Store/refreshSubscriptionStatus()``) brings signed ones.
     static func unverifiedRenewalDiagnostic(_ path: String, _ details: [String], copy: URL) -> StoreDiagnostic {
-        let shown = details.prefix(5).joined(separator: "; ")
-        let more = details.count > 5 ? "; and \(details.count - 5) more" : ""
-        return StoreDiagnostic(.unverifiedRenewalInfo, "\(path): \(shown)\(more): ignored, they grant nothing (the "
+        StoreDiagnostic(.unverifiedRenewalInfo, "\(path): \(summary(details)): ignored, they grant nothing (the "
             + "store's next subscription status brings signed ones); the file was copied to \(copy.lastPathComponent)",
             movedTo: copy)
     }
 
     /// One diagnostic for the ignored transactions of one file, naming the first few.
     static func unverifiedDiagnostic(_ path: String, _ details: [String], copy: URL) -> StoreDiagnostic {
-        let shown = details.prefix(5).joined(separator: "; ")
-        let more = details.count > 5 ? "; and \(details.count - 5) more" : ""
-        return StoreDiagnostic(.unverifiedTransaction, "\(path): \(shown)\(more): ignored, they grant nothing; "
+        StoreDiagnostic(.unverifiedTransaction, "\(path): \(summary(details)): ignored, they grant nothing; "
             + "the file was copied to \(copy.lastPathComponent) and the state is rebuilt with a restore", movedTo: copy)
     }
 

@@ -119,7 +119,7 @@ struct NotificationRecorder {
                 changedAnything = true
             }
         }
-        if changedAnything, !changed.contains(where: { $0.utf8.elementsEqual(owner.utf8) }) { changed.append(owner) }
+        if changedAnything, !changed.contains(where: { $0.hasSameBytes(as: owner) }) { changed.append(owner) }
         return changedAnything ? .applied : .unchanged
     }
 
@@ -152,7 +152,7 @@ extension NotificationRecorder {
         for chain in chains where seen.insert(chain).inserted {
             try adopt(chain: chain)
         }
-        for customer in changed where !outcome.ownersUpdated.contains(where: { $0.utf8.elementsEqual(customer.utf8) }) {
+        for customer in changed where !outcome.ownersUpdated.contains(where: { $0.hasSameBytes(as: customer) }) {
             outcome.ownersUpdated.append(customer)
         }
     }

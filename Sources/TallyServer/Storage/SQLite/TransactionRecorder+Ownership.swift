@@ -45,7 +45,7 @@ extension TransactionRecorder {
             """, [.text(chain), .text(from), .text(appUserId), .integer(date.millisecondsSince1970)])
         outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
                                                    toAppUserId: appUserId, date: date))
-        if !losers.contains(where: { $0.utf8.elementsEqual(from.utf8) }) { losers.append(from) }
+        if !losers.contains(where: { $0.hasSameBytes(as: from) }) { losers.append(from) }
     }
 
     /// Moves an account token to this customer, with every restorable chain of its owner that carries the
@@ -58,7 +58,7 @@ extension TransactionRecorder {
             """, [.text(token), .text(owner)]) { (row) throws(SQLiteError) in
             guard let type = row.text(1), ProductType(rawValue: type).isRestorable else { return }
             let chain = try row.requiredText(0)
-            if chains.last.map({ !$0.utf8.elementsEqual(chain.utf8) }) ?? true { chains.append(chain) }
+            if chains.last.map({ !$0.hasSameBytes(as: chain) }) ?? true { chains.append(chain) }
         }
         for chain in chains { try moveChain(chain) }
         try connection.execute("UPDATE account_tokens SET app_user_id = ? WHERE app_account_token = ?",

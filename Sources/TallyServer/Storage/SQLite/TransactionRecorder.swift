@@ -74,7 +74,7 @@ struct TransactionRecorder {
                                    [.text(item.normalized.originalTransactionId), .text(owner)])
         }
         guard try write(item, replacing: existing, owner: owner) != .unchanged,
-              !outcome.ownersUpdated.contains(where: { $0.utf8.elementsEqual(owner.utf8) }) else { return }
+              !outcome.ownersUpdated.contains(where: { $0.hasSameBytes(as: owner) }) else { return }
         outcome.ownersUpdated.append(owner)
         losers.append(owner)
     }
@@ -89,7 +89,7 @@ struct TransactionRecorder {
     /// Whether `id` is this customer's id, byte for byte as SQLite compares text (Swift's `==` would also
     /// match a different Unicode normalization, which the database stores as another customer).
     func isThisCustomer(_ id: String) -> Bool {
-        id.utf8.elementsEqual(appUserId.utf8)
+        id.hasSameBytes(as: appUserId)
     }
 
     /// What ``write(_:replacing:owner:)`` did.
