@@ -42,9 +42,10 @@ extension AppStoreServerAPI {
             guard preference != "GRANT_PRORATED" || (1...99_999).contains(value) else { throw AppStoreAPIError.generalBadRequest }
             percentage = value
         }
-        try record(SandboxConsumptionInfo(version: 2, receivedDate: Date(), deliveryStatus: delivery,
-                                          consumptionPercentage: percentage, refundPreference: preference, body: body.text),
-                   transactionId: id, account: account)
+        try record(transactionId: id, account: account) { now in
+            SandboxConsumptionInfo(version: 2, receivedDate: now, deliveryStatus: delivery,
+                                   consumptionPercentage: percentage, refundPreference: preference, body: body.text)
+        }
         return Self.empty(202)
     }
 
@@ -80,9 +81,10 @@ extension AppStoreServerAPI {
             default: preference = nil
             }
         }
-        try record(SandboxConsumptionInfo(version: 1, receivedDate: Date(), deliveryStatus: Self.deliveryStatusesV1[delivery],
-                                          consumptionStatus: consumption, refundPreference: preference, body: body.text),
-                   transactionId: id, account: account)
+        try record(transactionId: id, account: account) { now in
+            SandboxConsumptionInfo(version: 1, receivedDate: now, deliveryStatus: Self.deliveryStatusesV1[delivery],
+                                   consumptionStatus: consumption, refundPreference: preference, body: body.text)
+        }
         return Self.empty(202)
     }
 
@@ -97,12 +99,11 @@ extension AppStoreServerAPI {
         return (sandbox, account, transaction)
     }
 
-    /// Keeps the information, received at the sandbox's time.
-    private func record(_ info: SandboxConsumptionInfo, transactionId: String, account: String) throws {
+    /// Keeps the information `info` builds from the sandbox's time (its received date).
+    private func record(transactionId: String, account: String,
+                        _ info: (Date) -> SandboxConsumptionInfo) throws {
         try change(account: account) { sandbox in
-            var stamped = info
-            stamped.receivedDate = sandbox.now
-            try sandbox.recordConsumption(transactionId: transactionId, stamped)
+            try sandbox.recordConsumption(transactionId: transactionId, info(sandbox.now))
         }
     }
 }

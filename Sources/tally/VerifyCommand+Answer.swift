@@ -34,15 +34,6 @@ extension VerifyCommand {
         }
     }
 
-    /// The encoder for answers: sorted keys, slashes unescaped, pretty unless `compact`.
-    static func encoder(compact: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes]
-            : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
-
     /// The answer as one JSON document.
     static func render(_ answer: Answer, encoder: JSONEncoder) -> Data {
         (try? encoder.encode(Document(answer)))

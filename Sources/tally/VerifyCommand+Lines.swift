@@ -5,7 +5,7 @@ extension VerifyCommand {
     /// `--lines`: one input per line (blank lines skipped), one compact JSON answer per line, in order.
     /// Works on bytes: big reads, `memchr` for line ends, one output buffer; exit 0 once all are answered.
     static func runLines(_ input: VerifyInput, options: Options) -> Int32 {
-        let encoder = encoder(compact: true)
+        let encoder = Output.encoder(compact: true)
         var output = VerifyOutput()
         var buffer: [UInt8] = []
         var atEnd = false

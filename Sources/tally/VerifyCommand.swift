@@ -94,7 +94,7 @@ enum VerifyCommand {
             Output.error("tally verify: \(error). Run 'tally verify --help'.")
             return ExitCode.usage
         }
-        print(String(decoding: render(result, encoder: encoder(compact: false)), as: UTF8.self))
+        print(String(decoding: render(result, encoder: Output.encoder(compact: false)), as: UTF8.self))
         switch result {
         case .valid, .validReceipt: return ExitCode.ok
         case .invalid(let failure):
