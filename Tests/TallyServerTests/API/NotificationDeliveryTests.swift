@@ -88,6 +88,23 @@ struct NotificationDeliveryTests {
             .contains("tally_notifications_oldest_pending_age_seconds 0"))
     }
 
+    @Test("one write adopting two chains whose ids differ only by normalisation adopts both (ids as bytes)")
+    func lookAlikeChainsAdoptedTogether() throws {
+        let fixture = try ServerFixture()
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        #expect(nfc == nfd, "Swift's String equality is canonical: the two ids compare equal as Strings")
+        for (chain, uuid) in [(nfc, "n-nfc"), (nfd, "n-nfd")] {
+            let renewed = Purchases.monthly(chain + "-2", original: chain, at: Self.start - Self.day,
+                                            expires: Self.start + 29 * Self.day)
+            let waiting = try fixture.notify(.didRenew, uuid: uuid, signed: Self.start - Self.day, transaction: renewed)
+            #expect(waiting.result == "pending")
+        }
+        let firsts = [nfc, nfd].map { StoredTransaction(transaction: Self.firstPurchase($0), source: .signedTransaction) }
+        _ = try fixture.store.record(firsts, for: "both", policy: .transfer, at: Self.start)
+        #expect(try fixture.store.oldestPendingNotificationDate() == nil, "each chain's notification is adopted")
+        #expect(fixture.historyItems("both", kind: "notification").count == 2)
+    }
+
     @Test("an unverifiable payload is 422 and nothing is stored", arguments: ["untrusted", "bundle", "nested", "garbage"])
     func unverifiable(kind: String) throws {
         let fixture = try ServerFixture()

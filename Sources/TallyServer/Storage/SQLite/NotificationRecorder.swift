@@ -145,11 +145,11 @@ struct NotificationRecorder {
 }
 
 extension NotificationRecorder {
-    /// Adopts the pending notifications of each chain (once per chain) after a post, adding every customer they
+    /// Adopts the pending notifications of each chain (once per chain, ids compared as bytes) after a post, adding every customer they
     /// changed to `outcome`'s ``RecordOutcome/ownersUpdated``.
     mutating func adoptAll(_ chains: [String], into outcome: inout RecordOutcome) throws(SQLiteError) {
-        var seen = Set<String>()
-        for chain in chains where seen.insert(chain).inserted {
+        var seen = Set<UTF8Key>()
+        for chain in chains where seen.insert(UTF8Key(chain)).inserted {
             try adopt(chain: chain)
         }
         for customer in changed where !outcome.ownersUpdated.contains(where: { $0.hasSameBytes(as: customer) }) {
