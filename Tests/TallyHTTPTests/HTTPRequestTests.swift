@@ -32,6 +32,8 @@ import Testing
         #expect(HTTPRequest.decodeQueryComponent("100%") == "100%")
         #expect(HTTPRequest.decodeQueryComponent("%FFx") == "%FFx")
         #expect(HTTPRequest.decodeQueryComponent("%E2%82%AC") == "€")
+        // A `+` byte is a space even when a combining mark follows it (one Character with the mark).
+        #expect(Array(HTTPRequest.decodeQueryComponent("a+\u{349}b").utf8) == Array("a \u{349}b".utf8))
     }
 }
 

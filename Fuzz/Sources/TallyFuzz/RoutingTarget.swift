@@ -41,8 +41,11 @@ enum RoutingTarget {
         let segment = HTTPRequest.decodePathSegment(text)
         let component = HTTPRequest.decodeQueryComponent(text)
         if !text.utf8.contains(UInt8(ascii: "%")) {
-            require(segment == text, "a segment without escapes changed")
-            require(component == text.replacingOccurrences(of: "+", with: " "), "a query without escapes changed")
+            // Byte for byte: every `+` byte is a space in a query, also one a combining mark follows (Foundation's
+            // `replacingOccurrences` matches whole Characters and would keep `+\u{349}`).
+            let spaced = String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            require(segment.map { $0.utf8.elementsEqual(text.utf8) } == true, "a segment without escapes changed")
+            require(component.utf8.elementsEqual(spaced.utf8), "a query without escapes changed")
         }
         if let segment {
             require(HTTPRequest.decodePathSegment(percentEncoded(segment)) == segment, "path round trip")
