@@ -48,6 +48,12 @@ extension AppStoreAPIClient {
                                                              body: Data(body.utf8)))
     }
 
+    /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information) with a
+    /// `ConsumptionRequest` JSON body; returns when Apple answered 202 (received).
+    public func sendConsumptionInformation(_ transactionId: String, body: Data) throws(AppStoreAPIClientError) {
+        _ = try put("/inApps/v2/transactions/consumption/\(Self.pathSegment(transactionId))", body: body, expected: 202)
+    }
+
     /// `GET /inApps/v1/transactions/{transactionId}`: the signed transaction.
     public func transactionInfo(_ transactionId: String) throws(AppStoreAPIClientError) -> String {
         struct Response: Decodable { var signedTransactionInfo: String }

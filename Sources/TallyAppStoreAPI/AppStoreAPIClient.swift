@@ -72,7 +72,12 @@ public struct AppStoreAPIClient: Sendable {
         try call("POST", path, query: query, body: body)
     }
 
-    private func call(_ method: String, _ path: String, query: [(String, String)], body: Data?)
+    /// PUTs the JSON `body` to `path`, retrying by the policy; the body of the `expected` success status.
+    func put(_ path: String, body: Data, expected: Int) throws(AppStoreAPIClientError) -> Data {
+        try call("PUT", path, query: [], body: body, success: expected)
+    }
+
+    private func call(_ method: String, _ path: String, query: [(String, String)], body: Data?, success: Int = 200)
         throws(AppStoreAPIClientError) -> Data
     {
         var components = URLComponents(url: configuration.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
@@ -89,7 +94,7 @@ public struct AppStoreAPIClient: Sendable {
                 attempt += 1
                 continue
             }
-            if answer.status == 200 { return answer.body }
+            if answer.status == success { return answer.body }
             let code = Self.errorCode(answer.body)
             switch answer.status {
             case 401:

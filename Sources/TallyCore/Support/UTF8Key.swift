@@ -20,7 +20,7 @@ public struct UTF8Key: Hashable, Sendable, CustomStringConvertible {
 
     /// Hashes the UTF-8 bytes (not the canonical form `String` hashes).
     public func hash(into hasher: inout Hasher) {
-        let hashed = string.utf8.withContiguousStorageIfAvailable { bytes in
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
         if hashed == nil {

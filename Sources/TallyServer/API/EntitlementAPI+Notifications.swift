@@ -33,6 +33,9 @@ extension EntitlementAPI {
             throw error
         }
         for customer in outcome.customersChanged { cache.invalidate(customer) }
+        if stored.notificationType == NotificationType.consumptionRequest.rawValue, outcome.result != .duplicate {
+            consumptionRequestArrived.signal()
+        }
         metrics.recordNotification(type: stored.notificationType, result: outcome.result.rawValue)
         return (stored, outcome)
     }

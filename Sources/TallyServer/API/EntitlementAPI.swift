@@ -23,6 +23,8 @@ public final class EntitlementAPI: Sendable {
     /// Where one line per answered request goes, when on: method, route template, status and milliseconds.
     /// Never the raw path: an `appUserId` may be personal data.
     let accessLog: (@Sendable (String) -> Void)?
+    /// Signalled when a `CONSUMPTION_REQUEST` is stored, so ``ConsumptionResponder`` answers it at once.
+    let consumptionRequestArrived = DispatchSemaphore(value: 0)
     /// How long a cached state may be served at most, in seconds.
     static let maximumCacheAge: TimeInterval = 300
 

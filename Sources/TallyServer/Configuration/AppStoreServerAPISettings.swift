@@ -18,6 +18,8 @@ public struct AppStoreServerAPISettings: Sendable {
     public var baseURL: URL
     /// Seconds between back-fills run inside `tally serve` (`backfillIntervalSeconds`); nil: off (the default).
     public var backfillInterval: TimeInterval?
+    /// How `CONSUMPTION_REQUEST` notifications are answered (`consumptionInformation`); nil: they are not.
+    public var consumption: ConsumptionSettings?
 
     /// A client of the API with these settings, for the app `bundleId`.
     public func client(bundleId: String) -> AppStoreAPIClient {
@@ -32,8 +34,9 @@ public struct AppStoreServerAPISettings: Sendable {
 
     /// Creates settings.
     public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: Environment, baseURL: URL? = nil,
-                backfillInterval: TimeInterval? = nil) {
+                backfillInterval: TimeInterval? = nil, consumption: ConsumptionSettings? = nil) {
         self.backfillInterval = backfillInterval
+        self.consumption = consumption
         self.issuerId = issuerId
         self.keyId = keyId
         self.privateKey = privateKey

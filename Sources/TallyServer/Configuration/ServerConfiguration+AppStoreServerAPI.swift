@@ -4,7 +4,7 @@ import TallyCrypto
 
 extension ServerConfiguration {
     static let appStoreServerAPIKeys = ["issuerId", "keyId", "privateKey", "environment", "baseURL",
-                                        "backfillIntervalSeconds"]
+                                        "backfillIntervalSeconds", "consumptionInformation"]
 
     /// `appStoreServerAPI`: issuer id, key id, the private key file (PEM, P-256), the environment (one the
     /// server verifies) and an optional base URL; nil when absent.
@@ -60,8 +60,38 @@ extension ServerConfiguration {
         if let value = members["backfillIntervalSeconds"], let seconds = reader.integer(value, in: 0...86_400) {
             interval = seconds > 0 ? TimeInterval(seconds) : nil
         }
+        let consumption = members["consumptionInformation"].flatMap { loadConsumption($0, reader: &reader) }
         guard let issuerId, let keyId, let key else { return nil }
         return AppStoreServerAPISettings(issuerId: issuerId, keyId: keyId, privateKey: key, environment: environment,
-                                         baseURL: baseURL, backfillInterval: interval)
+                                         baseURL: baseURL, backfillInterval: interval, consumption: consumption)
+    }
+
+    /// `appStoreServerAPI.consumptionInformation`: `customerConsented` (required, must be true),
+    /// `sampleContentProvided` (default false), `refundPreference` (optional, one of Apple's three).
+    static func loadConsumption(_ node: JSONCursor, reader: inout ConfigurationReader) -> ConsumptionSettings? {
+        let path = "appStoreServerAPI.consumptionInformation"
+        guard let members = reader.object(node, allowed: ["customerConsented", "sampleContentProvided", "refundPreference"])
+        else { return nil }
+        let consented = members["customerConsented"].map { reader.bool($0) }
+        guard consented == .some(true) else {
+            if consented == .some(nil) { return nil }  // not a boolean: already reported
+            reader.problem("\(path).customerConsented", "must be true: Apple takes consumption information only with the "
+                + "customer's consent; leave consumptionInformation out to not answer CONSUMPTION_REQUEST")
+            return nil
+        }
+        var settings = ConsumptionSettings()
+        if let value = members["sampleContentProvided"] {
+            guard let flag = reader.bool(value) else { return nil }
+            settings.sampleContentProvided = flag
+        }
+        if let value = members["refundPreference"] {
+            guard let text = reader.string(value) else { return nil }
+            guard ConsumptionSettings.refundPreferences.contains(text) else {
+                reader.problem("\(path).refundPreference", "must be DECLINE, GRANT_FULL or GRANT_PRORATED, not \"\(text)\"")
+                return nil
+            }
+            settings.refundPreference = text
+        }
+        return settings
     }
 }

@@ -35,6 +35,14 @@ extension ServerMetrics {
         for (key, count) in snapshot.notifications.sorted(by: { ($0.key.type, $0.key.result) < ($1.key.type, $1.key.result) }) {
             lines.append("tally_notifications_total{type=\"\(Self.escape(key.type))\",result=\"\(Self.escape(key.result))\"} \(count)")
         }
+        if !snapshot.consumptionAnswers.isEmpty {
+            lines.append("# HELP tally_consumption_answers_total CONSUMPTION_REQUESTs answered (sent), refused by Apple, "
+                         + "skipped (already refunded) or expired (Apple's 12-hour window ended).")
+            lines.append("# TYPE tally_consumption_answers_total counter")
+            for (status, count) in snapshot.consumptionAnswers.sorted(by: { $0.key < $1.key }) {
+                lines.append("tally_consumption_answers_total{status=\"\(Self.escape(status))\"} \(count)")
+            }
+        }
         if let age = oldestPendingNotificationAge {
             lines.append("# HELP tally_notifications_oldest_pending_age_seconds Age of the oldest notification stored but "
                          + "not yet applied (its chain has no owner yet); 0 when none waits.")

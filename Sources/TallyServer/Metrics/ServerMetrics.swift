@@ -25,6 +25,7 @@ public final class ServerMetrics: Sendable {
         var latency: [String: Histogram] = [:]
         var verifications: [VerificationKey: Int] = [:]
         var notifications: [NotificationKey: Int] = [:]
+        var consumptionAnswers: [String: Int] = [:]
     }
 
     struct NotificationKey: Hashable {
@@ -71,5 +72,15 @@ public final class ServerMetrics: Sendable {
     /// How many notifications of `type` ended with `result`.
     public func notifications(type: String, result: String) -> Int {
         storage.withLock { $0.notifications[NotificationKey(type: type, result: result)] ?? 0 }
+    }
+
+    /// Counts one answer to a `CONSUMPTION_REQUEST` by its ``ConsumptionAnswer/Status`` name.
+    public func recordConsumptionAnswer(status: String) {
+        storage.withLock { $0.consumptionAnswers[status, default: 0] += 1 }
+    }
+
+    /// How many `CONSUMPTION_REQUEST`s ended with `status`.
+    public func consumptionAnswers(status: String) -> Int {
+        storage.withLock { $0.consumptionAnswers[status] ?? 0 }
     }
 }

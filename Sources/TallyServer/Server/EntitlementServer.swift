@@ -16,6 +16,8 @@ public final class EntitlementServer: Sendable {
     private let sandboxClock: SandboxClock?
     /// The back-fill loop, when `appStoreServerAPI.backfillIntervalSeconds` is set.
     private let periodicBackfill: PeriodicBackfill?
+    /// The loop answering `CONSUMPTION_REQUEST`s, when `appStoreServerAPI.consumptionInformation` is set.
+    private let consumptionResponder: ConsumptionResponder?
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
@@ -70,6 +72,9 @@ public final class EntitlementServer: Sendable {
         periodicBackfill = configuration.appStoreServerAPI?.backfillInterval.map { interval in
             PeriodicBackfill(api: api, interval: interval, log: log)
         }
+        consumptionResponder = configuration.appStoreServerAPI?.consumption.map { _ in
+            ConsumptionResponder(api: api, log: log)
+        }
     }
 
     /// Writes one line to standard error, prefixed `tally serve:`.
@@ -86,5 +91,6 @@ public final class EntitlementServer: Sendable {
         http.stop(gracePeriod: .seconds(api.configuration.limits.shutdownGraceSeconds))
         sandboxClock?.stop()
         periodicBackfill?.stop()
+        consumptionResponder?.stop()
     }
 }

@@ -87,6 +87,16 @@ public protocol CustomerStore: Sendable {
 
     /// Stores where a back-fill stands, durably (after the notifications it covers were stored).
     func saveBackfillCursor(_ cursor: BackfillCursor) throws(CustomerStoreError)
+
+    /// The stored `CONSUMPTION_REQUEST` notifications without a ``ConsumptionAnswer``, received at or after
+    /// `date`, oldest first, each with the customer its transaction is stored for now.
+    func openConsumptionRequests(receivedSince date: Date) throws(CustomerStoreError) -> [ConsumptionRequest]
+
+    /// Stores `answer` durably; a request already answered keeps its first answer (returns false).
+    func recordConsumptionAnswer(_ answer: ConsumptionAnswer) throws(CustomerStoreError) -> Bool
+
+    /// The answer recorded for the notification `notificationUUID` (compared as bytes); nil when none.
+    func consumptionAnswer(notificationUUID: String) throws(CustomerStoreError) -> ConsumptionAnswer?
 }
 
 extension CustomerStore {

@@ -86,4 +86,19 @@ final class SwitchableStore: CustomerStore {
         try check()
         try base.saveBackfillCursor(cursor)
     }
+
+    func openConsumptionRequests(receivedSince date: Date) throws(CustomerStoreError) -> [ConsumptionRequest] {
+        try check()
+        return try base.openConsumptionRequests(receivedSince: date)
+    }
+
+    func recordConsumptionAnswer(_ answer: ConsumptionAnswer) throws(CustomerStoreError) -> Bool {
+        try check()
+        return try base.recordConsumptionAnswer(answer)
+    }
+
+    func consumptionAnswer(notificationUUID: String) throws(CustomerStoreError) -> ConsumptionAnswer? {
+        try check()
+        return try base.consumptionAnswer(notificationUUID: notificationUUID)
+    }
 }

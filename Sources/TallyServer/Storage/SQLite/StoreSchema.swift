@@ -129,6 +129,24 @@ enum StoreSchema {
             ) WITHOUT ROWID
             """,
         ],
+        // 5: what the server did about each CONSUMPTION_REQUEST (Send Consumption Information sent, refused,
+        // skipped or expired), so each is answered once; the transaction id of a notification, indexed.
+        [
+            """
+            CREATE TABLE consumption_answers (
+                notification_uuid TEXT PRIMARY KEY NOT NULL REFERENCES notifications(notification_uuid),
+                transaction_id TEXT NOT NULL,
+                status TEXT NOT NULL,
+                body TEXT,
+                detail TEXT,
+                answered_at INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE INDEX notifications_consumption_requests ON notifications(received_at)
+            WHERE notification_type = 'CONSUMPTION_REQUEST'
+            """,
+        ],
     ]
 
     /// The schema version this code writes.
