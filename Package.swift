@@ -93,6 +93,11 @@ let package = Package(
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
+        /// One backend contract, run against the sandbox backend and (on Linux) the StoreKit backend over the
+        /// scripted stand-in.
+        .testTarget(name: "TallyBackendContractTests",
+                    dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit"]
+                        + storeKitOnLinux),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
