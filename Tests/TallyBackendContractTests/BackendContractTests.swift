@@ -40,8 +40,13 @@ final class App: Sendable {
     }
 }
 
+/// Every suite that scripts StoreKit's stand-in (one script per process) nests here, so they run one test at a time.
+@Suite("Backends, one test at a time", .serialized)
+enum OneAtATime {}
+
+extension OneAtATime {
 /// The contract of a ``StoreBackend``, the same expectations for every backend, observed through the engine.
-@Suite("Backend contract", .serialized)
+@Suite("Backend contract")
 struct BackendContractTests {
     @Test("products: the ones sold, with prices and subscription details; an unknown id reported invalid",
           arguments: WorldKind.allCases)
@@ -251,4 +256,5 @@ struct BackendContractTests {
         #expect(await !store.isEntitled("premium"))
         await store.close()
     }
+}
 }

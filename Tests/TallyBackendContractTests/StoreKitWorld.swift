@@ -112,6 +112,14 @@ final class StoreKitWorld: BackendWorld {
         try scriptStatus(group: group, transaction: transaction, state: .subscribed, autoRenew: .off)
     }
 
+    /// A transaction for `productId` that nothing records (for updates a test pushes itself), signed by the
+    /// trusted authority or, when `forged`, by a foreign one.
+    func loose(_ productId: String, quantity: Int = 1, forged: Bool = false) throws -> StoreKit.Transaction {
+        let minted = try mint(productId, quantity: quantity, token: nil)
+        let jws = forged ? try forger.signTransaction(minted) : try signer.signTransaction(minted)
+        return try StoreKit.Transaction(jwsRepresentation: jws)
+    }
+
     // MARK: the App Store behind StoreKit
 
     private func answerPurchase(_ product: StoreKit.Product,
