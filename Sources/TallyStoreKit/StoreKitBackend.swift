@@ -212,7 +212,7 @@ public actor StoreKitBackend: StoreBackend {
     ) throws(StoreError) -> SignedRenewalInfo {
         let info = result.unsafePayloadValue
         do {
-            let decoded = try JSONDecoder().decode(RenewalInfo.self, from: info.jsonRepresentation)
+            let decoded = try JSONDecoder().decode(TallyCore.RenewalInfo.self, from: info.jsonRepresentation)
             return SignedRenewalInfo(renewalInfo: decoded, jwsRepresentation: result.jwsRepresentation)
         } catch {
             throw StoreError(.verificationFailed, "the renewal info of chain \(info.originalTransactionID): its JSON "
