@@ -93,10 +93,15 @@ let package = Package(
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
+        /// The Market app's screen model (Examples/MarketApp/MarketShop.swift) over the StoreKit backend; the SwiftUI
+        /// file and the README are not built.
+        .target(name: "MarketAppModel", dependencies: ["Tally", "TallyStoreKit"], path: "Examples/MarketApp",
+                exclude: ["MarketApp.swift", "README.md"]),
         /// One backend contract, run against the sandbox backend and (on Linux) the StoreKit backend over the
         /// scripted stand-in.
         .testTarget(name: "TallyBackendContractTests",
-                    dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit"]
+                    dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit",
+                                   "MarketAppModel", "TallyVerify"]
                         + storeKitOnLinux),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
