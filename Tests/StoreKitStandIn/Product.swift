@@ -18,8 +18,6 @@ public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugS
     public let subscription: Product.SubscriptionInfo?
     /// Whether Family Sharing is enabled.
     public let isFamilyShareable: Bool
-    /// The raw product JSON.
-    public var jsonRepresentation: Data { Data("{\"id\":\"\(id)\"}".utf8) }
     /// The format style for values derived from `price`.
     public var priceFormatStyle: Decimal.FormatStyle.Currency { .init(code: currencyCode) }
     private let currencyCode: String

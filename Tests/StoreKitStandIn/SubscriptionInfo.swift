@@ -59,7 +59,14 @@ extension Product {
         /// Stands in for `Product.SubscriptionPeriod.Unit`.
         public enum Unit: Comparable, Equatable, Hashable, Sendable, CustomDebugStringConvertible {
             case day, week, month, year
-            public var debugDescription: String { "\(self)" }
+            public var debugDescription: String {
+                switch self {
+                case .day: "day"
+                case .week: "week"
+                case .month: "month"
+                case .year: "year"
+                }
+            }
         }
 
         /// How many units.

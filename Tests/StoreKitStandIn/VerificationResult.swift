@@ -39,7 +39,12 @@ extension VerificationResult: Equatable where SignedType: Equatable {}
 extension VerificationResult: Hashable where SignedType: Hashable {}
 
 extension VerificationResult: CustomDebugStringConvertible {
-    public var debugDescription: String { "\(self)" }
+    public var debugDescription: String {
+        switch self {
+        case .verified(let value): "verified(\(value))"
+        case .unverified(let value, let error): "unverified(\(value), \(error))"
+        }
+    }
 }
 
 extension VerificationResult where SignedType == Transaction {
