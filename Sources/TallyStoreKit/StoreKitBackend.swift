@@ -24,6 +24,8 @@ public actor StoreKitBackend: StoreBackend {
     public nonisolated let subscriptionGroupIDs: [String]
     /// StoreKit's transactions handed to the engine and not finished yet, by id: `finish()` is a method on them.
     private var delivered: [String: StoreKit.Transaction] = [:]
+    /// The products StoreKit returned, by id: a purchase needs StoreKit's `Product` value.
+    private var known: [String: StoreKit.Product] = [:]
 
     /// A backend asking StoreKit about `subscriptionGroupIDs`' statuses, and verifying with `verifier`.
     public init(subscriptionGroupIDs: [String], verifier: any TransactionVerifier) {
@@ -38,8 +40,9 @@ public actor StoreKitBackend: StoreBackend {
         self.init(subscriptionGroupIDs: groups, verifier: verifier)
     }
 
-    /// The products StoreKit returns among `ids`, with StoreKit's `displayPrice`; an id it does not return is
-    /// invalid (StoreKit omits unknown ids rather than naming them).
+    /// The products StoreKit returns among `ids`, with StoreKit's `displayPrice` and, for each subscription group,
+    /// its `isEligibleForIntroOffer`; an id it does not return is invalid (StoreKit omits unknown ids rather than
+    /// naming them).
     public func products(for ids: [String]) async throws -> BackendProducts {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
@@ -52,22 +55,32 @@ public actor StoreKitBackend: StoreBackend {
         var products: [TallyCore.Product] = []
         var displayPrices: [String: String] = [:]
         var invalid: [String] = []
+        var ineligible = Set<String>()
+        var askedGroups = Set<String>()
         for id in unique {
             guard let storeKit = byId[id], let product = Self.product(storeKit) else {
                 invalid.append(id)
                 continue
             }
+            known[id] = storeKit
             products.append(product)
             displayPrices[id] = storeKit.displayPrice
+            if let info = storeKit.subscription, askedGroups.insert(info.subscriptionGroupID).inserted,
+               await !info.isEligibleForIntroOffer {
+                ineligible.insert(info.subscriptionGroupID)
+            }
         }
-        return BackendProducts(products: products, invalidProductIds: invalid, displayPrices: displayPrices)
+        return BackendProducts(products: products, invalidProductIds: invalid, displayPrices: displayPrices,
+                               introOfferIneligibleGroups: ineligible)
     }
 
     /// Buys through `purchase(options:)` with `.appAccountToken` and `.quantity` (sent only when not 1).
     public func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
         let product: StoreKit.Product
         do {
-            guard let found = try await StoreKit.Product.products(for: [request.productId]).first else {
+            let cached = known[request.productId]
+            let fetched = cached == nil ? try await StoreKit.Product.products(for: [request.productId]) : []
+            guard let found = cached ?? fetched.first(where: { $0.id == request.productId }) else {
                 throw StoreError(.productUnavailable, "purchase of \(request.productId): the App Store does not sell "
                     + "it (not returned by Product.products(for:))")
             }

@@ -63,6 +63,30 @@ struct StoreKitBackendTests {
         await store.close()
     }
 
+    @Test("intro-offer eligibility: StoreKit's isEligibleForIntroOffer false wins over an empty local history")
+    func introOfferEligibility() async throws {
+        let world = try StoreKitWorld()
+        let store = try await App(world).launch()
+        #expect(try await store.products(["market.pro.monthly"]).products.first?.isEligibleForIntroOffer == true)
+        await store.close()
+
+        let group = try #require(try world.market.product("market.pro.monthly").subscription?.groupId)
+        script.script { $0.introOfferUsedGroups = [group] }
+        let other = try await App(world).launch()
+        #expect(try await other.products(["market.pro.monthly"]).products.first?.isEligibleForIntroOffer == false)
+        await other.close()
+    }
+
+    @Test("a purchase after loading products asks StoreKit for no product again")
+    func purchaseUsesTheLoadedProduct() async throws {
+        let world = try StoreKitWorld()
+        let store = try await App(world).launch()
+        _ = try await store.products(["market.premium"])
+        _ = try await store.purchase("market.premium")
+        #expect(script.calls.productRequests == [["market.premium"]])
+        await store.close()
+    }
+
     @Test("Transaction.updates is listened to from the store's creation")
     func updatesFromTheStart() async throws {
         let world = try StoreKitWorld()

@@ -23,10 +23,11 @@ extension Store {
                 if let displayPrice = answer.displayPrices[product.id] { shown.displayPrice = displayPrice }
                 productCache[product.id] = shown
             }
+            storeIneligibleGroups.formUnion(answer.introOfferIneligibleGroups)
             // An id the backend neither returned nor called invalid is not sold either.
             for id in missing where productCache[id] == nil { invalidProductIds.insert(id) }
         }
-        let used = state.introductoryOfferUsedGroups
+        let used = state.introductoryOfferUsedGroups.union(storeIneligibleGroups)
         let products = unique.compactMap { id -> StoreProduct? in
             guard var product = productCache[id] else { return nil }
             if let subscription = product.product.subscription {
