@@ -212,6 +212,23 @@ struct BackendContractTests {
         await store.close()
     }
 
+    @Test("a renewal arriving outside any call extends the subscription", arguments: WorldKind.allCases)
+    func renewalOnUpdates(kind: WorldKind) async throws {
+        let world = try kind.make()
+        let store = try await App(world).launch()
+        _ = try await store.purchase("market.pro.monthly")
+        let before = try #require(await store.state.subscriptions.first?.expiresDate)
+        try world.renew(productId: "market.pro.monthly")
+        let renewed = await eventually {
+            let subscription = await store.refresh().subscriptions.first
+            return subscription?.status == .subscribed && (subscription?.expiresDate ?? before) > before
+        }
+        #expect(renewed, "\(kind): the renewal did not reach the engine")
+        #expect(await store.history.transactions.count == 2)
+        #expect(await store.isEntitled("pro"))
+        await store.close()
+    }
+
     @Test("auto-renew turned off reaches the app through the subscription status", arguments: WorldKind.allCases)
     func subscriptionStatusChange(kind: WorldKind) async throws {
         let world = try kind.make()

@@ -25,6 +25,8 @@ protocol BackendWorld: AnyObject, Sendable {
     func declineOldestPending() throws
     /// Apple refunds a transaction; the refunded record arrives outside any call.
     func refund(transactionId: String) throws
+    /// The App Store renews a subscription: a renewal transaction arrives outside any call.
+    func renew(productId: String) throws
     /// The customer turns auto-renew off for a subscription: the renewal info changes, no transaction.
     func turnOffAutoRenew(productId: String) throws
     /// The account may no longer pay (Screen Time, parental controls).

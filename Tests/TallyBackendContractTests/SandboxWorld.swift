@@ -68,6 +68,11 @@ final class SandboxWorld: BackendWorld {
         try sandbox.update { _ = try $0.refund(transactionId: transactionId) }
     }
 
+    /// A month passes on the sandbox's clock (the engine reads it through the backend): the subscription renews.
+    func renew(productId: String) throws {
+        try sandbox.update { $0.advance(by: SandboxDuration(1, .month)) }
+    }
+
     func turnOffAutoRenew(productId: String) throws {
         try sandbox.update { try $0.setAutoRenew(productId: productId, enabled: false) }
     }

@@ -103,6 +103,33 @@ final class StoreKitWorld: BackendWorld {
         script.pushUpdate(.verified(signed))
     }
 
+    /// A renewal transaction (a new id on the same chain, a period after the current expiry) pushed on
+    /// `Transaction.updates`, as StoreKit delivers renewals.
+    func renew(productId: String) throws {
+        guard let current = state.withLock({ state in
+            state.sold.values.filter { $0.productId == productId && !$0.isRevoked }
+                .max { ($0.expiresDate ?? .distantPast) < ($1.expiresDate ?? .distantPast) }
+        }), let expires = current.expiresDate, let period = try market.product(productId).subscription?.period else {
+            throw StoreError(.backend, "no subscription to \(productId) to renew")
+        }
+        var renewal = try mint(productId, quantity: 1, token: nil)
+        renewal.originalTransactionId = current.originalTransactionId
+        renewal.originalPurchaseDate = current.originalPurchaseDate
+        renewal.purchaseDate = Date()
+        renewal.expiresDate = period.advance(expires)
+        renewal.transactionReason = .renewal
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(renewal))
+        state.withLock { $0.sold[renewal.transactionId] = renewal }
+        script.script { answers in
+            answers.unfinished.append(.verified(transaction))
+            answers.currentEntitlements.removeAll { $0.unsafePayloadValue.productID == productId }
+            answers.currentEntitlements.append(.verified(transaction))
+        }
+        try scriptStatus(group: renewal.subscriptionGroupIdentifier ?? "", transaction: transaction, state: .subscribed,
+                         autoRenew: .on)
+        script.pushUpdate(.verified(transaction))
+    }
+
     func turnOffAutoRenew(productId: String) throws {
         guard let sold = state.withLock({ $0.sold.values.first { $0.productId == productId && !$0.isRevoked } }),
               let group = sold.subscriptionGroupIdentifier else {
