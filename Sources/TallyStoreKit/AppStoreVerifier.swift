@@ -33,7 +33,7 @@ public final class AppStoreVerifier: TransactionVerifier {
     }
 
     /// The renewal info `jwsRepresentation` signs, when it verifies.
-    public func verifiedRenewalInfo(_ jwsRepresentation: String) throws(StoreError) -> RenewalInfo {
+    public func verifiedRenewalInfo(_ jwsRepresentation: String) throws(StoreError) -> TallyCore.RenewalInfo {
         switch verifier.verifyRenewalInfo(jwsRepresentation) {
         case .success(let info): return info
         case .failure(let failure): throw StoreError(.verificationFailed, failure.description)

@@ -24,7 +24,9 @@
 //   "FAMILY_SHARED". `AppStore.Environment`: "Production", "Sandbox", "Xcode".
 // - `Product.products(for:)` omits unknown ids silently (the doc: unconfirmed whether it does; the backend also
 //   copes with an answer that names fewer products by reporting the missing ids as invalid, whatever the cause).
-// - `VerificationResult`'s conformances are declared conditional on `SignedType` (the doc: unconfirmed).
+// - `VerificationResult`'s conformances are declared conditional on `SignedType` (the doc: unconfirmed), and its
+//   generic parameter is constrained to `Sendable` (the doc shows no constraint; an unconditionally Sendable enum
+//   carrying `SignedType` needs one).
 // - `payloadValue` throws the result's `VerificationError` (the doc: unconfirmed).
 // - `Transaction.jsonRepresentation` is the JWS payload (the doc: `payloadData` equals `jsonRepresentation`);
 //   a scripted transaction is built from its JWS alone, so the two can never disagree.
