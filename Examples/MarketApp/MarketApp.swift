@@ -33,9 +33,9 @@ struct MarketApp: App {
                 storeKitFile: Bundle.main.url(forResource: "Market", withExtension: "storekit")!,
                 configurationFile: Bundle.main.url(forResource: "tally", withExtension: "json")!,
                 directory: support.appendingPathComponent("Tally"),
-                // Xcode's StoreKit testing signs with its own certificate; an App Store build uses .production
-                // with the app's Apple id.
-                environment: .xcode)
+                // Xcode's StoreKit testing signs with its own certificate; an App Store build passes
+                // [.production, .sandbox] and the app's Apple id.
+                environments: [.xcode])
         } catch {
             failure = "The store could not open: \(error)"
         }

@@ -47,16 +47,17 @@ public final class MarketShop {
     }
 
     /// Opens the market on StoreKit: the catalog and `tally.json` from the app's resources, the customer file in
-    /// `directory`, verification against Apple's root for `bundleId` in `environment` (`.xcode` under Xcode's
-    /// StoreKit testing with Examples/Market/Market.storekit), and the server link when the app has one.
+    /// `directory`, verification against Apple's root for `tally.json`'s bundle id in `environments` (`[.xcode]` under
+    /// Xcode's StoreKit testing with Examples/Market/Market.storekit, `[.production, .sandbox]` in an App Store
+    /// build), and the server link when the app has one.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
-    public static func open(storeKitFile: URL, configurationFile: URL, directory: URL, environment: Environment,
+    public static func open(storeKitFile: URL, configurationFile: URL, directory: URL, environments: [Environment],
                             appAppleId: Int64? = nil, serverLink: ServerLink? = nil) async throws -> MarketShop {
         let catalog = try Catalog(storeKitData: Data(contentsOf: storeKitFile), fileName: storeKitFile.lastPathComponent)
         let configuration = try AppConfiguration(jsonData: Data(contentsOf: configurationFile),
                                                  fileName: configurationFile.lastPathComponent)
         let verifier = try AppStoreVerifier(bundleId: configuration.bundleId, appAppleId: appAppleId,
-                                            environment: environment)
+                                            environments: environments)
         let store = try await Store(backend: StoreKitBackend(catalog: catalog, verifier: verifier), catalog: catalog,
                                     configuration: configuration, directory: directory, serverLink: serverLink)
         let shop = MarketShop(model: await StoreModel(store: store))

@@ -4,6 +4,8 @@ import Foundation
 import Synchronization
 import Tally
 import TallyCore
+import TallyStoreKit
+import TallyVerify
 import Testing
 
 extension OneAtATime {
@@ -85,6 +87,24 @@ struct StoreKitBackendTests {
         _ = try await store.purchase("market.premium")
         #expect(script.calls.productRequests == [["market.premium"]])
         await store.close()
+    }
+
+    @Test("AppStoreVerifier accepts the environments it is given, tried in order, and no other")
+    func verifierEnvironments() async throws {
+        let world = try StoreKitWorld()
+        let signed = try world.loose("market.premium")
+        let jws = StoreKit.VerificationResult<StoreKit.Transaction>.verified(signed).jwsRepresentation
+        let root = try #require(world.root)
+        let productionOnly = try AppStoreVerifier(bundleId: world.market.configuration.bundleId, appAppleId: 1,
+                                                  environments: [.production], rootCertificates: [root])
+        #expect(throws: StoreError.self) { try productionOnly.verifiedTransaction(jws) }
+        let appStoreBuild = try AppStoreVerifier(bundleId: world.market.configuration.bundleId, appAppleId: 1,
+                                                 environments: [.production, .sandbox], rootCertificates: [root])
+        #expect(try appStoreBuild.verifiedTransaction(jws).transactionId == String(signed.id))
+        let otherApp = try AppStoreVerifier(bundleId: "com.example.other", environments: [.sandbox],
+                                            rootCertificates: [root])
+        #expect(throws: StoreError.self) { try otherApp.verifiedTransaction(jws) }
+        #expect(throws: StoreError.self) { try AppStoreVerifier(bundleId: "com.example.market", environments: []) }
     }
 
     @Test("Transaction.updates is listened to from the store's creation")

@@ -18,6 +18,8 @@ final class StoreKitWorld: BackendWorld {
     let market: Market
     let reportsDeclines = false
     let verifier: AppStoreVerifier
+    /// The test authority's root, which ``verifier`` trusts.
+    let root: Certificate?
     private let signer: SandboxSigner
     private let forger: SandboxSigner
     private let script = StoreKitScript.shared
@@ -46,7 +48,8 @@ final class StoreKitWorld: BackendWorld {
         signer = try authority.signer()
         forger = try SandboxCertificateAuthority.generate(now: Date()).signer()
         guard let root = Certificate(der: authority.rootDER) else { throw StoreError(.backend, "test root") }
-        verifier = try AppStoreVerifier(bundleId: market.configuration.bundleId, environment: .sandbox,
+        self.root = root
+        verifier = try AppStoreVerifier(bundleId: market.configuration.bundleId, environments: [.sandbox],
                                         rootCertificates: [root])
         script.reset()
         let products = market.catalog.products.map(Self.storeKitProduct)
