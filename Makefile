@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve tour test build deps bench clean
+.PHONY: run serve tour test build deps bench clean check-storekit
 
 deps:
 	@bash scripts/install-deps.sh
@@ -19,8 +19,15 @@ serve: deps
 tour: deps
 	@bash scripts/tour.sh
 
-test: deps
+test: deps check-storekit
 	$(SWIFT) test
+
+# Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
+# the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.
+check-storekit: deps
+	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
+	$(SWIFT) build --target TallyStoreKit
+	$(SWIFT) build --target MarketAppModel
 
 bench:
 	@bash scripts/install-deps.sh --bench

@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The StoreKit stand-in (Tests/StoreKitStandIn, module `StoreKit`) as a dependency: on Linux only, where no real
+/// StoreKit exists. On Apple platforms the target is not even declared (see the end of this file), so `import
+/// StoreKit` there is always Apple's framework.
+#if os(Linux)
+let storeKitOnLinux: [Target.Dependency] = [.target(name: "StoreKit", condition: .when(platforms: [.linux]))]
+#else
+let storeKitOnLinux: [Target.Dependency] = []
+#endif
+
 let package = Package(
     name: "Tally",
     platforms: [.macOS(.v15)],
@@ -10,6 +19,7 @@ let package = Package(
         .library(name: "TallyVerify", targets: ["TallyVerify"]),
         .library(name: "Tally", targets: ["Tally"]),
         .library(name: "TallySandboxBackend", targets: ["TallySandboxBackend"]),
+        .library(name: "TallyStoreKit", targets: ["TallyStoreKit"]),
         .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
@@ -75,10 +85,24 @@ let package = Package(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
-        /// Test support: a module declaring StoreKit's clashing names (`Transaction`, `Product`).
-        .target(name: "StoreKitStandIn", path: "Tests/StoreKitStandIn"),
-        /// An app file that imports only `Tally` and the StoreKit stand-in: it must compile and run.
-        .testTarget(name: "TallyAppTests", dependencies: ["Tally", "StoreKitStandIn"]),
+        /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
+        /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
+        /// with TallyVerify against Apple's root.
+        .target(name: "TallyStoreKit",
+                dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
+        /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
+        .testTarget(name: "TallyAppTests",
+                    dependencies: ["Tally"] + storeKitOnLinux),
+        /// The Market app's screen model (Examples/MarketApp/MarketShop.swift) over the StoreKit backend; the SwiftUI
+        /// file and the README are not built.
+        .target(name: "MarketAppModel", dependencies: ["Tally", "TallyStoreKit"], path: "Examples/MarketApp",
+                exclude: ["MarketApp.swift", "README.md"]),
+        /// One backend contract, run against the sandbox backend and (on Linux) the StoreKit backend over the
+        /// scripted stand-in.
+        .testTarget(name: "TallyBackendContractTests",
+                    dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit",
+                                   "MarketAppModel", "TallyVerify"]
+                        + storeKitOnLinux),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
@@ -102,3 +126,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+#if os(Linux)
+/// Test support, Linux only: StoreKit 2's API as ../shared/docs/storekit2-api.md documents it, answering what tests
+/// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
+/// shadow it; not a product apps can link.
+package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+#endif

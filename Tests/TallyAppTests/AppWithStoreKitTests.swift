@@ -1,8 +1,13 @@
-// An app file as an app developer writes it: `import Tally` alone (no TallyCore), beside StoreKit (here its
-// stand-in, which declares `Transaction` and `Product` too). Tally's clashing names are spelled
-// `Tally.Transaction` / `Tally.Product` or `TallyTransaction` / `TallyProduct`; StoreKit's keep theirs.
+// An app file as an app developer writes it: `import Tally` alone (no TallyCore), beside `import StoreKit` (Apple's
+// on macOS; on Linux the stand-in module named `StoreKit`, which declares `Transaction` and `Product` too). Tally's
+// clashing names are spelled `Tally.Transaction` / `Tally.Product` or `TallyTransaction` / `TallyProduct`;
+// StoreKit's are spelled `StoreKit.Transaction` / `StoreKit.Product`, as an app must beside SwiftUI.
 import Foundation
-import StoreKitStandIn
+#if os(Linux)
+@_spi(Scripting) import StoreKit
+#else
+import StoreKit
+#endif
 import Tally
 import Synchronization
 import Testing
@@ -66,7 +71,7 @@ final class PreviewSignatures: TransactionVerifier {
 }
 
 /// StoreKit's values, converted by the app to show beside Tally's.
-func describe(_ transaction: StoreKitStandIn.Transaction, _ product: StoreKitStandIn.Product) -> String {
+func describe(_ transaction: StoreKit.Transaction, _ product: StoreKit.Product) -> String {
     "\(transaction.productID) at \(product.displayPrice)"
 }
 
@@ -92,8 +97,15 @@ struct AppWithStoreKitTests {
         #expect(await store.isEntitled("premium"))
         let state: CustomerState = await store.state
         #expect(state.nonConsumables == ["app.premium"])
-        #expect(describe(StoreKitStandIn.Transaction(id: 1, productID: "app.premium"),
-                         StoreKitStandIn.Product(id: "app.premium", displayPrice: "$4.99")) == "app.premium at $4.99")
+        #if os(Linux)
+        // Apple's types have no public initializer; the stand-in's scripting ones build the values an app receives.
+        let payload = Data(#"{"transactionId":"1","productId":"app.premium","type":"Non-Consumable","purchaseDate":0}"#.utf8)
+            .base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let storeKitTransaction = try StoreKit.Transaction(jwsRepresentation: "e30.\(payload).c2ln")
+        let storeKitProduct = StoreKit.Product(id: "app.premium", type: .nonConsumable, displayName: "Premium",
+                                               price: 4.99, currencyCode: "USD", displayPrice: "$4.99")
+        #expect(describe(storeKitTransaction, storeKitProduct) == "app.premium at $4.99")
+        #endif
         await store.close()
     }
 }

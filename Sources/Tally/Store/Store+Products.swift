@@ -18,11 +18,16 @@ extension Store {
             } catch {
                 throw StoreError.from(error, doing: "loading products \(missing.joined(separator: ", "))")
             }
-            for product in answer.products { productCache[product.id] = StoreProduct(product, locale: locale) }
+            for product in answer.products {
+                var shown = StoreProduct(product, locale: locale)
+                if let displayPrice = answer.displayPrices[product.id] { shown.displayPrice = displayPrice }
+                productCache[product.id] = shown
+            }
+            storeIneligibleGroups.formUnion(answer.introOfferIneligibleGroups)
             // An id the backend neither returned nor called invalid is not sold either.
             for id in missing where productCache[id] == nil { invalidProductIds.insert(id) }
         }
-        let used = state.introductoryOfferUsedGroups
+        let used = state.introductoryOfferUsedGroups.union(storeIneligibleGroups)
         let products = unique.compactMap { id -> StoreProduct? in
             guard var product = productCache[id] else { return nil }
             if let subscription = product.product.subscription {

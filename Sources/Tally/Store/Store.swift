@@ -49,6 +49,8 @@ public actor Store {
     var record: CustomerRecord
     var productCache: [String: StoreProduct] = [:]
     var invalidProductIds: Set<String> = []
+    /// Groups whose introductory offer the backend said the customer can no longer get.
+    var storeIneligibleGroups: Set<String> = []
     /// The state events were last computed from; nil when unknown.
     var lastState: CustomerState?
     /// Entries applied but not yet on disk; written with the next durable write (see ``remember(_:)``).

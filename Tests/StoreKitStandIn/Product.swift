@@ -1,0 +1,121 @@
+import Foundation
+
+/// Stands in for `StoreKit.Product`: a product's App Store data, and the purchase call.
+public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugStringConvertible {
+    /// The product identifier from App Store Connect.
+    public let id: String
+    /// The kind of in-app purchase.
+    public let type: Product.ProductType
+    /// The localized name.
+    public let displayName: String
+    /// The localized description.
+    public let description: String
+    /// The price in local currency units.
+    public let price: Decimal
+    /// The localized, formatted price.
+    public let displayPrice: String
+    /// Subscription details; non-nil for auto-renewable subscriptions only.
+    public let subscription: Product.SubscriptionInfo?
+    /// Whether Family Sharing is enabled.
+    public let isFamilyShareable: Bool
+    /// The format style for values derived from `price`.
+    public var priceFormatStyle: Decimal.FormatStyle.Currency { .init(code: currencyCode) }
+    private let currencyCode: String
+
+    public var debugDescription: String { "Product(\(id), \(displayPrice))" }
+
+    /// A scripted product (Apple's `Product` has no public initializer).
+    @_spi(Scripting) public init(id: String, type: Product.ProductType, displayName: String, description: String = "",
+                                 price: Decimal, currencyCode: String, displayPrice: String,
+                                 subscription: Product.SubscriptionInfo? = nil, isFamilyShareable: Bool = false) {
+        self.id = id
+        self.type = type
+        self.displayName = displayName
+        self.description = description
+        self.price = price
+        self.currencyCode = currencyCode
+        self.displayPrice = displayPrice
+        self.subscription = subscription
+        self.isFamilyShareable = isFamilyShareable
+    }
+
+    /// The scripted products among `identifiers` (duplicates ignored, unknown ids omitted), or the scripted error.
+    public static func products<Identifiers>(for identifiers: Identifiers) async throws -> [Product]
+    where Identifiers: Collection, Identifiers.Element == String {
+        try StoreKitScript.shared.answerProducts(Array(identifiers))
+    }
+
+    /// Records the call and answers what the script's purchase handler returns or throws.
+    @MainActor public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        try StoreKitScript.shared.answerPurchase(self, options: options)
+    }
+}
+
+extension Product {
+    /// Stands in for `Product.ProductType`: a struct with raw values, not an enum.
+    public struct ProductType: Equatable, Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// A consumable.
+        public static let consumable = ProductType(rawValue: "Consumable")
+        /// A non-consumable.
+        public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+        /// A non-renewing subscription.
+        public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
+        /// An auto-renewable subscription.
+        public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+    }
+
+    /// Stands in for `Product.PurchaseResult` (not `@frozen`).
+    public enum PurchaseResult: Sendable {
+        /// The purchase completed; the app must still verify and finish the transaction.
+        case success(VerificationResult<Transaction>)
+        /// The customer cancelled the sheet.
+        case userCancelled
+        /// Needs customer action (Ask to Buy); the transaction comes through `Transaction.updates`.
+        case pending
+    }
+
+    /// Stands in for `Product.PurchaseOption`.
+    public struct PurchaseOption: Equatable, Hashable, Sendable, CustomDebugStringConvertible {
+        enum Value: Hashable, Sendable {
+            case appAccountToken(UUID)
+            case quantity(Int)
+            case simulatesAskToBuyInSandbox(Bool)
+        }
+
+        let value: Value
+
+        /// The UUID that comes back in `Transaction.appAccountToken`.
+        public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption { .init(value: .appAccountToken(token)) }
+        /// How many (consumables, non-renewing subscriptions); default 1, at most 10.
+        public static func quantity(_ quantity: Int) -> Product.PurchaseOption { .init(value: .quantity(quantity)) }
+        /// Sandbox only: simulates Ask to Buy.
+        public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> Product.PurchaseOption {
+            .init(value: .simulatesAskToBuyInSandbox(simulateAskToBuy))
+        }
+
+        public var debugDescription: String { "\(value)" }
+
+        /// The token this option carries, if it is `.appAccountToken`.
+        @_spi(Scripting) public var appAccountToken: UUID? {
+            if case .appAccountToken(let token) = value { token } else { nil }
+        }
+        /// The quantity this option carries, if it is `.quantity`.
+        @_spi(Scripting) public var quantity: Int? {
+            if case .quantity(let quantity) = value { quantity } else { nil }
+        }
+    }
+
+    /// Stands in for `Product.PurchaseError`.
+    public enum PurchaseError: Equatable, Hashable, Error, LocalizedError, Sendable {
+        case invalidQuantity
+        case productUnavailable
+        case purchaseNotAllowed
+        case ineligibleForOffer
+        case invalidOfferIdentifier
+        case invalidOfferPrice
+        case invalidOfferSignature
+        case missingOfferParameters
+    }
+}

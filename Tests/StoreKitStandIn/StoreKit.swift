@@ -1,0 +1,33 @@
+// StoreKit, stood in: the subset of Apple's StoreKit 2 that TallyStoreKit uses, declared with Apple's names, labels,
+// optionality, `async`/`throws` and `Sendable` conformances as ../shared/docs/storekit2-api.md lists them, so the
+// backend's one source compiles here (Linux) and, unchanged, against the real framework on Apple platforms.
+//
+// How the two worlds meet: this target's module is named `StoreKit`, so `import StoreKit` and qualified names such
+// as `StoreKit.Transaction` resolve the same way as against Apple's framework. Package.swift declares this target
+// only when the manifest is evaluated on Linux, and TallyStoreKit depends on it only there
+// (`.when(platforms: [.linux])`): no macOS build ever compiles it, so it can never shadow the SDK's StoreKit.
+//
+// A test double, not a reimplementation: every answer is scripted (``StoreKitScript``) and every call recorded.
+// Scripting is `@_spi(Scripting)`: only files that write `@_spi(Scripting) import StoreKit` (tests) see it, so the
+// backend cannot call an initializer or hook the real framework lacks — that would fail to compile here too. Apple
+// shows no public initializer for `Product`, `Transaction`, `RenewalInfo` or `Status`; the stand-in's are SPI.
+// The one behaviour beyond answering: `finish()` records the call and drops the transaction from the scripted
+// `Transaction.unfinished` (Apple: an unfinished transaction is delivered again until finished).
+//
+// Spelling choices where the doc marks a value unconfirmed:
+// - `Product.ProductType` raw strings: "Consumable", "Non-Consumable", "Non-Renewing Subscription",
+//   "Auto-Renewable Subscription" (they match the App Store Server API `type`, which `jsonRepresentation` carries).
+// - `Product.SubscriptionInfo.RenewalState` raw values: subscribed 1, expired 2, inBillingRetryPeriod 3,
+//   inGracePeriod 4, revoked 5 (the App Store Server API's subscription `status` values).
+// - `Transaction.OfferType`: introductory 1, promotional 2, code 3 (confirmed), winBack 4.
+// - `Transaction.RevocationReason`: developerIssue 1, other 0. `Transaction.OwnershipType`: "PURCHASED",
+//   "FAMILY_SHARED". `AppStore.Environment`: "Production", "Sandbox", "Xcode".
+// - `Product.products(for:)` omits unknown ids silently (the doc: unconfirmed whether it does; the backend also
+//   copes with an answer that names fewer products by reporting the missing ids as invalid, whatever the cause).
+// - `VerificationResult`'s conformances are declared conditional on `SignedType` (the doc: unconfirmed), and its
+//   generic parameter is constrained to `Sendable` (the doc shows no constraint; an unconditionally Sendable enum
+//   carrying `SignedType` needs one).
+// - `payloadValue` throws the result's `VerificationError` (the doc: unconfirmed).
+// - `Transaction.jsonRepresentation` is the JWS payload (the doc: `payloadData` equals `jsonRepresentation`);
+//   a scripted transaction is built from its JWS alone, so the two can never disagree.
+// - `purchase(options:)` is `@MainActor`, as Apple's current page shows (whether iOS 15's SDK had it: unconfirmed).

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+
+/// The stand-in's script: what each StoreKit call answers, and what was called. One per process, as StoreKit's
+/// state is; a test suite that scripts it runs its tests one at a time (`.serialized`) and calls ``reset()`` first.
+@_spi(Scripting) public final class StoreKitScript: Sendable {
+    /// The script StoreKit's static calls read.
+    public static let shared = StoreKitScript()
+
+    /// What a purchase answers: a result, or an error thrown (`StoreKitError`, `Product.PurchaseError`).
+    public typealias PurchaseHandler = @Sendable (Product, Set<Product.PurchaseOption>) throws -> Product.PurchaseResult
+
+    /// The scripted answers.
+    public struct Answers: Sendable {
+        /// What `Product.products(for:)` knows.
+        public var products: [Product] = []
+        /// Thrown by `Product.products(for:)` when set.
+        public var productsError: (any Error)?
+        /// Answers each `purchase(options:)`; none scripted throws `StoreKitError.unknown`.
+        public var purchase: PurchaseHandler?
+        /// `Transaction.unfinished`; `finish()` removes from it.
+        public var unfinished: [VerificationResult<Transaction>] = []
+        /// `Transaction.currentEntitlements`.
+        public var currentEntitlements: [VerificationResult<Transaction>] = []
+        /// `Transaction.all`.
+        public var all: [VerificationResult<Transaction>] = []
+        /// `Product.SubscriptionInfo.status(for:)`, by group id.
+        public var statuses: [String: [Product.SubscriptionInfo.Status]] = [:]
+        /// Thrown by `status(for:)` when set.
+        public var statusError: (any Error)?
+        /// Groups whose intro offer the customer can no longer get.
+        public var introOfferUsedGroups: Set<String> = []
+        /// `AppStore.canMakePayments`.
+        public var canMakePayments = true
+        /// Thrown by `AppStore.sync()` when set.
+        public var syncError: (any Error)?
+    }
+
+    /// What was called, in order.
+    public struct Calls: Sendable {
+        /// The ids of each `Product.products(for:)` call.
+        public var productRequests: [[String]] = []
+        /// Each purchase: the product id and the options.
+        public var purchases: [(productID: String, options: Set<Product.PurchaseOption>)] = []
+        /// The ids of the transactions `finish()` was called on, in order.
+        public var finished: [UInt64] = []
+        /// How many times `AppStore.sync()` was called.
+        public var syncs = 0
+        /// The group ids of each `status(for:)` call.
+        public var statusRequests: [String] = []
+    }
+
+    private struct State: Sendable {
+        var answers = Answers()
+        var calls = Calls()
+        var listeners: [UUID: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    private init() {}
+
+    /// Forgets every answer and call, and ends every `Transaction.updates` sequence made so far.
+    public func reset() {
+        let listeners = state.withLock { state in
+            defer { state = State() }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+
+    /// Changes the scripted answers.
+    public func script(_ change: (inout Answers) -> Void) {
+        state.withLock { change(&$0.answers) }
+    }
+
+    /// The calls recorded so far.
+    public var calls: Calls { state.withLock { $0.calls } }
+
+    /// The scripted answers now.
+    public var answers: Answers { state.withLock { $0.answers } }
+
+    /// Sends `result` to every `Transaction.updates` sequence being iterated (made before this call).
+    public func pushUpdate(_ result: VerificationResult<Transaction>) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.yield(result) }
+    }
+
+    /// How many `Transaction.updates` sequences are open.
+    public var updateListeners: Int { state.withLock { $0.listeners.count } }
+
+    // MARK: answering StoreKit's calls
+
+    func answerProducts(_ ids: [String]) throws -> [Product] {
+        try state.withLock { state in
+            state.calls.productRequests.append(ids)
+            if let error = state.answers.productsError { throw error }
+            let wanted = Set(ids)
+            return state.answers.products.filter { wanted.contains($0.id) }
+        }
+    }
+
+    func answerPurchase(_ product: Product, options: Set<Product.PurchaseOption>) throws -> Product.PurchaseResult {
+        let handler = state.withLock { state in
+            state.calls.purchases.append((product.id, options))
+            return state.answers.purchase
+        }
+        guard let handler else { throw StoreKitError.unknown }
+        return try handler(product, options)
+    }
+
+    func recordFinish(_ transaction: Transaction) {
+        state.withLock { state in
+            state.calls.finished.append(transaction.id)
+            state.answers.unfinished.removeAll { $0.unsafePayloadValue.id == transaction.id }
+        }
+    }
+
+    func scripted(_ list: KeyPath<Answers, [VerificationResult<Transaction>]>) -> [VerificationResult<Transaction>] {
+        state.withLock { $0.answers[keyPath: list] }
+    }
+
+    func answerStatus(_ groupID: String) throws -> [Product.SubscriptionInfo.Status] {
+        try state.withLock { state in
+            state.calls.statusRequests.append(groupID)
+            if let error = state.answers.statusError { throw error }
+            return state.answers.statuses[groupID] ?? []
+        }
+    }
+
+    func introOfferEligibility(_ groupID: String) -> Bool {
+        state.withLock { !$0.answers.introOfferUsedGroups.contains(groupID) }
+    }
+
+    var canMakePayments: Bool { state.withLock { $0.answers.canMakePayments } }
+
+    func answerSync() throws {
+        try state.withLock { state in
+            state.calls.syncs += 1
+            if let error = state.answers.syncError { throw error }
+        }
+    }
+
+    func updatesSequence() -> Transaction.Transactions {
+        let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
+        let key = UUID()
+        state.withLock { $0.listeners[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: key) }
+        }
+        return Transaction.Transactions(stream)
+    }
+}

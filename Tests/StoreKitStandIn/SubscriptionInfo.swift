@@ -1,0 +1,133 @@
+import Foundation
+
+extension Product {
+    /// Stands in for `Product.SubscriptionInfo`.
+    public struct SubscriptionInfo: Equatable, Hashable, Sendable {
+        /// The subscription group id.
+        public let subscriptionGroupID: String
+        /// The renewal period.
+        public let subscriptionPeriod: Product.SubscriptionPeriod
+        /// The configured introductory offer.
+        public let introductoryOffer: Product.SubscriptionOffer?
+        /// The configured promotional offers.
+        public let promotionalOffers: [Product.SubscriptionOffer]
+        /// The localized group name (iOS 16.4 / macOS 13.3, back-deployed before iOS 17).
+        @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, *)
+        public var groupDisplayName: String { displayName }
+        /// The service level; 1 is the highest (iOS 16.4 / macOS 13.3, back-deployed before iOS 17).
+        @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, *)
+        public var groupLevel: Int { level }
+        private let displayName: String
+        private let level: Int
+
+        /// Scripted subscription details.
+        @_spi(Scripting) public init(subscriptionGroupID: String, subscriptionPeriod: Product.SubscriptionPeriod,
+                                     introductoryOffer: Product.SubscriptionOffer? = nil,
+                                     promotionalOffers: [Product.SubscriptionOffer] = [], groupLevel: Int = 1,
+                                     groupDisplayName: String = "") {
+            level = groupLevel
+            displayName = groupDisplayName
+            self.subscriptionGroupID = subscriptionGroupID
+            self.subscriptionPeriod = subscriptionPeriod
+            self.introductoryOffer = introductoryOffer
+            self.promotionalOffers = promotionalOffers
+        }
+
+        /// Whether the customer can get this group's introductory offer (scripted per group; true unless set).
+        public var isEligibleForIntroOffer: Bool {
+            get async { await Self.isEligibleForIntroOffer(for: subscriptionGroupID) }
+        }
+
+        /// The scripted eligibility of `groupID`.
+        public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
+            StoreKitScript.shared.introOfferEligibility(groupID)
+        }
+
+        /// The scripted statuses of this product's group; empty if never subscribed.
+        public var status: [Product.SubscriptionInfo.Status] {
+            get async throws { try await Self.status(for: subscriptionGroupID) }
+        }
+
+        /// The scripted statuses of `groupID`, or the scripted error.
+        public static func status(for groupID: String) async throws -> [Product.SubscriptionInfo.Status] {
+            try StoreKitScript.shared.answerStatus(groupID)
+        }
+    }
+
+    /// Stands in for `Product.SubscriptionPeriod`.
+    public struct SubscriptionPeriod: Equatable, Hashable, Sendable, CustomDebugStringConvertible {
+        /// Stands in for `Product.SubscriptionPeriod.Unit`.
+        public enum Unit: Comparable, Equatable, Hashable, Sendable, CustomDebugStringConvertible {
+            case day, week, month, year
+            public var debugDescription: String {
+                switch self {
+                case .day: "day"
+                case .week: "week"
+                case .month: "month"
+                case .year: "year"
+                }
+            }
+        }
+
+        /// How many units.
+        public let value: Int
+        /// The unit.
+        public let unit: Product.SubscriptionPeriod.Unit
+
+        /// A scripted period.
+        @_spi(Scripting) public init(value: Int, unit: Product.SubscriptionPeriod.Unit) {
+            self.value = value
+            self.unit = unit
+        }
+
+        public var debugDescription: String { "\(value) \(unit)" }
+    }
+
+    /// Stands in for `Product.SubscriptionOffer`.
+    public struct SubscriptionOffer: Equatable, Hashable, Sendable {
+        /// Stands in for `Product.SubscriptionOffer.OfferType` (a struct with raw values).
+        public struct OfferType: Equatable, Hashable, RawRepresentable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let introductory = OfferType(rawValue: "introductory")
+            public static let promotional = OfferType(rawValue: "promotional")
+        }
+
+        /// Stands in for `Product.SubscriptionOffer.PaymentMode` (a struct with raw values).
+        public struct PaymentMode: Equatable, Hashable, RawRepresentable, Sendable {
+            public let rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let freeTrial = PaymentMode(rawValue: "freeTrial")
+            public static let payAsYouGo = PaymentMode(rawValue: "payAsYouGo")
+            public static let payUpFront = PaymentMode(rawValue: "payUpFront")
+        }
+
+        /// The offer id; nil for introductory offers.
+        public let id: String?
+        /// The kind of offer.
+        public let type: Product.SubscriptionOffer.OfferType
+        /// The discounted price.
+        public let price: Decimal
+        /// The discounted price, formatted.
+        public let displayPrice: String
+        /// How the customer pays during the offer.
+        public let paymentMode: Product.SubscriptionOffer.PaymentMode
+        /// The length of one offer period.
+        public let period: Product.SubscriptionPeriod
+        /// How many periods the offer lasts.
+        public let periodCount: Int
+
+        /// A scripted offer.
+        @_spi(Scripting) public init(id: String?, type: Product.SubscriptionOffer.OfferType, price: Decimal,
+                                     displayPrice: String, paymentMode: Product.SubscriptionOffer.PaymentMode,
+                                     period: Product.SubscriptionPeriod, periodCount: Int) {
+            self.id = id
+            self.type = type
+            self.price = price
+            self.displayPrice = displayPrice
+            self.paymentMode = paymentMode
+            self.period = period
+            self.periodCount = periodCount
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+extension Product.SubscriptionInfo {
+    /// Stands in for `Product.SubscriptionInfo.Status`.
+    public struct Status: Equatable, Hashable, Sendable {
+        /// The renewal state.
+        public let state: Product.SubscriptionInfo.RenewalState
+        /// The latest transaction in the group.
+        public let transaction: VerificationResult<Transaction>
+        /// The signed renewal info.
+        public let renewalInfo: VerificationResult<Product.SubscriptionInfo.RenewalInfo>
+
+        /// A scripted status.
+        @_spi(Scripting) public init(state: Product.SubscriptionInfo.RenewalState,
+                                     transaction: VerificationResult<Transaction>,
+                                     renewalInfo: VerificationResult<Product.SubscriptionInfo.RenewalInfo>) {
+            self.state = state
+            self.transaction = transaction
+            self.renewalInfo = renewalInfo
+        }
+    }
+
+    /// Stands in for `Product.SubscriptionInfo.RenewalState` (a struct with `Int` raw values; see the header).
+    public struct RenewalState: Equatable, Hashable, RawRepresentable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let subscribed = RenewalState(rawValue: 1)
+        public static let expired = RenewalState(rawValue: 2)
+        public static let inBillingRetryPeriod = RenewalState(rawValue: 3)
+        public static let inGracePeriod = RenewalState(rawValue: 4)
+        public static let revoked = RenewalState(rawValue: 5)
+    }
+
+    /// Stands in for `Product.SubscriptionInfo.RenewalInfo`, read from its scripted JWS.
+    public struct RenewalInfo: Equatable, Hashable, Sendable, CustomDebugStringConvertible {
+        /// Stands in for `RenewalInfo.ExpirationReason` (a struct with raw values).
+        public struct ExpirationReason: Equatable, Hashable, RawRepresentable, Sendable {
+            public let rawValue: Int
+            public init(rawValue: Int) { self.rawValue = rawValue }
+            public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
+            public static let billingError = ExpirationReason(rawValue: 2)
+            public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
+            public static let productUnavailable = ExpirationReason(rawValue: 4)
+            public static let unknown = ExpirationReason(rawValue: 5)
+        }
+
+        /// Stands in for `RenewalInfo.PriceIncreaseStatus` (a `@frozen` enum).
+        @frozen public enum PriceIncreaseStatus: Equatable, Hashable, Sendable {
+            case noIncreasePending, agreed, pending
+        }
+
+        /// The original transaction of the subscription.
+        public let originalTransactionID: UInt64
+        /// The product currently subscribed to.
+        public let currentProductID: String
+        /// Whether it renews at the end of the period.
+        public let willAutoRenew: Bool
+        /// The product that will renew.
+        public let autoRenewPreference: String?
+        /// Why it expired.
+        public let expirationReason: Product.SubscriptionInfo.RenewalInfo.ExpirationReason?
+        /// Price-increase consent.
+        public let priceIncreaseStatus: Product.SubscriptionInfo.RenewalInfo.PriceIncreaseStatus
+        /// Whether it is in billing retry.
+        public let isInBillingRetry: Bool
+        /// The end of the grace period.
+        public let gracePeriodExpirationDate: Date?
+        /// When it was signed.
+        public let signedDate: Date
+        /// The device verification value.
+        public let deviceVerification: Data
+        /// The device verification nonce.
+        public let deviceVerificationNonce: UUID
+        /// The decoded JWS payload.
+        public var jsonRepresentation: Data { payload }
+
+        let payload: Data
+        let jws: String
+
+        public var debugDescription: String { "RenewalInfo(\(originalTransactionID), \(currentProductID))" }
+
+        /// A scripted renewal info, read from its JWS (App Store `JWSRenewalInfoDecodedPayload`).
+        @_spi(Scripting) public init(jwsRepresentation: String) throws(ScriptError) {
+            let payload = try SignedPayload(jws: jwsRepresentation)
+            originalTransactionID = try payload.id("originalTransactionId")
+            guard let product = payload.string("productId") else { throw ScriptError("a renewal info needs productId") }
+            currentProductID = product
+            willAutoRenew = payload.int("autoRenewStatus") == 1
+            autoRenewPreference = payload.string("autoRenewProductId")
+            expirationReason = payload.int("expirationIntent").map(ExpirationReason.init(rawValue:))
+            priceIncreaseStatus = switch payload.int("priceIncreaseStatus") {
+            case 1: .agreed
+            case 0: .pending
+            default: .noIncreasePending
+            }
+            isInBillingRetry = payload.bool("isInBillingRetryPeriod") ?? false
+            gracePeriodExpirationDate = payload.date("gracePeriodExpiresDate")
+            signedDate = payload.date("signedDate") ?? Date(timeIntervalSince1970: 0)
+            deviceVerification = Data()
+            deviceVerificationNonce = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            self.payload = payload.data
+            jws = jwsRepresentation
+        }
+    }
+}
