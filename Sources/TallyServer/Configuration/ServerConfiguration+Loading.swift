@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "notifications", "appStoreServerAPI", "clock"]
+                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -60,6 +60,10 @@ extension ServerConfiguration {
         if let node = members["threads"], let value = reader.integer(node, in: 1...256) {
             threads = Int(value)
         }
+        var writeThreads = 32
+        if let node = members["writeThreads"], let value = reader.integer(node, in: 0...1_024) {
+            writeThreads = Int(value)
+        }
         let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], threads: threads,
                                 reader: &reader)
         let notifications = loadNotifications(members["notifications"], reader: &reader)
@@ -82,7 +86,7 @@ extension ServerConfiguration {
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,
                                    threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI,
-                                   sandboxClockURL: sandboxClockURL)
+                                   sandboxClockURL: sandboxClockURL, writeThreads: writeThreads)
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var limits: ServerLimits
     /// HTTP worker threads.
     public var threads: Int
+    /// Threads that run POST requests (each waits for its group's COMMIT) while the HTTP threads serve the
+    /// other connections (`writeThreads`, default 32): more writes waiting together make larger commit groups.
+    /// 0: POSTs run on the HTTP threads.
+    public var writeThreads: Int
     /// Where App Store Server Notifications arrive.
     public var notifications: NotificationSettings
     /// How to call the App Store Server API to reconcile customers; nil when not configured.
@@ -34,7 +38,9 @@ public struct ServerConfiguration: Sendable {
                 appConfiguration: AppConfiguration, verification: VerificationSettings,
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
                 threads: Int = 4, notifications: NotificationSettings = NotificationSettings(),
-                appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil) {
+                appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil,
+                writeThreads: Int = 32) {
+        self.writeThreads = writeThreads
         self.listen = listen
         self.catalog = catalog
         self.appConfiguration = appConfiguration

@@ -62,7 +62,9 @@ public final class EntitlementServer: Sendable {
             connectionTimeoutSeconds: limits.idleTimeoutSeconds,
             connectionLimit: max(limits.maxConnections, configuration.threads),
             connectionLimitPerAddress: limits.maxConnectionsPerIP,
-            refusal: { request, refusal in api.refuse(request, refusal) })
+            refusal: { request, refusal in api.refuse(request, refusal) },
+            blockingRequests: configuration.writeThreads > 0
+                ? HTTPServer.BlockingRequests(threads: configuration.writeThreads) { method, _ in method == "POST" } : nil)
         do {
             http = try HTTPServer(configuration: settings, handler: api.handler)
         } catch {
