@@ -6,8 +6,11 @@ extension Store {
     /// What the customer owns now: with a ``ServerLink``, the server's customer state as last read (see
     /// ``stateSource``); without one, or while the server cannot be reached, ``localState``.
     public var state: CustomerState {
-        if stateSource == .server, let serverState { return serverState }
-        return localState
+        switch (stateSource, serverState) {
+        case (.server, let server?): server
+        case (.savedServerState, let saved?): SavedServerState.shown(saved, at: clock.now())
+        default: localState
+        }
     }
 
     /// The ownership rules over the customer file at the backend's clock: what this device delivered, restored
@@ -34,7 +37,8 @@ extension Store {
     ///
     /// With a ``ServerLink`` it first posts what waits for the server, then reads the server's state
     /// (`GET /v1/customers/{appUserId}`): a purchase made on another device shows here. When the server
-    /// cannot be reached, the state is ``localState`` and ``stateSource`` is ``StateSource/localCache``.
+    /// cannot be reached, the state is the server's last one as saved (``StateSource/savedServerState``), or
+    /// ``localState`` (``StateSource/localCache``) when none is saved or a purchase waits to be posted.
     @discardableResult
     public func refresh() async -> CustomerState {
         if server != nil {

@@ -55,11 +55,15 @@ public actor Store {
     var unsynced: [JournalEntry] = []
     var listener: Task<Void, Never>?
     nonisolated let hub = EventHub()
-    /// The link to the app's server, if any (see ``ServerLink``).
-    public nonisolated let serverLink: ServerLink?
-    let server: ServerClient?
-    /// The server's customer state from the last successful post or read.
+    /// The link to the app's server, if any (see ``ServerLink``); its `appUserId` changes with
+    /// ``switchCustomer(to:appAccountToken:)``.
+    public internal(set) var serverLink: ServerLink?
+    var server: ServerClient?
+    /// The server's customer state from the last successful post or read, or saved on disk by an earlier run.
     var serverState: CustomerState?
+    /// When the server answered ``state`` (the backend's clock), with a server link once it answered once; kept
+    /// across restarts in `server-state.json`. Nil without a server state.
+    public internal(set) var serverStateDate: Date?
     /// Where ``state`` comes from now.
     public internal(set) var stateSource: StateSource
     /// Transactions written locally that the server has not taken yet, oldest first (unfinished with the store).
@@ -103,6 +107,7 @@ public actor Store {
         self.serverLink = serverLink
         server = serverLink.map(ServerClient.init(link:))
         stateSource = serverLink == nil ? .local : .localCache
+        loadSavedServerState()
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()
