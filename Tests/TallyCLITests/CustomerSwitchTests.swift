@@ -22,7 +22,13 @@ struct CustomerSwitchTests {
         _ = try await store.purchase(ServerLinkTests.premium)
         _ = try await store.purchase(ServerLinkTests.coins)
         #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        // The app's backend spent some of alice's coins: the server holds 6, this device's file still 10.
+        let (spent, _) = try await server.request("POST", "/v1/customers/alice/currencies/coins/spend",
+                                                  body: ["amount": 4, "id": "order-1"])
+        #expect(spent == 200)
+        #expect(await store.refresh().balance("coins") == 6)
 
+        let during = store.events()
         let change = try await store.switchCustomer(to: "bob")
         #expect(change.previousAppUserId == "alice")
         #expect(change.appUserId == "bob")
@@ -36,7 +42,7 @@ struct CustomerSwitchTests {
         #expect(await store.balance("coins") == 0)
         #expect(try await Self.owned(server, "bob") == [ServerLinkTests.premium])
         #expect(try await Self.owned(server, "alice").isEmpty)
-        #expect(try await server.coins("alice") == 10)
+        #expect(try await server.coins("alice") == 6)
         var announced: CustomerSwitch?
         for await event in events {
             if case .customerSwitched(let seen) = event {
@@ -45,6 +51,13 @@ struct CustomerSwitchTests {
             }
         }
         #expect(announced == change)
+        // One change of state, alice's server state to bob's: never the device's file in between.
+        var seen: [StoreEvent] = []
+        for await event in during {
+            seen.append(event)
+            if case .balanceChanged = event { break }
+        }
+        #expect(seen == [.restored(count: 1), .customerSwitched(change), .balanceChanged(currency: "coins", balance: 0)])
 
         // From now on purchases are bob's, with bob's token.
         guard case .purchased(let coins) = try await store.purchase(ServerLinkTests.coins) else {
@@ -53,7 +66,7 @@ struct CustomerSwitchTests {
         }
         #expect(coins.appAccountToken == ServerLink.appAccountToken(for: "bob").uuidString.lowercased())
         #expect(try await server.coins("bob") == 10)
-        #expect(try await server.coins("alice") == 10)
+        #expect(try await server.coins("alice") == 6)
         #expect(await store.balance("coins") == 10)
         await store.close()
     }

@@ -44,7 +44,7 @@ extension Store {
         server = client.with(switched)
         loadSavedServerState()
         if serverState == nil { stateSource = .localCache }
-        let restored = try await restoreWritten()
+        let restored = try await restoreWritten(announcingState: false)
         let (posted, notPosted) = await postRestored(restored)
         await readServerState()
         let outcome = CustomerSwitch(previousAppUserId: previous, appUserId: appUserId, posted: posted,

@@ -12,18 +12,21 @@ extension Store {
     /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`).
     @discardableResult
     public func restore() async throws(StoreError) -> [Transaction] {
-        let restored = try await restoreWritten()
-        if server != nil {
-            _ = await postRestored(restored)
-            prepareForChange()
-            await readServerState()
-            emit(stateChangeEvents())
-        }
+        guard server != nil else { return try await restoreWritten().map(\.transaction) }
+        // Linked: the state changes once, when the server answered for what was restored.
+        prepareForChange()
+        let restored = try await restoreWritten(announcingState: false)
+        _ = await postRestored(restored)
+        await readServerState()
+        emit(stateChangeEvents())
         return restored.map(\.transaction)
     }
 
-    /// A restore written to the customer file (its events emitted): each verified transaction with its signed form.
-    func restoreWritten() async throws(StoreError) -> [(transaction: Transaction, jwsRepresentation: String)] {
+    /// A restore written to the customer file (its events emitted, the state's changes too when
+    /// `announcingState`): each verified transaction with its signed form.
+    func restoreWritten(announcingState: Bool = true) async throws(StoreError)
+        -> [(transaction: Transaction, jwsRepresentation: String)]
+    {
         let updates: [TransactionUpdate]
         do {
             updates = try await backend.restore()
@@ -61,7 +64,7 @@ extension Store {
             remember(.finished(transaction.transactionId))
         }
         events.append(.restored(count: restored.count))
-        emit(events + stateChangeEvents())
+        emit(events + (announcingState ? stateChangeEvents() : []))
         return restored
     }
 
