@@ -51,18 +51,25 @@ struct MarketServerTests {
         #expect(tablet.waitFor("through the app backend"), "\(tablet.text)")
         #expect(tablet.waitFor("COINS: 7"))
         #expect(tablet.text.contains("demo only"))
+
+        // A purchase in the running market is announced once, though the sandbox's update stream delivers it
+        // again while the post to the server is under way.
+        tablet.send("buy market.coins.10")
+        #expect(tablet.waitFor("balanceChanged coins 17"), "\(tablet.text)")
+        try await Task.sleep(for: .seconds(1))
+        #expect(tablet.text.components(separatedBy: "event: purchased market.coins.10").count == 2, "\(tablet.text)")
         #expect(try tablet.quit() == 0)
-        #expect(try await world.server.coins("shared") == 7)
+        #expect(try await world.server.coins("shared") == 17)
         let phone = try world.market("phone", ["status", "--json"]).json()
-        #expect((phone["balances"] as? [String: Any])?["coins"] as? Int == 7)
+        #expect((phone["balances"] as? [String: Any])?["coins"] as? Int == 17)
         #expect((phone["server"] as? [String: Any])?["stateSource"] as? String == "server")
         #expect(phone["nonConsumables"] as? [String] == ["market.premium"])
 
         // A spend above the server's balance is refused by the server (exit 1), nothing spent.
-        let refused = try world.market("phone", ["spend", "coins", "8"], backend: true)
+        let refused = try world.market("phone", ["spend", "coins", "18"], backend: true)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("more than the balance of 7"), "\(refused.stderr)")
-        #expect(try await world.server.coins("shared") == 7)
+        #expect(refused.stderr.contains("more than the balance of 17"), "\(refused.stderr)")
+        #expect(try await world.server.coins("shared") == 17)
     }
 
     @Test func withoutTheBackendKeyTheMarketDoesNotSpend() throws {

@@ -23,6 +23,12 @@ extension Store {
         let incoming = try verified(update)
         update.transaction = incoming
         let id = incoming.transactionId
+        // One delivery of a transaction at a time: a copy arriving while the first waits for the server or the
+        // store (the updates stream racing the purchase call) waits, then finds it written and finished.
+        let key = UTF8Key(id)
+        while inFlight.contains(key) { try? await Task.sleep(for: .milliseconds(2)) }
+        inFlight.insert(key)
+        defer { inFlight.remove(key) }
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)

@@ -70,6 +70,10 @@ public actor Store {
     var pendingPosts: [PendingPost] = []
     /// The back-off loop posting ``pendingPosts`` again; nil when none runs.
     var retryTask: Task<Void, Never>?
+    /// Transactions being delivered (``deliver(_:context:fromPurchaseCall:announcing:)`` suspends while it posts
+    /// and finishes): a copy arriving meanwhile waits for that delivery to end, so it is posted, finished and
+    /// announced once.
+    var inFlight: Set<UTF8Key> = []
     /// True after ``close()``.
     var isClosed = false
 
