@@ -80,9 +80,9 @@ struct DemoScriptTests {
         return url.hasPrefix("http://") ? String(url) : nil
     }
 
-    /// The transaction id of the market's "Purchased …: transaction N" line.
-    static func transactionId(in text: String) -> String? {
-        guard let range = text.range(of: "Purchased market.coins.10: transaction ") else { return nil }
+    /// The transaction id of the market's "Purchased PRODUCT: transaction N" line.
+    static func transactionId(in text: String, product: String = "market.coins.10") -> String? {
+        guard let range = text.range(of: "Purchased \(product): transaction ") else { return nil }
         return String(text[range.upperBound...].prefix { $0.isNumber })
     }
 

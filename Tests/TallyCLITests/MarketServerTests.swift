@@ -72,6 +72,26 @@ struct MarketServerTests {
         #expect(try await world.server.coins("shared") == 17)
     }
 
+    @Test func aRefundInTheSandboxReachesBothDevicesThroughTheServersNotifications() async throws {
+        let world = try World()
+        let appStore = try SandboxAPITests.Served(world.sandbox)
+        defer { _ = appStore.stop() }
+        let notifications = world.server.url.absoluteString + "/v1/notifications/apple"
+        #expect(try world.sandbox.run("set", "notification-url", notifications).status == 0)
+        let bought = try world.market("phone", ["buy", "market.premium"])
+        let transactionId = try #require(DemoScriptTests.transactionId(in: bought.stdout, product: "market.premium"),
+                                         "\(bought.stdout)")
+        #expect(try world.market("tablet", ["status"]).stdout.contains("Premium: UNLOCKED"))
+
+        #expect(try world.sandbox.run("refund", transactionId).status == 0)
+        // The tablet's App Store account never had the purchase: only the server's REFUND notification tells it.
+        #expect(try await DemoScriptTests.eventually {
+            try world.market("tablet", ["status"]).stdout.contains("Premium: LOCKED")
+        }, "the refund did not reach the tablet")
+        #expect(try world.market("phone", ["status"]).stdout.contains("Premium: LOCKED"))
+        #expect(try await world.server.customer("shared")["nonConsumables"] as? [String] == [])
+    }
+
     @Test func withoutTheBackendKeyTheMarketDoesNotSpend() throws {
         let world = try World()
         #expect(try world.market("phone", ["buy", "market.coins.10"]).status == 0)
