@@ -30,6 +30,9 @@ extension Store {
         }
         guard !appUserId.isEmpty else { throw StoreError(.invalidValue, "the new appUserId is empty") }
         if !pendingPosts.isEmpty { _ = await postPending() }
+        // A delivery under way posts for the current customer: let it end (posted, or left waiting) first.
+        while !inFlight.isEmpty { try? await Task.sleep(for: .milliseconds(2)) }
+        // From here to the switch nothing suspends, so no post of the current customer can start in between.
         if let waiting = pendingPosts.first {
             throw StoreError(.networkError, "transaction \(waiting.transactionId) of customer '\(link.appUserId)' "
                 + "waits to be posted to the server, which cannot be reached; switching now would credit it to "
