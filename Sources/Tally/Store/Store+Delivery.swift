@@ -48,9 +48,13 @@ extension Store {
         try write(entries)
         await pause(at: .written, id)
 
-        if await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation)) {
-            await finish(id)
+        // A copy already finished and unchanged was posted (or refused for good) before it was finished: it is
+        // only finished again with the store, not posted again (the store may have switched customers since).
+        var mayFinish = wasFinished && stored == known
+        if !mayFinish {
+            mayFinish = await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation))
         }
+        if mayFinish { await finish(id) }
 
         // A new or changed copy is announced, and so is one written but never finished (a crash came first);
         // a renewal info alone changes only the state.
