@@ -52,19 +52,41 @@ struct SavedServerStateTests {
         await tablet.close()
     }
 
-    @Test func aPurchaseNotPostedYetShowsTheDevicesFileNotTheStaleServerState() async throws {
+    @Test func offlineAPurchaseNotPostedYetIsAddedToTheServersSavedState() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox)
-        var store = try await scratch.store(server, user: "user-1")
-        _ = try await store.purchase(ServerLinkTests.coins)
-        await store.close()
+        let phone = try await scratch.store(server, user: "shared", account: "phone-id", device: "phone")
+        _ = try await phone.purchase(ServerLinkTests.coins)
+        await phone.close()
+        var tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet")
+        #expect(await tablet.balance("coins") == 10)
+        #expect(await tablet.isEntitled("premium") == false)
+        await tablet.close()
+
         server.stop()
-        store = try await scratch.store(server, user: "user-1", retry: RetryPolicy(initialDelay: .seconds(60)))
-        #expect(await store.stateSource == .savedServerState)
-        _ = try await store.purchase(ServerLinkTests.coins)
-        #expect(await store.stateSource == .localCache)
-        #expect(await store.balance("coins") == 20)
-        await store.close()
+        let retry = RetryPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+        tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet", retry: retry)
+        #expect(await tablet.stateSource == .savedServerState)
+        _ = try await tablet.purchase(ServerLinkTests.coins)
+        _ = try await tablet.purchase(ServerLinkTests.premium)
+        // The phone's coins (saved from the server) and the tablet's own unposted purchases.
+        #expect(await tablet.stateSource == .savedServerState)
+        #expect(await tablet.balance("coins") == 20)
+        #expect(await tablet.isEntitled("premium"))
+        #expect(await tablet.state.nonConsumables == [ServerLinkTests.premium])
+        #expect(await tablet.localState.balance("coins") == 10, "the tablet's file holds its own coins only")
+        #expect(try scratch.unfinished(account: "tablet-id", device: "tablet") == 2)
+        // Across a restart too, and once the server is back the posts go through: the server's state, the same sum.
+        await tablet.close()
+        tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet", retry: retry)
+        #expect(await tablet.balance("coins") == 20)
+        #expect(await tablet.stateSource == .savedServerState)
+        try server.start()
+        #expect(try await ServerLinkTests.eventually { try scratch.unfinished(account: "tablet-id", device: "tablet") == 0 })
+        #expect(await tablet.refresh().balance("coins") == 20)
+        #expect(await tablet.stateSource == .server)
+        #expect(try await server.coins("shared") == 20)
+        await tablet.close()
     }
 
     @Test func aDamagedSavedStateIsReportedAndNotShown() async throws {

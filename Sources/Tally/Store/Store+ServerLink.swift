@@ -76,13 +76,13 @@ extension Store {
         }
     }
 
-    /// Keeps a state the server answered (in memory and in `server-state.json`) and shows it — unless a
-    /// purchase waits to be posted: it is not in the server's state yet, so the customer file is shown until it is.
+    /// Keeps a state the server answered (in memory and in `server-state.json`) and shows it — with what waits
+    /// to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while something does.
     func adoptServerState(_ customer: CustomerState) {
         serverState = customer
         let now = clock.now()
         serverStateDate = now
-        stateSource = pendingPosts.isEmpty ? .server : .localCache
+        stateSource = pendingPosts.isEmpty ? .server : .savedServerState
         guard let link = serverLink else { return }
         do {
             try SavedServerState(appUserId: link.appUserId, savedAt: now, state: customer).write(in: directory)
@@ -93,9 +93,9 @@ extension Store {
     }
 
     /// Where the state comes from while the server cannot be reached: the server's last state when one is kept
-    /// and nothing waits to be posted, else the customer file.
+    /// for this customer (with what waits to be posted added), else the customer file.
     var offlineSource: StateSource {
-        pendingPosts.isEmpty && serverState != nil ? .savedServerState : .localCache
+        serverState != nil ? .savedServerState : .localCache
     }
 
     /// Reads `server-state.json` for the link's customer at launch (or after a switch): shown until the server

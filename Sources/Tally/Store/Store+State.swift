@@ -8,9 +8,23 @@ extension Store {
     public var state: CustomerState {
         switch (stateSource, serverState) {
         case (.server, let server?): server
-        case (.savedServerState, let saved?): SavedServerState.shown(saved, at: clock.now())
+        case (.savedServerState, let saved?): offlineState(from: saved)
         default: localState
         }
+    }
+
+    /// The server's state as kept (saved, or read before a post failed), shown while the server cannot take
+    /// what waits: without the entitlements that expired since, with what this device's transactions not posted
+    /// yet add (``CustomerState/addingUnposted(before:after:)``).
+    func offlineState(from saved: CustomerState) -> CustomerState {
+        let now = clock.now()
+        let shown = SavedServerState.shown(saved, at: now)
+        guard !pendingPosts.isEmpty else { return shown }
+        let waiting = Set(pendingPosts.map { UTF8Key($0.transactionId) })
+        var posted = record.history
+        posted.transactions.removeAll { waiting.contains(UTF8Key($0.transactionId)) }
+        let before = CustomerState(catalog: catalog, configuration: configuration, history: posted, at: now)
+        return shown.addingUnposted(before: before, after: localState)
     }
 
     /// The ownership rules over the customer file at the backend's clock: what this device delivered, restored
