@@ -75,10 +75,11 @@ struct MarketStatus: Encodable {
         switch server.stateSource {
         case "server": return "State: the server's (\(server.url), customer \(server.appUserId)); spends are the app backend's"
         case "savedServerState":
-            return "State: OFFLINE — the server's last state, saved \(date) (\(server.url) cannot be reached; customer \(server.appUserId))"
+            return "State: OFFLINE — the server's last state, saved \(date), with this device's purchases not posted "
+                + "yet (\(server.url) cannot be reached; customer \(server.appUserId))"
         default:
-            return "State: OFFLINE — this device's own purchases (\(server.url) cannot be reached or a purchase waits "
-                + "to be posted; customer \(server.appUserId))"
+            return "State: OFFLINE — this device's own purchases (\(server.url) cannot be reached and nothing of "
+                + "the server's is saved for customer \(server.appUserId))"
         }
     }
 
