@@ -58,3 +58,4 @@ struct SavedServerStateFileTests {
         #expect(problem.message.contains("format version 99"))
     }
 }
+
