@@ -1,6 +1,8 @@
 import Foundation
 import Tally
 import TallyCore
+import TallySandbox
+import TallySandboxBackend
 import Testing
 
 /// Logging in and out with a server link: ``Store/switchCustomer(to:appAccountToken:)`` against a real
@@ -118,6 +120,28 @@ struct CustomerSwitchTests {
         #expect(try await server.coins("alice") == 10)
         #expect(try await server.coins("bob") == 0)
         #expect(await store.balance("coins") == 0)
+        await store.close()
+    }
+
+    @Test func aLinkedRestorePostsWhatItRestoredSoAPurchaseFromBeforeTheServerReachesIt() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        // The app before it had a server: the purchase lives in the App Store and the customer file only.
+        let saved = try SandboxDirectory(url: scratch.sandbox).load()
+        let unlinked = try await Store(
+            backend: SandboxBackend(directory: scratch.sandbox, pollInterval: .milliseconds(50)),
+            catalog: saved.catalog, configuration: saved.configuration, directory: scratch.app("default-default"),
+            locale: "en_US")
+        _ = try await unlinked.purchase(ServerLinkTests.premium)
+        await unlinked.close()
+
+        let store = try await scratch.store(server, user: "alice")
+        #expect(await store.isEntitled("premium") == false, "the server has never heard of it")
+        let restored = try await store.restore()
+        #expect(restored.map(\.productId) == [ServerLinkTests.premium])
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        #expect(await store.stateSource == .server)
+        #expect(await store.isEntitled("premium"))
         await store.close()
     }
 
