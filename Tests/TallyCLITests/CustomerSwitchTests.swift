@@ -145,6 +145,27 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @MainActor
+    @Test func theSwiftUIModelSwitchesAndShowsWhereItsStateComesFrom() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        let model = await StoreModel(store: store)
+        #expect(model.stateSource == .server)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        let change = try #require(await model.switchCustomer(to: "bob"))
+        #expect(change.ownership == .transferred)
+        #expect(model.isEntitled("premium"))
+        #expect(model.stateSource == .server)
+        #expect(await model.switchCustomer(to: "") == nil)
+        #expect(model.lastError?.code == .invalidValue)
+        server.stop()
+        await model.reload()
+        #expect(model.stateSource == .savedServerState)
+        #expect(model.isEntitled("premium"))
+        await store.close()
+    }
+
     @Test func anEmptyCustomerIdIsRefusedAndNothingChanges() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox)
