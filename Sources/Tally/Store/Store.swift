@@ -25,8 +25,9 @@ import TallyCore
 ///
 /// With a ``ServerLink``, each delivered transaction is also posted to the app's server and finished only once
 /// the server took it; ``state`` is then the server's (one state for every device of the customer), with the
-/// customer file as the cache while the server cannot be reached (``stateSource``), and ``spend(_:of:id:)``
-/// belongs to the app's backend.
+/// server's last state saved on disk (plus purchases not posted yet) while the server cannot be reached
+/// (``stateSource``); ``spend(_:of:id:)`` belongs to the app's backend, and ``switchCustomer(to:appAccountToken:)``
+/// logs in and out.
 public actor Store {
     /// The products' details the ownership rules read (product types, subscription groups).
     public nonisolated let catalog: Catalog
