@@ -1,8 +1,9 @@
 # Tally — two commands for a new user: `make run` (the interactive market) and `make test`.
+# `make demo`: the market linked to its own server and a running sandbox App Store (scripts/demo.sh).
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve tour test build deps bench clean check-storekit
+.PHONY: run serve demo tour test build deps bench clean check-storekit
 
 deps:
 	@bash scripts/install-deps.sh
@@ -15,6 +16,9 @@ run: deps
 
 serve: deps
 	@DATA=$(DATA) bash scripts/serve.sh
+
+demo: deps
+	@DATA=$(DATA) bash scripts/demo.sh
 
 tour: deps
 	@bash scripts/tour.sh
