@@ -91,7 +91,7 @@ extension Store {
             throw StoreError(.verificationFailed, "transaction \(named)'s signed form does not verify "
                 + "(\(error.message)); it was not delivered")
         }
-        guard signed.transactionId == named else {
+        guard signed.transactionId.hasSameBytes(as: named) else {
             throw StoreError(.verificationFailed, "transaction \(named) came with the signed form of transaction "
                 + "\(signed.transactionId); it was not delivered")
         }
