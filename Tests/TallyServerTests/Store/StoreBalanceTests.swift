@@ -107,8 +107,9 @@ struct StoreBalanceTests {
                                  at: F.start)
             _ = try store.spend(F.spend("s1", 30), for: "u1")
         }
-        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3 and 4 tables).
+        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3–5 tables).
             let connection = try SQLiteConnection(path: directory.database)
+            try connection.execute("DROP TABLE consumption_answers")
             try connection.execute("DROP TABLE history_revisions")
             try connection.execute("DROP TABLE notifications")
             try connection.execute("DROP TABLE renewal_infos")
