@@ -7,15 +7,15 @@ private typealias F = StoreFixtures
 
 /// The balances the store keeps materialised agree with TallyCore's ledger over the whole history, whatever
 /// happened, and are rebuilt when the data or the credits they were built with change.
-@Suite("SQLite store: materialised balances")
+@Suite("Customer store (SQLite and PostgreSQL): materialised balances")
 struct StoreBalanceTests {
     /// The ledger's net of coins over the whole stored history (no date), the rule the nets must equal.
     private func ledgerNet(_ record: CustomerRecord) -> Decimal {
         F.credits.nets(of: record.purchaseHistory)["coins"] ?? 0
     }
 
-    @Test func netsFollowCreditsRefundsReversalsSpendsAndOwnership() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func netsFollowCreditsRefundsReversalsSpendsAndOwnership(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("c1"), F.coins("c2", quantity: 3)], for: "u1", policy: .transfer, at: F.start)
         #expect(try store.customerState("u1").nets == ["coins": 400])
@@ -45,9 +45,9 @@ struct StoreBalanceTests {
         _ = directory
     }
 
-    @Test func randomHistoriesKeepNetsEqualToTheLedger() throws {
+    @Test(arguments: StoreKind.allCases) func randomHistoriesKeepNetsEqualToTheLedger(_ kind: StoreKind) throws {
         var generator = SystemRandomNumberGenerator()
-        let directory = try TemporaryDirectory()
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let users = ["a", "b", "caf\u{E9}", "cafe\u{301}"]
         var copies: [String: Transaction] = [:]
@@ -84,8 +84,8 @@ struct StoreBalanceTests {
         _ = directory
     }
 
-    @Test func changedCreditsRebuildTheBalancesAtOpen() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func changedCreditsRebuildTheBalancesAtOpen(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         do {
             let store = try directory.open()
             _ = try store.record([F.coins("c1", quantity: 2)], for: "u1", policy: .transfer, at: F.start)
@@ -99,6 +99,7 @@ struct StoreBalanceTests {
         #expect(try reopened.customerState("u1").nets == ["coins": 350, "gems": 2])
     }
 
+    /// SQLite only: its schema 1 (the PostgreSQL store began at what SQLite's schema 4 holds).
     @Test func aVersion1DatabaseGetsItsBalancesAtOpen() throws {
         let directory = try TemporaryDirectory()
         do {

@@ -1,0 +1,91 @@
+import CPostgreSQL
+import Foundation
+
+/// The rows of one result, in text format; frees the libpq result when released. Not shared between threads.
+final class PostgresRows {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+    }
+
+    deinit {
+        PQclear(result)
+    }
+
+    /// How many rows.
+    var count: Int { Int(PQntuples(result)) }
+
+    /// Rows changed by an INSERT, UPDATE or DELETE.
+    var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    /// Whether the value is NULL.
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    /// A text value; nil for NULL.
+    func text(_ row: Int, _ column: Int) -> String? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+        }
+    }
+
+    /// A text value that must be present.
+    func requiredText(_ row: Int, _ column: Int) throws(PostgresError) -> String {
+        guard let value = text(row, column) else { throw .corrupt("column \(column) is NULL where a value is required") }
+        return value
+    }
+
+    /// A `bytea` value (text output `\x` + hex) as the string whose UTF-8 bytes it holds; nil for NULL.
+    func bytes(_ row: Int, _ column: Int) throws(PostgresError) -> String? {
+        guard let hex = text(row, column) else { return nil }
+        guard hex.hasPrefix("\\x") else { throw .corrupt("a bytea value is not in hex output format") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((hex.utf8.count - 2) / 2)
+        var high: UInt8?
+        for character in hex.utf8.dropFirst(2) {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            default: throw .corrupt("a bytea value holds a character that is not hex")
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        guard high == nil else { throw .corrupt("a bytea value has an odd number of hex digits") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A `bytea` value that must be present.
+    func requiredBytes(_ row: Int, _ column: Int) throws(PostgresError) -> String {
+        guard let value = try bytes(row, column) else { throw .corrupt("column \(column) is NULL where an id is required") }
+        return value
+    }
+
+    /// A `bigint` value; nil for NULL.
+    func integer(_ row: Int, _ column: Int) throws(PostgresError) -> Int64? {
+        guard let text = text(row, column) else { return nil }
+        guard let value = Int64(text) else { throw .corrupt("'\(text.prefix(40))' is not an integer") }
+        return value
+    }
+
+    /// A `numeric` value, exact; nil for NULL.
+    func decimal(_ row: Int, _ column: Int) throws(PostgresError) -> Decimal? {
+        guard let text = text(row, column) else { return nil }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+            throw .corrupt("'\(text.prefix(40))' is not a decimal")
+        }
+        return value
+    }
+
+    /// A `boolean` value; nil for NULL.
+    func bool(_ row: Int, _ column: Int) -> Bool? {
+        text(row, column).map { $0 == "t" }
+    }
+}

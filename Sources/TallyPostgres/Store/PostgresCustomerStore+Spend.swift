@@ -1,0 +1,53 @@
+import Foundation
+import TallyCore
+import TallyServer
+
+extension PostgresCustomerStore {
+    private enum Admission {
+        case recorded(CustomerRecord)
+        case duplicate(CustomerRecord)
+        case refused(any Error)
+    }
+
+    /// Stores the spend `admit` returns, judged while the customer's row is locked (`SELECT … FOR UPDATE`): spends
+    /// of one customer, on any server, are judged one after another on the net committed before them, so they
+    /// never overdraw. `admit` may run again when the transaction is run again after a conflict.
+    public func spend(id: String, currency: String, for appUserId: String,
+                      admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
+        -> SpendOutcome
+    {
+        let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> Admission in
+            try connection.lockCustomer(appUserId)
+            let rows = try connection.query("""
+                SELECT currency, amount::text, date_ms FROM spends WHERE app_user_id = $1 AND spend_id = $2
+                """, [.bytes(appUserId), .bytes(id)])
+            var existing: Spend?
+            if rows.count > 0 {
+                guard let amount = try rows.decimal(0, 1) else { throw .corrupt("spend '\(id.prefix(64))' has no amount") }
+                existing = Spend(id: id, currency: try rows.requiredBytes(0, 0), amount: amount,
+                                 date: Date(millisecondsSince1970: try rows.integer(0, 2) ?? 0))
+            }
+            let net = try connection.net(of: appUserId, currency: currency)
+            let admitted: Spend?
+            do {
+                admitted = try admit(existing, net)
+            } catch {
+                return .refused(error)
+            }
+            guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId)) }
+            try connection.query("""
+                INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms) VALUES ($1, $2, $3, $4::numeric, $5::bigint)
+                """, [.bytes(appUserId), .bytes(spend.id), .bytes(spend.currency), .decimal(spend.amount),
+                      .integer(spend.date.millisecondsSince1970)])
+            try connection.addToNet(of: appUserId, currency: spend.currency, -spend.amount)
+            try connection.bumpVersion(of: appUserId)
+            return .recorded(try connection.customerStateRecord(appUserId))
+        }
+        switch admission {
+        case .recorded(let record): return .recorded(record)
+        case .duplicate(let record): return .duplicate(record)
+        case .refused(let error):
+            throw CustomerStoreError(.refused, "the spend was refused: \(error)", underlying: error)
+        }
+    }
+}

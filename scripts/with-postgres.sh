@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs a command beside a throw-away PostgreSQL cluster: initdb + pg_ctl as an unprivileged user (PostgreSQL
+# refuses root; as root the cluster runs as `nobody`), listening only on a Unix socket in a temporary
+# directory, stopped and deleted when the command ends (also on failure or Ctrl-C).
+#
+# The command sees:
+#   TALLY_TEST_POSTGRES_URL   a libpq URL of the cluster's `postgres` database (trust auth, superuser)
+#   TALLY_TEST_POSTGRES_CTL   a script that runs pg_ctl on the cluster as its owner (`… restart -m fast`)
+#   TALLY_TEST_POSTGRES_BIN   the directory with pg_ctl, pgbench, psql
+# Usage: scripts/with-postgres.sh swift test
+set -euo pipefail
+bin="${TALLY_POSTGRES_BIN:-}"
+if [[ -z "$bin" ]]; then
+    if command -v pg_config >/dev/null && [[ -x "$(pg_config --bindir)/initdb" ]]; then
+        bin="$(pg_config --bindir)"
+    else
+        bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    fi
+fi
+if [[ -z "$bin" || ! -x "$bin/initdb" ]]; then
+    echo "with-postgres: no PostgreSQL server binaries (initdb) found; install postgresql (scripts/install-deps.sh)" >&2
+    exit 1
+fi
+root="$(mktemp -d /tmp/tally-pg.XXXXXX)"
+chmod 755 "$root"
+owner="$(id -un)"
+run_as=()
+if [[ $(id -u) -eq 0 ]]; then
+    owner=nobody
+    chown "$owner" "$root"
+    run_as=(runuser -u "$owner" --)
+fi
+"${run_as[@]}" "$bin/initdb" -D "$root/data" -U "$owner" -A trust -E UTF8 --no-locale >"$root/initdb.log" 2>&1 || {
+    cat "$root/initdb.log" >&2; exit 1; }
+cat >"$root/pgctl" <<SCRIPT
+#!/usr/bin/env bash
+exec ${run_as[*]} "$bin/pg_ctl" -D "$root/data" -l "$root/server.log" -w "\$@"
+SCRIPT
+chmod 755 "$root/pgctl"
+stop() {
+    "$root/pgctl" stop -m immediate >/dev/null 2>&1 || true
+    rm -rf "$root"
+}
+trap stop EXIT
+"$root/pgctl" start -o "-c listen_addresses='' -k $root -c max_connections=200 -c fsync=on" >/dev/null
+export TALLY_TEST_POSTGRES_URL="postgresql:///postgres?host=$root&user=$owner"
+export TALLY_TEST_POSTGRES_CTL="$root/pgctl"
+export TALLY_TEST_POSTGRES_BIN="$bin"
+echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $NF}') on $root (TALLY_TEST_POSTGRES_URL)"
+"$@"
