@@ -19,8 +19,9 @@ serve: deps
 tour: deps
 	@bash scripts/tour.sh
 
+# The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end.
 test: deps
-	$(SWIFT) test
+	@bash scripts/with-postgres.sh $(SWIFT) test
 
 bench:
 	@bash scripts/install-deps.sh --bench

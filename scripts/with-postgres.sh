@@ -46,5 +46,5 @@ trap stop EXIT
 export TALLY_TEST_POSTGRES_URL="postgresql:///postgres?host=$root&user=$owner"
 export TALLY_TEST_POSTGRES_CTL="$root/pgctl"
 export TALLY_TEST_POSTGRES_BIN="$bin"
-echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $NF}') on $root (TALLY_TEST_POSTGRES_URL)"
+echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $root (TALLY_TEST_POSTGRES_URL)"
 "$@"
