@@ -8,7 +8,15 @@
 #   TALLY_TEST_POSTGRES_CTL   a script that runs pg_ctl on the cluster as its owner (`… restart -m fast`)
 #   TALLY_TEST_POSTGRES_BIN   the directory with pg_ctl, pgbench, psql
 # Usage: scripts/with-postgres.sh swift test
+#        scripts/with-postgres.sh --start   (starts a cluster, prints the three variables as NAME=value lines and
+#        exits; the caller stops it with `$TALLY_TEST_POSTGRES_CTL stop` and removes its directory: the tests that
+#        stop and restart PostgreSQL use a cluster of their own this way)
 set -euo pipefail
+keep=false
+if [[ "${1:-}" == "--start" ]]; then
+    keep=true
+    shift
+fi
 bin="${TALLY_POSTGRES_BIN:-}"
 if [[ -z "$bin" ]]; then
     if command -v pg_config >/dev/null && [[ -x "$(pg_config --bindir)/initdb" ]]; then
@@ -41,10 +49,16 @@ stop() {
     "$root/pgctl" stop -m immediate >/dev/null 2>&1 || true
     rm -rf "$root"
 }
-trap stop EXIT
+$keep || trap stop EXIT
 "$root/pgctl" start -o "-c listen_addresses='' -k $root -c max_connections=200 -c fsync=on" >/dev/null
 export TALLY_TEST_POSTGRES_URL="postgresql:///postgres?host=$root&user=$owner"
 export TALLY_TEST_POSTGRES_CTL="$root/pgctl"
 export TALLY_TEST_POSTGRES_BIN="$bin"
+if $keep; then
+    echo "TALLY_TEST_POSTGRES_URL=$TALLY_TEST_POSTGRES_URL"
+    echo "TALLY_TEST_POSTGRES_CTL=$TALLY_TEST_POSTGRES_CTL"
+    echo "TALLY_TEST_POSTGRES_BIN=$TALLY_TEST_POSTGRES_BIN"
+    exit 0
+fi
 echo "with-postgres: PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on $root (TALLY_TEST_POSTGRES_URL)"
 "$@"

@@ -1,0 +1,137 @@
+import Foundation
+
+/// The PostgreSQL the process tests use: the cluster `make test` started (`TALLY_TEST_POSTGRES_URL`, shared,
+/// one fresh database per test), or a private one (``startPrivate()``) for the tests that stop and restart
+/// PostgreSQL, so they never disturb the tests running beside them on the shared one.
+final class PostgresCluster: Sendable {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "TALLY_TEST_POSTGRES_URL is not set and CI=true: the PostgreSQL tests must run in CI (make test starts a cluster)"
+        }
+    }
+
+    /// The `postgres` database's URL.
+    let url: String
+    /// Runs `pg_ctl` on the cluster as its owner; nil for the shared cluster (never stopped by a test).
+    let control: String?
+    /// The directory with `psql`, `pgbench`.
+    let binaries: String
+
+    private init(url: String, control: String?, binaries: String) {
+        self.url = url
+        self.control = control
+        self.binaries = binaries
+    }
+
+    deinit {
+        if let control {
+            _ = try? Self.run(control, ["stop", "-m", "immediate"])
+            try? FileManager.default.removeItem(atPath: (control as NSString).deletingLastPathComponent)
+        }
+    }
+
+    /// The shared cluster; nil (after printing why) when `TALLY_TEST_POSTGRES_URL` is absent outside CI.
+    static func shared(for test: String = #function) throws -> PostgresCluster? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty else {
+            if environment["CI"] == "true" { throw Missing() }
+            print("skipped (PostgreSQL) \(test): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
+            return nil
+        }
+        return PostgresCluster(url: url, control: nil,
+                               binaries: environment["TALLY_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin")
+    }
+
+    /// A cluster of this test's own (`scripts/with-postgres.sh --start`), stopped and deleted when released; nil
+    /// when PostgreSQL is not available outside CI (the shared cluster's variable is what says it is).
+    static func startPrivate(for test: String = #function) throws -> PostgresCluster? {
+        guard try shared(for: test) != nil else { return nil }
+        let script = TestPaths.packageRoot.appendingPathComponent("scripts/with-postgres.sh").path
+        let output = try run("/bin/bash", [script, "--start"])
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let url = values["TALLY_TEST_POSTGRES_URL"], let control = values["TALLY_TEST_POSTGRES_CTL"] else {
+            throw HarnessError("with-postgres.sh --start printed no cluster: \(output)")
+        }
+        return PostgresCluster(url: url, control: control, binaries: values["TALLY_TEST_POSTGRES_BIN"] ?? "")
+    }
+
+    /// Creates a fresh database and returns its URL.
+    func createDatabase() throws -> String {
+        let name = "tally_process_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try psql("CREATE DATABASE \(name)")
+        guard var components = URLComponents(string: url) else { throw HarnessError("not a URL: \(url)") }
+        components.path = "/" + name
+        guard let database = components.string else { throw HarnessError("not a URL: \(url)") }
+        return database
+    }
+
+    /// Runs one SQL command with `psql` on `database` (the `postgres` database by default); its output.
+    @discardableResult
+    func psql(_ sql: String, database: String? = nil) throws -> String {
+        try Self.run(binaries + "/psql", [database ?? url, "-v", "ON_ERROR_STOP=1", "-Atqc", sql])
+    }
+
+    /// `pg_ctl ARGUMENTS` on a private cluster.
+    func pgctl(_ arguments: [String]) throws {
+        guard let control else { throw HarnessError("the shared cluster is never stopped by a test") }
+        try Self.run(control, arguments)
+    }
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                               + String(decoding: errors, as: UTF8.self))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Two `tally serve` processes on one PostgreSQL database (the same configuration, keys and signing
+/// authority), each with its own client.
+final class ServerPair {
+    /// The environment variable the configuration's `store.urlEnv` names.
+    static let urlVariable = "TALLY_TEST_DATABASE_URL"
+
+    let cluster: PostgresCluster
+    /// The database both servers use.
+    let database: String
+    /// The first server (and the configuration, keys and authority).
+    let fixture: ServerFixture
+    /// The second server.
+    private(set) var second: ServerProcess
+    private(set) var secondClient: APIClient
+
+    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions()) throws {
+        self.cluster = cluster
+        database = try cluster.createDatabase()
+        var options = options
+        options.postgresURLEnv = Self.urlVariable
+        fixture = try ServerFixture(options, environment: [Self.urlVariable: database])
+        second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
+                                   environment: fixture.environment)
+        secondClient = APIClient(port: second.port, keys: fixture.keys)
+    }
+
+    deinit {
+        secondClient.session.finishTasksAndInvalidate()
+        try? second.killNow()
+    }
+
+    /// The two clients: index 0 talks to the first server, 1 to the second.
+    var clients: [APIClient] { [fixture.client, secondClient] }
+}
