@@ -50,7 +50,14 @@ stop() {
     rm -rf "$root"
 }
 $keep || trap stop EXIT
-"$root/pgctl" start -o "-c listen_addresses='' -k $root -c max_connections=200 -c fsync=on" >/dev/null
+# In the cluster's own configuration, so a later `pgctl start` (a test stopping and starting it) keeps them.
+cat >>"$root/data/postgresql.conf" <<CONF
+listen_addresses = ''
+unix_socket_directories = '$root'
+max_connections = 200
+fsync = on
+CONF
+"$root/pgctl" start >/dev/null
 export TALLY_TEST_POSTGRES_URL="postgresql:///postgres?host=$root&user=$owner"
 export TALLY_TEST_POSTGRES_CTL="$root/pgctl"
 export TALLY_TEST_POSTGRES_BIN="$bin"

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The PostgreSQL the process tests use: the cluster `make test` started (`TALLY_TEST_POSTGRES_URL`, shared,
 /// one fresh database per test), or a private one (``startPrivate()``) for the tests that stop and restart
@@ -81,23 +86,35 @@ final class PostgresCluster: Sendable {
         try Self.run(control, arguments)
     }
 
+    /// Runs a command to its end; its standard output. Spawned with `posix_spawn` and reaped with `waitpid`
+    /// (Foundation's `Process` missed the exit of a script that leaves a daemon behind, the postmaster), output
+    /// through files.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                               + String(decoding: errors, as: UTF8.self))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tally-run-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: scratch + ".out")
+            try? FileManager.default.removeItem(atPath: scratch + ".err")
         }
-        return String(decoding: output, as: UTF8.self)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, scratch + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, scratch + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw HarnessError("cannot run \(executable): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: scratch + ".out", encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let errors = (try? String(contentsOfFile: scratch + ".err", encoding: .utf8)) ?? ""
+            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(errors)")
+        }
+        return output
     }
 }
 
