@@ -77,7 +77,7 @@ let package = Package(
             name: "tally-bench",
             dependencies: [
                 "TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer", "TallyHTTP",
-                "CSQLite", "TallyCrypto", "TallySandboxServer",
+                "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres",
             ]),
         /// Buys through the engine over a sandbox directory and pauses at a named delivery step
         /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.
