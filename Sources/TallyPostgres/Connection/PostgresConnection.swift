@@ -1,5 +1,6 @@
 import CPostgreSQL
 import Foundation
+import TallyCore
 
 /// One libpq connection, used by one thread at a time (the pool hands it out to one caller and takes it back).
 /// Every statement is prepared once on the connection (`PQprepare`, named by its text) and executed with
@@ -10,6 +11,11 @@ final class PostgresConnection {
     private var prepared: [String: String] = [:]
     /// Whether a failure showed the connection unusable; the pool then drops it.
     private(set) var isBroken = false
+    /// Customers whose rows the open transaction has locked (cleared at each BEGIN by the store).
+    var lockedCustomers: Set<UTF8Key> = []
+    /// Transactions already decoded from stored payload text, keyed by its bytes (decoding is deterministic, so
+    /// a remembered value is what decoding again would give); at most 2,048, then it starts over.
+    var decodedPayloads: [UTF8Key: Transaction] = [:]
 
     /// Connects with a libpq connection string or `postgresql://` URL; fails with what libpq said.
     init(url: String, connectTimeoutSeconds: Int) throws(PostgresError) {

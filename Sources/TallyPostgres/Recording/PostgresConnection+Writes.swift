@@ -6,6 +6,7 @@ extension PostgresConnection {
     /// Creates the customer row when absent (version 0) and locks it until the transaction ends
     /// (`FOR UPDATE`): every change to a customer's nets and version happens under this lock.
     func lockCustomer(_ appUserId: String) throws(PostgresError) {
+        guard lockedCustomers.insert(UTF8Key(appUserId)).inserted else { return }
         try query("INSERT INTO customers (app_user_id, version) VALUES ($1, 0) ON CONFLICT (app_user_id) DO NOTHING",
                   [.bytes(appUserId)])
         try query("SELECT version FROM customers WHERE app_user_id = $1 FOR UPDATE", [.bytes(appUserId)])

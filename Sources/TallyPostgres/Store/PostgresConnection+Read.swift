@@ -37,6 +37,16 @@ extension PostgresConnection {
             FROM notifications WHERE app_user_id = $1
         """
 
+    /// The transaction in a stored payload, decoded at most once while remembered.
+    private func decodedTransaction(json: String, id: String) throws(PostgresError) -> Transaction {
+        let key = UTF8Key(json)
+        if let known = decodedPayloads[key] { return known }
+        let decoded = try PostgresCoding.transaction(json: json, id: id)
+        if decodedPayloads.count >= 2_048 { decodedPayloads.removeAll(keepingCapacity: true) }
+        decodedPayloads[key] = decoded
+        return decoded
+    }
+
     private func record(_ appUserId: String, sql: String) throws(PostgresError) -> CustomerRecord {
         let rows = try query(sql, [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)])
         var record = CustomerRecord(appUserId: appUserId)
@@ -57,7 +67,7 @@ extension PostgresConnection {
                 guard let source = StoredTransaction.Source(rawValue: try rows.requiredText(row, 2)) else {
                     throw .corrupt("transaction '\(id.prefix(64))' has an unknown stored source")
                 }
-                let transaction = try PostgresCoding.transaction(json: try rows.requiredText(row, 3), id: id)
+                let transaction = try decodedTransaction(json: try rows.requiredText(row, 3), id: id)
                 transactions.append((id, StoredTransaction(transaction: transaction, source: source,
                                                            signedTransaction: try rows.bytes(row, 8))))
             case "r":

@@ -69,6 +69,7 @@ public final class PostgresCustomerStore: CustomerStore {
                 try connection.migrate()
                 try connection.query("SELECT pg_advisory_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
                 defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)]) }
+                connection.lockedCustomers.removeAll()
                 try connection.execute("BEGIN")
                 do throws(PostgresError) {
                     try connection.rebuildBalancesIfNeeded(credits)
@@ -93,6 +94,7 @@ public final class PostgresCustomerStore: CustomerStore {
             attempt += 1
             do throws(PostgresError) {
                 return try pool.withConnection { (connection) throws(PostgresError) -> T in
+                    connection.lockedCustomers.removeAll(keepingCapacity: true)
                     try connection.execute("BEGIN")
                     let value: T
                     do throws(PostgresError) {
