@@ -3,13 +3,15 @@ import TallyCore
 import TallyServer
 
 extension PostgresConnection {
-    /// Creates the customer row when absent (version 0) and locks it until the transaction ends
-    /// (`FOR UPDATE`): every change to a customer's nets and version happens under this lock.
+    /// Creates the customer row when absent (version 0) and locks it until the transaction ends, in one
+    /// statement (`ON CONFLICT … DO UPDATE` locks the existing row as `SELECT … FOR UPDATE` would, and leaves it
+    /// as it was): every change to a customer's nets and version happens under this lock. Once per transaction.
     func lockCustomer(_ appUserId: String) throws(PostgresError) {
         guard lockedCustomers.insert(UTF8Key(appUserId)).inserted else { return }
-        try query("INSERT INTO customers (app_user_id, version) VALUES ($1, 0) ON CONFLICT (app_user_id) DO NOTHING",
-                  [.bytes(appUserId)])
-        try query("SELECT version FROM customers WHERE app_user_id = $1 FOR UPDATE", [.bytes(appUserId)])
+        try query("""
+            INSERT INTO customers (app_user_id, version) VALUES ($1, 0)
+            ON CONFLICT (app_user_id) DO UPDATE SET version = customers.version
+            """, [.bytes(appUserId)])
     }
 
     /// Adds one to the customer's version (the row is locked by then).

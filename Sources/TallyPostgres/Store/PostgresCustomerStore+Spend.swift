@@ -18,16 +18,19 @@ extension PostgresCustomerStore {
     {
         let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> Admission in
             try connection.lockCustomer(appUserId)
+            // The spend already recorded with this id (if any) and the net of `currency`, in one statement.
             let rows = try connection.query("""
-                SELECT currency, amount::text, date_ms FROM spends WHERE app_user_id = $1 AND spend_id = $2
-                """, [.bytes(appUserId), .bytes(id)])
+                SELECT (SELECT net::text FROM balances WHERE app_user_id = $1 AND currency = $3),
+                       s.currency, s.amount::text, s.date_ms
+                FROM (VALUES (1)) AS one LEFT JOIN spends s ON s.app_user_id = $1 AND s.spend_id = $2
+                """, [.bytes(appUserId), .bytes(id), .bytes(currency)])
             var existing: Spend?
-            if rows.count > 0 {
-                guard let amount = try rows.decimal(0, 1) else { throw .corrupt("spend '\(id.prefix(64))' has no amount") }
-                existing = Spend(id: id, currency: try rows.requiredBytes(0, 0), amount: amount,
-                                 date: Date(millisecondsSince1970: try rows.integer(0, 2) ?? 0))
+            if rows.count > 0, !rows.isNull(0, 1) {
+                guard let amount = try rows.decimal(0, 2) else { throw .corrupt("spend '\(id.prefix(64))' has no amount") }
+                existing = Spend(id: id, currency: try rows.requiredBytes(0, 1), amount: amount,
+                                 date: Date(millisecondsSince1970: try rows.integer(0, 3) ?? 0))
             }
-            let net = try connection.net(of: appUserId, currency: currency)
+            let net = rows.count > 0 ? try rows.decimal(0, 0) ?? 0 : 0
             let admitted: Spend?
             do {
                 admitted = try admit(existing, net)
