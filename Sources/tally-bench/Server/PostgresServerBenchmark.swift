@@ -44,7 +44,7 @@ enum PostgresServerBenchmark {
             let funding = try fund(setup: setup, url: database)
             Report.line(String(format: "funded %d customers through the store in %.1f s", spenders, funding))
             let wrk = Wrk(executable: wrkPath, threads: 1, connections: 32, seconds: seconds)
-            Report.line("PostgreSQL on a Unix socket (fsync on); two tally serve (threads 4, poolSize 8); per server "
+            Report.line("PostgreSQL on a Unix socket (fsync on); two tally serve (threads \(ProcessInfo.processInfo.environment["TALLY_BENCH_SERVER_THREADS"] ?? "4"), poolSize 8); per server "
                 + "wrk -t1 -c32 -d\(seconds)s" + BenchTools.loadAverageNote)
 
             let (selectOnly, tpcb) = try pgbench(started, database: pgbenchDatabase, seconds: seconds)
