@@ -38,12 +38,18 @@ extension PostgresCustomerStore {
                 return .refused(error)
             }
             guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId)) }
+            // The spend, the net and the version in one statement (the customer's row is locked above).
             try connection.query("""
-                INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms) VALUES ($1, $2, $3, $4::numeric, $5::bigint)
+                WITH spend AS (
+                    INSERT INTO spends (app_user_id, spend_id, currency, amount, date_ms)
+                    VALUES ($1, $2, $3, $4::numeric, $5::bigint)
+                ), balance AS (
+                    INSERT INTO balances (app_user_id, currency, net) VALUES ($1, $3, -($4::numeric))
+                    ON CONFLICT (app_user_id, currency) DO UPDATE SET net = balances.net + EXCLUDED.net
+                )
+                UPDATE customers SET version = version + 1 WHERE app_user_id = $1
                 """, [.bytes(appUserId), .bytes(spend.id), .bytes(spend.currency), .decimal(spend.amount),
                       .integer(spend.date.millisecondsSince1970)])
-            try connection.addToNet(of: appUserId, currency: spend.currency, -spend.amount)
-            try connection.bumpVersion(of: appUserId)
             return .recorded(try connection.customerStateRecord(appUserId))
         }
         switch admission {
