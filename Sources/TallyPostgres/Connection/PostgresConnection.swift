@@ -39,6 +39,17 @@ final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Why libpq cannot parse `url` as a connection string or URL; nil when it can (nothing is connected).
+    static func problem(withURL url: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            defer { if let error { PQfreemem(error) } }
+            return error.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not a libpq URL"
+        }
+        PQconninfoFree(options)
+        return nil
+    }
+
     /// Whether libpq still holds the connection as open.
     var isOpen: Bool { !isBroken && PQstatus(handle) == CONNECTION_OK }
 

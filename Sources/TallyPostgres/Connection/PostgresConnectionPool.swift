@@ -39,7 +39,13 @@ final class PostgresConnectionPool: Sendable {
         if let reused = idle.withLock({ $0.popLast() }), reused.connection.isOpen {
             connection = reused.connection
         } else {
-            connection = try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeoutSeconds)
+            do {
+                connection = try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeoutSeconds)
+            } catch {
+                var failure = error
+                failure.duringConnect = true
+                throw failure
+            }
         }
         defer {
             if connection.isOpen { idle.withLock { $0.append(Connection(connection: connection)) } }

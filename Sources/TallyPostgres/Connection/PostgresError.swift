@@ -10,6 +10,9 @@ struct PostgresError: Error, Sendable, CustomStringConvertible {
     var connectionLost: Bool
     /// Whether the COMMIT had been sent when the connection broke (its outcome is unknown).
     var duringCommit = false
+    /// Whether a new connection could not be opened (the server is down or unreachable): trying again at once
+    /// would only wait again.
+    var duringConnect = false
 
     init(sqlState: String = "", _ message: String, connectionLost: Bool = false) {
         self.sqlState = sqlState

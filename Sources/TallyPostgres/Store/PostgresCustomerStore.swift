@@ -47,6 +47,9 @@ public final class PostgresCustomerStore: CustomerStore {
         throws(CustomerStoreError)
     {
         self.credits = credits
+        if let problem = PostgresConnection.problem(withURL: url) {
+            throw CustomerStoreError(.unavailable, "PostgreSQL: the store URL cannot be used: \(problem)")
+        }
         pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
         do throws(CustomerStoreError) {
             try prepare()
@@ -113,7 +116,9 @@ public final class PostgresCustomerStore: CustomerStore {
                     return value
                 }
             } catch {
-                let again = (error.isRetryable || (error.connectionLost && !error.duringCommit))
+                // A pooled connection found broken (the server restarted since) is replaced and the write run again;
+                // a failed connect or a COMMIT whose answer was lost is not.
+                let again = (error.isRetryable || (error.connectionLost && !error.duringCommit && !error.duringConnect))
                     && attempt < Self.maxAttempts && !(error.connectionLost && attempt >= 3)
                 guard again else { throw error.storeError(what) }
                 if error.isRetryable && attempt > 2 { usleep(UInt32.random(in: 200...2_000) * UInt32(min(attempt, 10))) }
@@ -131,7 +136,7 @@ public final class PostgresCustomerStore: CustomerStore {
             do throws(PostgresError) {
                 return try pool.withConnection(body)
             } catch {
-                guard error.connectionLost, attempt < 2 else { throw error.storeError(what) }
+                guard error.connectionLost, !error.duringConnect, attempt < 2 else { throw error.storeError(what) }
             }
         }
     }
