@@ -40,37 +40,3 @@ enum PostgresCoding {
         }
     }
 }
-
-/// A transaction made ready before the write transaction: its JSON and the value that JSON reads back as.
-struct PreparedCopy: Sendable {
-    var stored: StoredTransaction
-    var json: String
-    var normalized: Transaction
-
-    init(_ stored: StoredTransaction) throws(CustomerStoreError) {
-        self.stored = stored
-        let id = stored.transaction.transactionId
-        json = try PostgresCoding.json(stored.transaction, what: "transaction '\(id.prefix(64))'")
-        normalized = try PostgresCoding.normalized(stored.transaction, json: json, what: "transaction '\(id.prefix(64))'")
-    }
-}
-
-/// Renewal info made ready before the write transaction.
-struct PreparedRenewal: Sendable {
-    var json: String
-    var normalized: RenewalInfo
-    var signed: String?
-
-    init(_ info: RenewalInfo, signed: String?) throws(CustomerStoreError) {
-        let what = "the renewal info of chain '\(info.originalTransactionId.prefix(64))'"
-        json = try PostgresCoding.json(info, what: what)
-        normalized = try PostgresCoding.normalized(info, json: json, what: what)
-        self.signed = signed
-    }
-
-    init(json: String, signed: String?, chain: String) throws(PostgresError) {
-        self.json = json
-        normalized = try PostgresCoding.renewalInfo(json: json, chain: chain)
-        self.signed = signed
-    }
-}
