@@ -37,29 +37,37 @@ final class PostgresRows {
         return value
     }
 
-    /// A `bytea` value (text output `\x` + hex) as the string whose UTF-8 bytes it holds; nil for NULL.
+    /// A `bytea` value (text output `\x` + hex) as the string whose UTF-8 bytes it holds; nil for NULL. Decoded
+    /// straight from libpq's buffer (a stored JWS is kilobytes of hex).
     func bytes(_ row: Int, _ column: Int) throws(PostgresError) -> String? {
-        guard let hex = text(row, column) else { return nil }
-        guard hex.hasPrefix("\\x") else { throw .corrupt("a bytea value is not in hex output format") }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((hex.utf8.count - 2) / 2)
-        var high: UInt8?
-        for character in hex.utf8.dropFirst(2) {
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            default: throw .corrupt("a bytea value holds a character that is not hex")
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
+        let digits = length - 2
+        guard length >= 2, value[0] == 0x5C, value[1] == 0x78, digits % 2 == 0 else {
+            throw .corrupt("a bytea value is not in hex output format")
+        }
+        var bytes = [UInt8](repeating: 0, count: digits / 2)
+        var valid = true
+        value.withMemoryRebound(to: UInt8.self, capacity: length) { text in
+            bytes.withUnsafeMutableBufferPointer { out in
+                for index in 0..<(digits / 2) {
+                    let high = Self.nibbles[Int(text[2 + 2 * index])], low = Self.nibbles[Int(text[3 + 2 * index])]
+                    if high > 15 || low > 15 { valid = false }
+                    out[index] = high << 4 | (low & 15)
+                }
             }
         }
-        guard high == nil else { throw .corrupt("a bytea value has an odd number of hex digits") }
+        guard valid else { throw .corrupt("a bytea value holds a character that is not hex") }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value of each hex digit by its byte (`0-9a-f`); 255 for any other byte.
+    private static let nibbles: [UInt8] = (0..<256).map { byte in
+        switch byte {
+        case 0x30...0x39: UInt8(byte - 0x30)
+        case 0x61...0x66: UInt8(byte - 0x61 + 10)
+        default: 255
+        }
     }
 
     /// A `bytea` value that must be present.
