@@ -23,8 +23,9 @@ demo: deps
 tour: deps
 	@bash scripts/tour.sh
 
+# The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end.
 test: deps check-storekit
-	$(SWIFT) test
+	@bash scripts/with-postgres.sh $(SWIFT) test
 
 # Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
 # the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.

@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock"]
+                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -18,8 +18,10 @@ extension ServerConfiguration {
                       directory: url.deletingLastPathComponent())
     }
 
-    /// Loads a configuration from its JSON; relative paths resolve against `directory`.
-    public init(jsonData data: Data, fileName: String, directory: URL) throws(ServerConfigurationError) {
+    /// Loads a configuration from its JSON; relative paths resolve against `directory`; `store.urlEnv` is looked
+    /// up in `environment`.
+    public init(jsonData data: Data, fileName: String, directory: URL,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(ServerConfigurationError) {
         var reader = ConfigurationReader(directory: directory)
         let tree: JSONTree
         do {
@@ -31,14 +33,15 @@ extension ServerConfiguration {
             }
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }
-        let loaded = Self.load(JSONCursor(tree: tree, file: fileName), reader: &reader)
+        let loaded = Self.load(JSONCursor(tree: tree, file: fileName), environment: environment, reader: &reader)
         guard reader.problems.isEmpty, let loaded else {
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }
         self = loaded
     }
 
-    private static func load(_ root: JSONCursor, reader: inout ConfigurationReader) -> ServerConfiguration? {
+    private static func load(_ root: JSONCursor, environment: [String: String],
+                             reader: inout ConfigurationReader) -> ServerConfiguration? {
         guard let members = reader.object(root, allowed: jsonKeys) else { return nil }
         var listen = ListenAddress(host: "127.0.0.1", port: 8080)
         if let node = members["listen"], let text = reader.string(node) {
@@ -82,11 +85,12 @@ extension ServerConfiguration {
                 reader.problem("clock.sandboxURL", "must be the http URL of a running `tally sandbox serve`")
             }
         }
+        let store = loadStore(members["store"], environment: environment, reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
                                    verification: verification, ownership: ownership, keys: keys, limits: limits,
                                    threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI,
-                                   sandboxClockURL: sandboxClockURL, writeThreads: writeThreads)
+                                   sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     /// A `tally sandbox serve` whose clock the server follows (`clock.sandboxURL`), for tests and demos only;
     /// nil: the system clock.
     public var sandboxClockURL: URL?
+    /// Where customers are kept (SQLite by default) and how long this server may cache a state.
+    public var store: StoreSettings
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
@@ -39,7 +41,7 @@ public struct ServerConfiguration: Sendable {
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
                 threads: Int = 4, notifications: NotificationSettings = NotificationSettings(),
                 appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil,
-                writeThreads: Int = 32) {
+                writeThreads: Int = 32, store: StoreSettings = StoreSettings()) {
         self.writeThreads = writeThreads
         self.listen = listen
         self.catalog = catalog
@@ -52,6 +54,7 @@ public struct ServerConfiguration: Sendable {
         self.notifications = notifications
         self.appStoreServerAPI = appStoreServerAPI
         self.sandboxClockURL = sandboxClockURL
+        self.store = store
     }
 
     /// What each transaction credits under this catalog and `tally.json`: the store keeps its balances with it.
