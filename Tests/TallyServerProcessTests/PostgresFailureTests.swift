@@ -12,6 +12,10 @@ extension ServerProcessTests {
     /// PostgreSQL-backed servers under failure: a server SIGKILLed, PostgreSQL restarted, PostgreSQL down at
     /// start, a database from a newer Tally. The tests that stop PostgreSQL use a private cluster.
     @Suite struct PostgresFailures {
+        /// The PostgreSQL schema version this build migrates to (TallyPostgres's `PostgresSchema.currentVersion`):
+        /// 1, everything the SQLite store held after its fourth migration; 2, the consumption answers.
+        static let schemaVersion = "2"
+
         /// What one posted purchase came to.
         struct Posted: Sendable {
             var transactionId: String
@@ -141,7 +145,7 @@ extension ServerProcessTests {
             #expect(try await fixture.client.postTransaction(jws, for: "hal").status == 200)
             #expect(JSONFields.balance(try await fixture.client.customer("hal")) == 100)
             #expect(try cluster.psql("SELECT version FROM tally_schema", database: database)
-                .trimmingCharacters(in: .whitespacesAndNewlines) == "1", "migrated on the first call that reached it")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == Self.schemaVersion, "migrated on the first call that reached it")
         }
 
         @Test func twoServersStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
@@ -169,7 +173,7 @@ extension ServerProcessTests {
             }
             #expect(started.current.allSatisfy { (try? $0.get()) != nil }, "\(started.current)")
             #expect(try cluster.psql("SELECT version FROM tally_schema", database: fresh)
-                .trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == Self.schemaVersion)
 
             try fixture.server.killNow()
             try cluster.psql("UPDATE tally_schema SET version = 99", database: database)
@@ -177,7 +181,7 @@ extension ServerProcessTests {
                 _ = try ServerProcess(data: fixture.dataDirectory, config: config,
                                       environment: [ServerPair.urlVariable: database])
             }
-            #expect(refusal.map { "\($0)".contains("schema version 99, newer than the 1 this tally knows") } == true,
+            #expect(refusal.map { "\($0)".contains("schema version 99, newer than the \(Self.schemaVersion) this tally knows") } == true,
                     "\(String(describing: refusal))")
         }
     }

@@ -47,6 +47,8 @@ struct PostgresError: Error, Sendable, CustomStringConvertible {
         let reason: CustomerStoreError.Reason
         if connectionLost || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState == "53300" {
             reason = .unavailable
+        } else if sqlState == "54000" {  // program_limit_exceeded: an index row (an id) too large
+            reason = .tooLarge
         } else if isRetryable || sqlState == "55P03" {
             reason = .busy
         } else {

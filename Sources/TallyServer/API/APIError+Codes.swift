@@ -40,8 +40,16 @@ extension APIError {
     }
     static let notReady = APIError(503, "not_ready", "writes to the store fail (a full disk, a read-only file "
                                    + "system, a lock); the server's log says why; it recovers by itself")
+    /// What a failed store call answers: 422 `too_large_for_store` when a value is larger than the store can
+    /// keep (nothing was stored, and retrying cannot help); otherwise 503 `unavailable`, so the client retries.
     /// The store's own message (paths, SQLite text) stays on the server; the client learns only the kind.
-    static func unavailable(_ error: CustomerStoreError) -> APIError {
+    static func storeFailure(_ error: CustomerStoreError) -> APIError {
+        if error.reason == .tooLarge {
+            var answer = APIError(422, "too_large_for_store", "a value of this request (an id) is longer than this "
+                                  + "server's store can keep; nothing was stored")
+            answer.logMessage = "store tooLarge: \(error.message)"
+            return answer
+        }
         var answer = APIError(503, "unavailable", "the store is \(error.reason == .busy ? "busy" : "unavailable"); "
                               + "nothing was acknowledged, retry")
         answer.logMessage = "store \(error.reason.rawValue): \(error.message)"

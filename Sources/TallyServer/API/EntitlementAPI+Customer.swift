@@ -58,7 +58,7 @@ extension EntitlementAPI {
         do {
             return try body()
         } catch {
-            throw .unavailable(error)
+            throw .storeFailure(error)
         }
     }
 

@@ -25,7 +25,7 @@ extension EntitlementAPI {
             readiness.noteWrite(failure: nil)
             return value
         } catch {
-            if error.reason != .refused { readiness.noteWrite(failure: Readiness.Failure(message: error.message)) }
+            if error.reason != .refused, error.reason != .tooLarge { readiness.noteWrite(failure: Readiness.Failure(message: error.message)) }
             throw error
         }
     }

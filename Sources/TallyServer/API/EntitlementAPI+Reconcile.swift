@@ -57,7 +57,7 @@ extension EntitlementAPI {
             var answer = APIError(502, "app_store_unverifiable", message)
             answer.logMessage = "reconcile: \(message)"
             return answer
-        case .store(let failure): return .unavailable(failure)
+        case .store(let failure): return .storeFailure(failure)
         }
     }
 }

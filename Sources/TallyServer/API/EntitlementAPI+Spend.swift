@@ -65,7 +65,7 @@ extension EntitlementAPI {
             }
         } catch {
             guard error.reason == .refused, let refusal = error.underlying as? SpendRefusal else {
-                throw .unavailable(error)
+                throw .storeFailure(error)
             }
             switch refusal {
             case .insufficientBalance(let balance, let message): throw .insufficientBalance(balance, message)

@@ -10,6 +10,8 @@ public struct CustomerStoreError: Error, Sendable, CustomStringConvertible {
         case failed
         /// The `admit` closure of a spend refused it; ``underlying`` holds its error.
         case refused
+        /// A value (an id) is larger than this store can keep: the same request can never succeed; nothing was stored.
+        case tooLarge
     }
 
     /// The kind of failure.
