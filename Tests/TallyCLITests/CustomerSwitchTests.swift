@@ -98,6 +98,33 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @Test func anAnswerForThePreviousCustomerLandingAfterTheSwitchIsNotTakenAsTheNewOnes() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
+        let proxy = try SlowProxy(to: server.url, in: scratch.harness.root)
+        var store = try await scratch.store(server, user: "alice", url: proxy.url)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        // alice's state is read on a slow network: its answer lands once the switch to bob is done.
+        try proxy.holdBack("GET", "/v1/customers/alice")
+        let reading = Task { [store] in await store.refresh() }
+        #expect(await ServerLinkTests.eventually { proxy.received("GET", "/v1/customers/alice") })
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.kept.map(\.productId) == [ServerLinkTests.premium])
+        #expect(await store.isEntitled("premium") == false)
+        try proxy.release()
+        _ = await reading.value
+        #expect(await store.serverLink?.appUserId == "bob")
+        #expect(await store.isEntitled("premium") == false, "alice's late answer is not bob's state")
+        await store.close()
+
+        // Nor saved as bob's: offline, bob's saved state is bob's.
+        server.stop()
+        store = try await scratch.store(server, user: "bob", url: proxy.url)
+        #expect(await store.stateSource == .savedServerState)
+        #expect(await store.isEntitled("premium") == false, "alice's late answer was saved as bob's")
+        await store.close()
+    }
+
     @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")

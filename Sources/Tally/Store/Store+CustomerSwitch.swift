@@ -64,11 +64,12 @@ extension Store {
     {
         guard let server else { return ([], []) }
         var posted: [CustomerSwitch.Posted] = [], notPosted: [Transaction] = []
+        let customerId = server.link.appUserId
         for (transaction, jws) in restored {
             let id = transaction.transactionId
             switch await server.post(signedTransaction: jws) {
             case .accepted(let customer, let outcome):
-                adoptServerState(customer)
+                adoptServerState(customer, of: customerId)
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome ?? .unchanged))
             case .refused(409, "owned_by_another_customer", _):
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: .kept))

@@ -11,10 +11,11 @@ extension Store {
         // Closed: no request (the session is ending); the transaction stays unfinished for the next launch.
         guard !isClosed else { return false }
         let id = post.transactionId
+        let customerId = server.link.appUserId
         switch await server.post(signedTransaction: post.jwsRepresentation) {
         case .accepted(let customer, _):
             pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
-            adoptServerState(customer)
+            adoptServerState(customer, of: customerId)
             await pause(at: .posted, id)
             return true
         case .refused(let status, let code, let message):
@@ -30,7 +31,7 @@ extension Store {
                 report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
                     + "(\(reason)); it stays unfinished and is posted again with back-off"))
             }
-            stateSource = offlineSource
+            if isCurrentCustomer(customerId) { stateSource = offlineSource }
             scheduleRetry()
             return false
         }
@@ -68,17 +69,27 @@ extension Store {
     /// Reads the server's customer state; on failure the state falls back to the customer file.
     func readServerState() async {
         guard let server, !isClosed else { return }
+        let customerId = server.link.appUserId
         switch await server.customer() {
         case .success(let customer):
-            adoptServerState(customer)
+            adoptServerState(customer, of: customerId)
         case .failure:
-            stateSource = offlineSource
+            if isCurrentCustomer(customerId) { stateSource = offlineSource }
         }
     }
 
-    /// Keeps a state the server answered (in memory and in `server-state.json`) and shows it — with what waits
-    /// to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while something does.
-    func adoptServerState(_ customer: CustomerState) {
+    /// Whether `appUserId` (the customer a request was made for, before it suspended) is the link's customer
+    /// now, compared as bytes: an answer for a customer switched away from meanwhile is not this one's.
+    func isCurrentCustomer(_ appUserId: String) -> Bool {
+        serverLink?.appUserId.hasSameBytes(as: appUserId) ?? false
+    }
+
+    /// Keeps a state the server answered for `appUserId` (in memory and in `server-state.json`) and shows it —
+    /// with what waits to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while
+    /// something does. An answer for another customer than the link's now (it landed after a
+    /// ``switchCustomer(to:appAccountToken:)``) is dropped: it is neither shown nor saved as this customer's.
+    func adoptServerState(_ customer: CustomerState, of appUserId: String) {
+        guard isCurrentCustomer(appUserId) else { return }
         serverState = customer
         let now = clock.now()
         serverStateDate = now
