@@ -24,6 +24,14 @@ struct ServerClient: Sendable {
         ServerClient(link: link, session: session)
     }
 
+    /// This client for another customer of the same server (the same session); itself for its own customer.
+    func `for`(appUserId: String) -> ServerClient {
+        guard !link.appUserId.hasSameBytes(as: appUserId) else { return self }
+        var other = link
+        other.appUserId = appUserId
+        return with(other)
+    }
+
     init(link: ServerLink) {
         self.link = link
         let configuration = URLSessionConfiguration.ephemeral

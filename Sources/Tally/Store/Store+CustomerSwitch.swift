@@ -16,10 +16,12 @@ extension Store {
     /// - Parameters:
     ///   - appUserId: the new customer's id on the server (not empty).
     ///   - appAccountToken: the token for its purchases; by default ``ServerLink/appAccountToken(for:)``.
-    /// - Throws: ``StoreError`` — `invalidValue` without a server link or for an empty id; `networkError`, and
-    ///   nothing changes, while a purchase of the current customer waits to be posted (posting it for the new
-    ///   customer would credit the wrong one); the restore's errors (`networkError`, `backend`, `cancelled`,
-    ///   `storage`), after which the store already speaks for the new customer (call ``restore()`` again).
+    /// - Throws: ``StoreError`` — `invalidValue` without a server link or for an empty id; `purchaseInProgress`,
+    ///   and nothing changes, while a ``purchase(_:quantity:appAccountToken:context:)`` call or another switch is
+    ///   under way; `networkError`, and nothing changes, while a purchase of the current customer waits to be
+    ///   posted (posting it for the new customer would credit the wrong one); the restore's errors
+    ///   (`networkError`, `backend`, `cancelled`, `storage`), after which the store already speaks for the new
+    ///   customer (call ``restore()`` again).
     @discardableResult
     public func switchCustomer(to appUserId: String, appAccountToken: UUID? = nil) async throws(StoreError)
         -> CustomerSwitch
@@ -29,14 +31,19 @@ extension Store {
                 + "no customer id")
         }
         guard !appUserId.isEmpty else { throw StoreError(.invalidValue, "the new appUserId is empty") }
+        try refuseSwitchWhileBusy(to: appUserId)
+        isSwitching = true
+        defer { isSwitching = false }
         if !pendingPosts.isEmpty { _ = await postPending() }
         // A delivery under way posts for the current customer: let it end (posted, or left waiting) first.
-        while !inFlight.isEmpty { try? await Task.sleep(for: .milliseconds(2)) }
-        // From here to the switch nothing suspends, so no post of the current customer can start in between.
+        while !inFlight.isEmpty { await deliveryEnded() }
+        // From here to the switch nothing suspends, so no post or purchase of the current customer can start in
+        // between.
+        if let openPurchase = openPurchases.first { throw purchaseInProgress(openPurchase, to: appUserId) }
         if let waiting = pendingPosts.first {
-            throw StoreError(.networkError, "transaction \(waiting.transactionId) of customer '\(link.appUserId)' "
-                + "waits to be posted to the server, which cannot be reached; switching now would credit it to "
-                + "'\(appUserId)'. Try again once the server answers")
+            throw StoreError(.networkError, "transaction \(waiting.transactionId) of customer "
+                + "'\(waiting.appUserId ?? link.appUserId)' waits to be posted to the server, which cannot be "
+                + "reached; switching now would credit it to '\(appUserId)'. Try again once the server answers")
         }
         let previous = link.appUserId
         var switched = link
@@ -54,6 +61,22 @@ extension Store {
                                      notPosted: notPosted)
         emit([.customerSwitched(outcome)] + stateChangeEvents())
         return outcome
+    }
+
+    /// Refuses a switch while a purchase call or another switch is under way.
+    func refuseSwitchWhileBusy(to appUserId: String) throws(StoreError) {
+        if isSwitching {
+            throw StoreError(.purchaseInProgress, "another switchCustomer(to:) is under way; switch to "
+                + "'\(appUserId)' once it returned")
+        }
+        if let openPurchase = openPurchases.first { throw purchaseInProgress(openPurchase, to: appUserId) }
+    }
+
+    /// The error of a switch refused while a purchase call is open.
+    func purchaseInProgress(_ productId: String, to appUserId: String) -> StoreError {
+        StoreError(.purchaseInProgress, "a purchase of \(productId) for customer "
+            + "'\(serverLink?.appUserId ?? "")' is under way (waiting on the App Store); switching now would post it "
+            + "for '\(appUserId)'. Switch once purchase(_:) returned")
     }
 
     /// Posts restored transactions for the link's customer (they are finished with the store already): each
@@ -79,8 +102,12 @@ extension Store {
                 emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
             case .unavailable(let reason):
                 report(StoreDiagnostic(.serverUnavailable, "restored transaction \(id) could not be posted to the "
-                    + "server (\(reason)); a later restore() posts it again"))
+                    + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)
+                if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
+                    pendingPosts.append(PendingPost(transactionId: id, jwsRepresentation: jws, appUserId: customerId))
+                }
+                scheduleRetry()
             }
         }
         return (posted, notPosted)

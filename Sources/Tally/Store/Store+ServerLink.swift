@@ -7,10 +7,12 @@ extension Store {
     /// without a link, after a 2xx (the server's state is kept) and after a final refusal (reported); false while
     /// the server cannot take it — it is then kept in ``pendingPosts`` and posted again with back-off.
     func posted(_ post: PendingPost) async -> Bool {
-        guard let server else { return true }
+        guard let current = server else { return true }
         // Closed: no request (the session is ending); the transaction stays unfinished for the next launch.
         guard !isClosed else { return false }
         let id = post.transactionId
+        // A purchase of a customer switched away from is posted for that customer, never for the one now.
+        let server = current.for(appUserId: post.appUserId ?? current.link.appUserId)
         let customerId = server.link.appUserId
         switch await server.post(signedTransaction: post.jwsRepresentation) {
         case .accepted(let customer, _):
@@ -43,7 +45,8 @@ extension Store {
         while !isClosed, let next = pendingPosts.first {
             prepareForChange()
             guard await posted(next) else { break }
-            await finish(next.transactionId)
+            // A restored transaction (posted again after a switch) was finished already.
+            if !record.finished.contains(next.transactionId) { await finish(next.transactionId) }
             emit(stateChangeEvents())
         }
         guard pendingPosts.isEmpty || isClosed else { return false }
