@@ -125,6 +125,23 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @Test func switchedOfflineTheNewCustomerDoesNotSeeThePreviousOnesPurchases() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
+        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: .seconds(60)))
+        _ = try await store.purchase(ServerLinkTests.premium)
+        _ = try await store.purchase(ServerLinkTests.coins)
+        server.stop()
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.notPosted.map(\.productId) == [ServerLinkTests.premium])
+        // Nothing of bob's is known yet: not alice's purchases, which the device's file holds.
+        #expect(await store.stateSource == .localCache)
+        #expect(await store.isEntitled("premium") == false, "alice's premium shown as bob's")
+        #expect(await store.balance("coins") == 0, "alice's coins shown as bob's")
+        #expect(await store.localState.balance("coins") == 10, "the device's file keeps alice's")
+        await store.close()
+    }
+
     @Test func aRestoredPurchaseTheServerCouldNotTakeDuringASwitchIsPostedOnceItIsBack() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
