@@ -99,7 +99,8 @@ extension Store {
         stateSource = pendingPosts.isEmpty ? .server : .savedServerState
         guard let link = serverLink else { return }
         do {
-            try SavedServerState(appUserId: link.appUserId, savedAt: now, state: customer).write(in: directory)
+            try SavedServerState(server: link.url, appUserId: link.appUserId, savedAt: now, state: customer)
+                .write(in: directory)
         } catch {
             report(StoreDiagnostic(.savedServerStateUnusable, "the server's state could not be saved for offline "
                 + "use (\(error.message)); it is saved again at the server's next answer"))
@@ -118,7 +119,7 @@ extension Store {
         serverState = nil
         serverStateDate = nil
         guard let link = serverLink else { return }
-        switch SavedServerState.read(in: directory, for: link.appUserId) {
+        switch SavedServerState.read(in: directory, from: link.url, for: link.appUserId) {
         case .success(let saved)?:
             serverState = saved.state
             serverStateDate = saved.savedAt
