@@ -16,7 +16,11 @@ import TallyCore
 ///
 /// The same source compiles against Apple's StoreKit and, on Linux, against the stand-in in Tests/StoreKitStandIn;
 /// its behaviour is tested against the stand-in's scripted answers only — not yet run on an Apple device.
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+///
+/// Not on visionOS (not yet): StoreKit's `purchase(options:)` is not available there (a visionOS purchase needs
+/// `purchase(confirmIn:options:)` with a scene), so the backend is declared unavailable on visionOS.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+@available(visionOS, unavailable)
 public actor StoreKitBackend: StoreBackend {
     /// Checks each JWS the engine keeps (see ``AppStoreVerifier``).
     public nonisolated let transactionVerifier: any TransactionVerifier
