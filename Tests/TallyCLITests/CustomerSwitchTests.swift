@@ -232,6 +232,21 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @Test func aRestoredTransactionTheServerRefusesForGoodIsListedAsRefused() async throws {
+        let scratch = try Scratch()
+        // The server verifies for another app: it refuses (422) every transaction of this one.
+        let server = try LinkedServer(trusting: scratch.sandbox, bundleId: "com.example.other")
+        let store = try await scratch.store(server, user: "alice")
+        _ = try await store.purchase(ServerLinkTests.premium)
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.posted.isEmpty)
+        #expect(change.notPosted.isEmpty)
+        #expect(change.refused.map(\.transaction.productId) == [ServerLinkTests.premium])
+        #expect(change.refused.map(\.status) == [422])
+        #expect(change.refused.map(\.code) == ["verification_failed"])
+        await store.close()
+    }
+
     @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")

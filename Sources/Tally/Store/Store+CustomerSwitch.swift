@@ -55,10 +55,10 @@ extension Store {
         loadSavedServerState()
         if serverState == nil { stateSource = .localCache }
         let restored = try await restoreWritten(announcingState: false)
-        let (posted, notPosted) = await postRestored(restored)
+        let restoredPosts = await postRestored(restored)
         await readServerState()
-        let outcome = CustomerSwitch(previousAppUserId: previous, appUserId: appUserId, posted: posted,
-                                     notPosted: notPosted)
+        let outcome = CustomerSwitch(previousAppUserId: previous, appUserId: appUserId, posted: restoredPosts.posted,
+                                     notPosted: restoredPosts.notPosted, refused: restoredPosts.refused)
         emit([.customerSwitched(outcome)] + stateChangeEvents())
         return outcome
     }
@@ -80,26 +80,33 @@ extension Store {
     }
 
     /// Posts restored transactions for the link's customer (they are finished with the store already): each
-    /// the server answered with its outcome — a 409 `owned_by_another_customer` is ``ServerOutcome/kept`` —
-    /// and those it could not be reached for (or refused for good: reported).
+    /// the server answered with its outcome (nil when it named none this engine knows) — a 409
+    /// `owned_by_another_customer` is ``ServerOutcome/kept`` —, those it could not be reached for (posted again
+    /// with back-off), and those it refused for good (reported).
     func postRestored(_ restored: [(transaction: Transaction, jwsRepresentation: String)]) async
-        -> (posted: [CustomerSwitch.Posted], notPosted: [Transaction])
+        -> (posted: [CustomerSwitch.Posted], notPosted: [Transaction], refused: [CustomerSwitch.Refused])
     {
-        guard let server else { return ([], []) }
-        var posted: [CustomerSwitch.Posted] = [], notPosted: [Transaction] = []
+        guard let server else { return ([], [], []) }
+        var posted: [CustomerSwitch.Posted] = [], notPosted: [Transaction] = [], refused: [CustomerSwitch.Refused] = []
         let customerId = server.link.appUserId
         for (transaction, jws) in restored {
             let id = transaction.transactionId
             switch await server.post(signedTransaction: jws) {
             case .accepted(let customer, let outcome):
                 adoptServerState(customer, of: customerId)
-                posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome ?? .unchanged))
+                posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome))
+                if outcome == nil {
+                    report(StoreDiagnostic(.unknownServerOutcome, "the server stored restored transaction \(id) but its "
+                        + "answer names no outcome this engine knows; its CustomerSwitch.Posted.outcome is nil"))
+                }
             case .refused(409, "owned_by_another_customer", _):
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: .kept))
             case .refused(let status, let code, let message):
                 report(StoreDiagnostic(.serverRefused, "the server refused restored transaction \(id) (\(status) "
                     + "\(code): \(message))"))
                 emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
+                refused.append(CustomerSwitch.Refused(transaction: transaction, status: status, code: code,
+                                                      message: message))
             case .unavailable(let reason):
                 report(StoreDiagnostic(.serverUnavailable, "restored transaction \(id) could not be posted to the "
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
@@ -110,6 +117,6 @@ extension Store {
                 scheduleRetry()
             }
         }
-        return (posted, notPosted)
+        return (posted, notPosted, refused)
     }
 }

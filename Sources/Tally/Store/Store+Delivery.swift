@@ -172,8 +172,9 @@ extension Store {
         }
     }
 
-    /// Listens to the backend's transaction updates and declines until the store closes or goes away.
-    func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>) {
+    /// Listens to the backend's transaction updates, declines and problems until the store closes or goes away.
+    func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>,
+                        problems: AsyncStream<String>) {
         listener = Task.detached { [weak self] in
             await withDiscardingTaskGroup { group in
                 group.addTask { [weak self] in
@@ -186,6 +187,12 @@ extension Store {
                     for await purchaseId in declines {
                         guard let self else { return }
                         await self.endDeclined([purchaseId])
+                    }
+                }
+                group.addTask { [weak self] in
+                    for await problem in problems {
+                        guard let self else { return }
+                        await self.report(StoreDiagnostic(.backendProblem, problem))
                     }
                 }
             }

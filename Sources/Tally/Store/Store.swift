@@ -125,11 +125,12 @@ public actor Store {
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()
+        let problems = backend.problems()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
         await endDeclinedAtLaunch()
         if server != nil, stateSource != .server { await readServerState() }
-        startListening(to: updates, declines: declines)
+        startListening(to: updates, declines: declines, problems: problems)
     }
 
     deinit {
