@@ -85,14 +85,9 @@ struct ServerClient: Sendable {
         }
     }
 
-    /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]`.
+    /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]` (``CustomerRoute``).
     func customerURL(_ path: String?) -> URL? {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/;?#%")
-        guard let id = link.appUserId.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
-        var base = link.url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return URL(string: base + "/v1/customers/" + id + (path.map { "/" + $0 } ?? ""))
+        CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
     private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data), SendFailure> {
