@@ -96,8 +96,8 @@ extension Store {
                 adoptServerState(customer, of: customerId)
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome))
                 if outcome == nil {
-                    report(StoreDiagnostic(.unknownServerOutcome, "the server stored restored transaction \(id) but its "
-                        + "answer names no outcome this engine knows; its CustomerSwitch.Posted.outcome is nil"))
+                    report(StoreDiagnostic(.unknownServerOutcome, "the server stored restored transaction \(id) but "
+                        + "its answer names no outcome this engine knows; its CustomerSwitch.Posted.outcome is nil"))
                 }
             case .refused(409, "owned_by_another_customer", _):
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: .kept))
