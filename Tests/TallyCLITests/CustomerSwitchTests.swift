@@ -247,6 +247,23 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @Test func aRestoredPostWhoseOutcomeTheEngineDoesNotKnowIsReportedNotGuessed() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let proxy = try SlowProxy(to: server.url, in: scratch.harness.root)
+        let store = try await scratch.store(server, user: "alice", url: proxy.url)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        // A newer server names an outcome this engine does not know.
+        try proxy.rewrite("\"outcome\":\"transferred\"", to: "\"outcome\":\"teleported\"")
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.posted.map(\.transaction.productId) == [ServerLinkTests.premium])
+        #expect(change.posted.map { String(describing: $0.outcome) } == ["nil"],
+                "an unknown outcome was read as a known one")
+        #expect(await store.diagnostics.contains { $0.kind.rawValue == "unknownServerOutcome" })
+        #expect(try await Self.owned(server, "bob") == [ServerLinkTests.premium])
+        await store.close()
+    }
+
     @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")

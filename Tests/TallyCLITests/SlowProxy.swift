@@ -43,6 +43,11 @@ final class SlowProxy {
         try Data("\(method) \(path)".utf8).write(to: control)
     }
 
+    /// From now on `from` is replaced by `to` in every answer's bytes.
+    func rewrite(_ from: String, to: String) throws {
+        try Data("\(from)\t\(to)".utf8).write(to: URL(fileURLWithPath: control.path + ".rewrite"))
+    }
+
     /// Lets the held answers go (and holds no more).
     func release() throws {
         try FileManager.default.removeItem(at: control)

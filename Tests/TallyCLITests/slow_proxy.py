@@ -4,7 +4,8 @@ Usage: slow_proxy.py PORT_FILE TARGET_URL CONTROL_FILE
 
 Each request is forwarded to TARGET_URL as is, and "METHOD PATH" appended to CONTROL_FILE.seen when it arrives. While CONTROL_FILE exists and holds "METHOD PATH SECONDS", a
 request with that method and path gets the server's answer SECONDS after the server gave it: a slow network
-for one customer's call, so a test can make an answer land after the engine moved on.
+for one customer's call, so a test can make an answer land after the engine moved on. While CONTROL_FILE.rewrite exists, each of its lines "FROM<TAB>TO" replaces
+the bytes FROM by TO in every answer: a server that answers what `tally serve` does not (a newer one).
 """
 import os
 import sys
@@ -44,6 +45,13 @@ class Proxy(BaseHTTPRequestHandler):
             status, data = error.code, error.read()
         while hold and os.path.exists(CONTROL):
             time.sleep(0.02)
+        try:
+            with open(CONTROL + ".rewrite", encoding="utf-8") as rewrites:
+                for line in rewrites.read().splitlines():
+                    old, new = line.split("\t")
+                    data = data.replace(old.encode(), new.encode())
+        except OSError:
+            pass
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
