@@ -121,7 +121,7 @@ let package = Package(
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
                                    "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
-                              "notification_receiver.py"]),
+                              "notification_receiver.py", "slow_proxy.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

@@ -16,7 +16,11 @@ import TallyCore
 ///
 /// The same source compiles against Apple's StoreKit and, on Linux, against the stand-in in Tests/StoreKitStandIn;
 /// its behaviour is tested against the stand-in's scripted answers only — not yet run on an Apple device.
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+///
+/// Not on visionOS (not yet): StoreKit's `purchase(options:)` is not available there (a visionOS purchase needs
+/// `purchase(confirmIn:options:)` with a scene), so the backend is declared unavailable on visionOS.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+@available(visionOS, unavailable)
 public actor StoreKitBackend: StoreBackend {
     /// Checks each JWS the engine keeps (see ``AppStoreVerifier``).
     public nonisolated let transactionVerifier: any TransactionVerifier
@@ -26,11 +30,24 @@ public actor StoreKitBackend: StoreBackend {
     private var delivered: [String: StoreKit.Transaction] = [:]
     /// The products StoreKit returned, by id: a purchase needs StoreKit's `Product` value.
     private var known: [String: StoreKit.Product] = [:]
+    /// What this backend left out, for ``problems()`` (one listener: the engine; kept until it listens).
+    private nonisolated let problemStream: AsyncStream<String>
+    private nonisolated let problemSink: AsyncStream<String>.Continuation
 
     /// A backend asking StoreKit about `subscriptionGroupIDs`' statuses, and verifying with `verifier`.
     public init(subscriptionGroupIDs: [String], verifier: any TransactionVerifier) {
         self.subscriptionGroupIDs = subscriptionGroupIDs
         transactionVerifier = verifier
+        (problemStream, problemSink) = AsyncStream.makeStream(of: String.self)
+    }
+
+    /// Each transaction, period or offer left out because it does not decode, as a sentence naming it (the
+    /// engine reports them in ``Store/diagnostics``). One stream for the backend's life: call it once.
+    public nonisolated func problems() -> AsyncStream<String> { problemStream }
+
+    /// Reports something left out.
+    nonisolated func leftOut(_ problem: String) {
+        problemSink.yield(problem)
     }
 
     /// A backend for the subscription groups of `catalog` (the app's `.storekit` file).
@@ -57,8 +74,10 @@ public actor StoreKitBackend: StoreBackend {
         var invalid: [String] = []
         var ineligible = Set<String>()
         var askedGroups = Set<String>()
+        var problems: [String] = []
+        defer { for problem in problems { leftOut(problem) } }
         for id in unique {
-            guard let storeKit = byId[id], let product = Self.product(storeKit) else {
+            guard let storeKit = byId[id], let product = Self.product(storeKit, problems: &problems) else {
                 invalid.append(id)
                 continue
             }
@@ -124,12 +143,12 @@ public actor StoreKitBackend: StoreBackend {
                 + "App Store sign-in") }
             throw Self.storeError(error, doing: "restore (AppStore.sync)")
         }
-        return try await verifiedUpdates(StoreKit.Transaction.currentEntitlements)
+        return await verifiedUpdates(StoreKit.Transaction.currentEntitlements)
     }
 
     /// The verified `Transaction.unfinished`, kept for ``finish(transactionId:)``.
     public func unfinished() async throws -> [TransactionUpdate] {
-        try await verifiedUpdates(StoreKit.Transaction.unfinished, remembering: true)
+        await verifiedUpdates(StoreKit.Transaction.unfinished, remembering: true)
     }
 
     /// Calls `finish()` on StoreKit's transaction; one this backend did not hand over is looked up in
@@ -150,11 +169,17 @@ public actor StoreKitBackend: StoreBackend {
     /// left out and not finished.
     public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
         let updates = StoreKit.Transaction.updates
-        return AsyncStream { continuation in
+        return AsyncStream(TransactionUpdate.self) { continuation in
             let task = Task {
                 for await result in updates {
-                    guard case .verified = result, let update = try? await self.remember(result) else { continue }
-                    continuation.yield(update)
+                    guard case .verified = result else { continue }
+                    do {
+                        let update = try await self.remember(result)
+                        continuation.yield(update)
+                    } catch {
+                        let id = result.unsafePayloadValue.id
+                        self.leftOut("Transaction.updates: transaction \(id) was left out, not finished: \(error)")
+                    }
                 }
                 continuation.finish()
             }
@@ -185,18 +210,22 @@ public actor StoreKitBackend: StoreBackend {
         get async { AppStore.canMakePayments }
     }
 
-    private func remember(_ result: VerificationResult<StoreKit.Transaction>) async throws -> TransactionUpdate {
+    private func remember(_ result: VerificationResult<StoreKit.Transaction>) async throws(StoreError)
+        -> TransactionUpdate {
         let update = try await update(result)
         delivered[String(result.unsafePayloadValue.id)] = result.unsafePayloadValue
         return update
     }
 
     private func verifiedUpdates(_ transactions: StoreKit.Transaction.Transactions,
-                                 remembering: Bool = false) async throws -> [TransactionUpdate] {
+                                 remembering: Bool = false) async -> [TransactionUpdate] {
         var updates: [TransactionUpdate] = []
         for await result in transactions {
             guard case .verified = result else { continue }
-            updates.append(remembering ? try await remember(result) : try await update(result))
+            // One that does not decode is left out and reported; the others are still delivered.
+            do { updates.append(remembering ? try await remember(result) : try await update(result)) } catch {
+                leftOut("transaction \(result.unsafePayloadValue.id) was left out, not finished: \(error.message)")
+            }
         }
         return updates
     }

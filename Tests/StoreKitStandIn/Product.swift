@@ -22,6 +22,7 @@ public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugS
     public var priceFormatStyle: Decimal.FormatStyle.Currency { .init(code: currencyCode) }
     private let currencyCode: String
 
+    /// A short description, for test failure messages.
     public var debugDescription: String { "Product(\(id), \(displayPrice))" }
 
     /// A scripted product (Apple's `Product` has no public initializer).
@@ -54,7 +55,9 @@ public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugS
 extension Product {
     /// Stands in for `Product.ProductType`: a struct with raw values, not an enum.
     public struct ProductType: Equatable, Hashable, RawRepresentable, Sendable {
+        /// The raw value, as StoreKit has it.
         public let rawValue: String
+        /// Wraps a raw value, known or not (as StoreKit may send a newer one).
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A consumable.
         public static let consumable = ProductType(rawValue: "Consumable")
@@ -95,6 +98,7 @@ extension Product {
             .init(value: .simulatesAskToBuyInSandbox(simulateAskToBuy))
         }
 
+        /// A short description, for test failure messages.
         public var debugDescription: String { "\(value)" }
 
         /// The token this option carries, if it is `.appAccountToken`.

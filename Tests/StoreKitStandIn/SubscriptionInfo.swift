@@ -59,6 +59,7 @@ extension Product {
         /// Stands in for `Product.SubscriptionPeriod.Unit`.
         public enum Unit: Comparable, Equatable, Hashable, Sendable, CustomDebugStringConvertible {
             case day, week, month, year
+            /// A short description, for test failure messages.
             public var debugDescription: String {
                 switch self {
                 case .day: "day"
@@ -80,6 +81,7 @@ extension Product {
             self.unit = unit
         }
 
+        /// A short description, for test failure messages.
         public var debugDescription: String { "\(value) \(unit)" }
     }
 
@@ -87,18 +89,27 @@ extension Product {
     public struct SubscriptionOffer: Equatable, Hashable, Sendable {
         /// Stands in for `Product.SubscriptionOffer.OfferType` (a struct with raw values).
         public struct OfferType: Equatable, Hashable, RawRepresentable, Sendable {
+            /// The raw value, as StoreKit has it.
             public let rawValue: String
+            /// Wraps a raw value, known or not (as StoreKit may send a newer one).
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// StoreKit's `introductory` (raw value "introductory").
             public static let introductory = OfferType(rawValue: "introductory")
+            /// StoreKit's `promotional` (raw value "promotional").
             public static let promotional = OfferType(rawValue: "promotional")
         }
 
         /// Stands in for `Product.SubscriptionOffer.PaymentMode` (a struct with raw values).
         public struct PaymentMode: Equatable, Hashable, RawRepresentable, Sendable {
+            /// The raw value, as StoreKit has it.
             public let rawValue: String
+            /// Wraps a raw value, known or not (as StoreKit may send a newer one).
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// StoreKit's `freeTrial` (raw value "freeTrial").
             public static let freeTrial = PaymentMode(rawValue: "freeTrial")
+            /// StoreKit's `payAsYouGo` (raw value "payAsYouGo").
             public static let payAsYouGo = PaymentMode(rawValue: "payAsYouGo")
+            /// StoreKit's `payUpFront` (raw value "payUpFront").
             public static let payUpFront = PaymentMode(rawValue: "payUpFront")
         }
 

@@ -22,12 +22,19 @@ extension Product.SubscriptionInfo {
 
     /// Stands in for `Product.SubscriptionInfo.RenewalState` (a struct with `Int` raw values; see the header).
     public struct RenewalState: Equatable, Hashable, RawRepresentable, Sendable {
+        /// The raw value, as StoreKit has it.
         public let rawValue: Int
+        /// Wraps a raw value, known or not (as StoreKit may send a newer one).
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// StoreKit's `subscribed` (raw value 1).
         public static let subscribed = RenewalState(rawValue: 1)
+        /// StoreKit's `expired` (raw value 2).
         public static let expired = RenewalState(rawValue: 2)
+        /// StoreKit's `inBillingRetryPeriod` (raw value 3).
         public static let inBillingRetryPeriod = RenewalState(rawValue: 3)
+        /// StoreKit's `inGracePeriod` (raw value 4).
         public static let inGracePeriod = RenewalState(rawValue: 4)
+        /// StoreKit's `revoked` (raw value 5).
         public static let revoked = RenewalState(rawValue: 5)
     }
 
@@ -35,12 +42,19 @@ extension Product.SubscriptionInfo {
     public struct RenewalInfo: Equatable, Hashable, Sendable, CustomDebugStringConvertible {
         /// Stands in for `RenewalInfo.ExpirationReason` (a struct with raw values).
         public struct ExpirationReason: Equatable, Hashable, RawRepresentable, Sendable {
+            /// The raw value, as StoreKit has it.
             public let rawValue: Int
+            /// Wraps a raw value, known or not (as StoreKit may send a newer one).
             public init(rawValue: Int) { self.rawValue = rawValue }
+            /// StoreKit's `autoRenewDisabled` (raw value 1).
             public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
+            /// StoreKit's `billingError` (raw value 2).
             public static let billingError = ExpirationReason(rawValue: 2)
+            /// StoreKit's `didNotConsentToPriceIncrease` (raw value 3).
             public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
+            /// StoreKit's `productUnavailable` (raw value 4).
             public static let productUnavailable = ExpirationReason(rawValue: 4)
+            /// StoreKit's `unknown` (raw value 5).
             public static let unknown = ExpirationReason(rawValue: 5)
         }
 
@@ -77,6 +91,7 @@ extension Product.SubscriptionInfo {
         let payload: Data
         let jws: String
 
+        /// A short description, for test failure messages.
         public var debugDescription: String { "RenewalInfo(\(originalTransactionID), \(currentProductID))" }
 
         /// A scripted renewal info, read from its JWS (App Store `JWSRenewalInfoDecodedPayload`).

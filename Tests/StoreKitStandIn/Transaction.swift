@@ -46,6 +46,7 @@ public struct Transaction: Equatable, Hashable, Identifiable, Sendable, CustomDe
     let payload: Data
     let jws: String
 
+    /// A short description, for test failure messages.
     public var debugDescription: String { "Transaction(\(id), \(productID))" }
 
     /// A scripted transaction, read from its JWS (the App Store's `signedTransactionInfo`).
@@ -114,6 +115,7 @@ public struct Transaction: Equatable, Hashable, Identifiable, Sendable, CustomDe
 extension Transaction {
     /// Stands in for `Transaction.Transactions`: a struct (not a typealias) conforming to `AsyncSequence`.
     public struct Transactions: AsyncSequence, Sendable {
+        /// Each element: a transaction with StoreKit's verdict on it.
         public typealias Element = VerificationResult<Transaction>
 
         let stream: AsyncStream<VerificationResult<Transaction>>
@@ -130,34 +132,49 @@ extension Transaction {
         /// Iterates without throwing (`for await`), as Apple's samples do.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<VerificationResult<Transaction>>.Iterator
+            /// The next scripted transaction; nil once the sequence ends.
             public mutating func next() async -> VerificationResult<Transaction>? { await base.next() }
         }
 
+        /// An iterator over the scripted transactions.
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
     }
 
     /// Stands in for `Transaction.OwnershipType` (a struct with `String` raw values).
     public struct OwnershipType: Equatable, Hashable, RawRepresentable, Sendable {
+        /// The raw value, as StoreKit has it.
         public let rawValue: String
+        /// Wraps a raw value, known or not (as StoreKit may send a newer one).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// StoreKit's `purchased` (raw value "PURCHASED").
         public static let purchased = OwnershipType(rawValue: "PURCHASED")
+        /// StoreKit's `familyShared` (raw value "FAMILY_SHARED").
         public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
     }
 
     /// Stands in for `Transaction.RevocationReason` (a struct with `Int` raw values).
     public struct RevocationReason: Equatable, Hashable, RawRepresentable, Sendable {
+        /// The raw value, as StoreKit has it.
         public let rawValue: Int
+        /// Wraps a raw value, known or not (as StoreKit may send a newer one).
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// StoreKit's `developerIssue` (raw value 1).
         public static let developerIssue = RevocationReason(rawValue: 1)
+        /// StoreKit's `other` (raw value 0).
         public static let other = RevocationReason(rawValue: 0)
     }
 
     /// Stands in for `Transaction.OfferType` (a struct with `Int` raw values).
     public struct OfferType: Equatable, Hashable, RawRepresentable, Sendable {
+        /// The raw value, as StoreKit has it.
         public let rawValue: Int
+        /// Wraps a raw value, known or not (as StoreKit may send a newer one).
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// StoreKit's `introductory` (raw value 1).
         public static let introductory = OfferType(rawValue: 1)
+        /// StoreKit's `promotional` (raw value 2).
         public static let promotional = OfferType(rawValue: 2)
+        /// StoreKit's `code` (raw value 3).
         public static let code = OfferType(rawValue: 3)
     }
 }

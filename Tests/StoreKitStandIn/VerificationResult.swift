@@ -39,6 +39,7 @@ extension VerificationResult: Equatable where SignedType: Equatable {}
 extension VerificationResult: Hashable where SignedType: Hashable {}
 
 extension VerificationResult: CustomDebugStringConvertible {
+    /// A short description, for test failure messages.
     public var debugDescription: String {
         switch self {
         case .verified(let value): "verified(\(value))"

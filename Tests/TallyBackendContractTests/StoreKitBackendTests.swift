@@ -65,6 +65,32 @@ struct StoreKitBackendTests {
         await store.close()
     }
 
+    @Test("an offer of a payment mode this version does not know is left out and reported, never guessed")
+    func anUnknownPaymentModeLeavesTheOfferOut() async throws {
+        let world = try StoreKitWorld()
+        let period = StoreKit.Product.SubscriptionPeriod(value: 1, unit: .month)
+        let offer = StoreKit.Product.SubscriptionOffer(
+            id: nil, type: .introductory, price: 0, displayPrice: "$0.00",
+            paymentMode: StoreKit.Product.SubscriptionOffer.PaymentMode(rawValue: "payLater"), period: period,
+            periodCount: 1)
+        script.script { answers in
+            answers.products = [StoreKit.Product(
+                id: "market.pro.monthly", type: .autoRenewable, displayName: "Pro", price: 4.99, currencyCode: "USD",
+                displayPrice: "$4.99",
+                subscription: StoreKit.Product.SubscriptionInfo(subscriptionGroupID: "pro", subscriptionPeriod: period,
+                                                                introductoryOffer: offer, groupLevel: 1))]
+        }
+        let store = try await App(world).launch()
+        let answer = try await store.products(["market.pro.monthly"])
+        let product = try #require(answer.products.first?.product)
+        #expect(product.subscription?.period.unit == .month)
+        #expect(product.subscription?.introductoryOffer == nil, "an unknown payment mode was read as another")
+        #expect(await eventually {
+            await store.diagnostics.contains { $0.kind.rawValue == "backendProblem" && $0.message.contains("payLater") }
+        })
+        await store.close()
+    }
+
     @Test("intro-offer eligibility: StoreKit's isEligibleForIntroOffer false wins over an empty local history")
     func introOfferEligibility() async throws {
         let world = try StoreKitWorld()
@@ -133,6 +159,35 @@ struct StoreKitBackendTests {
         #expect(!script.calls.finished.contains(unverified.id))
         #expect(!script.calls.finished.contains(forged.id))
         #expect(await store.diagnostics.contains { $0.message.contains(String(forged.id)) })
+        await store.close()
+    }
+
+    @Test("an unfinished transaction whose payload does not decode is skipped and reported; the others are delivered")
+    func anUndecodableUnfinishedTransactionLosesNotTheRest() async throws {
+        let world = try StoreKitWorld()
+        let bad = try world.undecodable("market.coins.100")
+        let good = try world.loose("market.coins.10")
+        script.script { $0.unfinished = [.verified(bad), .verified(good)] }
+        let store = try await App(world).launch()
+        #expect(await store.balance("coins") == 10, "one bad payload lost the whole batch")
+        #expect(await eventually {
+            await store.diagnostics.contains { $0.kind.rawValue == "backendProblem" && $0.message.contains(String(bad.id)) }
+        })
+        #expect(!script.calls.finished.contains(bad.id))
+        await store.close()
+    }
+
+    @Test("an update whose payload does not decode is reported, not dropped silently")
+    func anUndecodableUpdateIsReported() async throws {
+        let world = try StoreKitWorld()
+        let store = try await App(world).launch()
+        let bad = try world.undecodable("market.coins.100")
+        script.pushUpdate(.verified(bad))
+        script.pushUpdate(.verified(try world.loose("market.coins.10")))
+        #expect(await eventually { await store.balance("coins") == 10 })
+        #expect(await eventually {
+            await store.diagnostics.contains { $0.kind.rawValue == "backendProblem" && $0.message.contains(String(bad.id)) }
+        })
         await store.close()
     }
 

@@ -150,6 +150,16 @@ final class StoreKitWorld: BackendWorld {
         return try StoreKit.Transaction(jwsRepresentation: jws)
     }
 
+    /// A transaction for `productId`, signed by the trusted authority, whose payload StoreKit reads but the engine's
+    /// decoder does not (its `quantity` is a string, not a number).
+    func undecodable(_ productId: String) throws -> StoreKit.Transaction {
+        let minted = try mint(productId, quantity: 1, token: nil)
+        var payload = try JSONSerialization.jsonObject(with: JSONEncoder().encode(minted)) as? [String: Any] ?? [:]
+        payload["quantity"] = "one"
+        let jws = try signer.sign(payloadJSON: JSONSerialization.data(withJSONObject: payload))
+        return try StoreKit.Transaction(jwsRepresentation: jws)
+    }
+
     // MARK: the App Store behind StoreKit
 
     private func answerPurchase(_ product: StoreKit.Product,

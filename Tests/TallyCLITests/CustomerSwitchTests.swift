@@ -98,6 +98,172 @@ struct CustomerSwitchTests {
         await store.close()
     }
 
+    @Test func anAnswerForThePreviousCustomerLandingAfterTheSwitchIsNotTakenAsTheNewOnes() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
+        let proxy = try SlowProxy(to: server.url, in: scratch.harness.root)
+        var store = try await scratch.store(server, user: "alice", url: proxy.url)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        // alice's state is read on a slow network: its answer lands once the switch to bob is done.
+        try proxy.holdBack("GET", "/v1/customers/alice")
+        let reading = Task { [store] in await store.refresh() }
+        #expect(await ServerLinkTests.eventually { proxy.received("GET", "/v1/customers/alice") })
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.kept.map(\.productId) == [ServerLinkTests.premium])
+        #expect(await store.isEntitled("premium") == false)
+        try proxy.release()
+        _ = await reading.value
+        #expect(await store.serverLink?.appUserId == "bob")
+        #expect(await store.isEntitled("premium") == false, "alice's late answer is not bob's state")
+        await store.close()
+
+        // Nor saved as bob's: offline, bob's saved state is bob's.
+        server.stop()
+        store = try await scratch.store(server, user: "bob", url: proxy.url)
+        #expect(await store.stateSource == .savedServerState)
+        #expect(await store.isEntitled("premium") == false, "alice's late answer was saved as bob's")
+        await store.close()
+    }
+
+    @Test func switchedOfflineTheNewCustomerDoesNotSeeThePreviousOnesPurchases() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
+        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: .seconds(60)))
+        _ = try await store.purchase(ServerLinkTests.premium)
+        _ = try await store.purchase(ServerLinkTests.coins)
+        server.stop()
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.notPosted.map(\.productId) == [ServerLinkTests.premium])
+        // Nothing of bob's is known yet: not alice's purchases, which the device's file holds.
+        #expect(await store.stateSource == .localCache)
+        #expect(await store.isEntitled("premium") == false, "alice's premium shown as bob's")
+        #expect(await store.balance("coins") == 0, "alice's coins shown as bob's")
+        #expect(await store.localState.balance("coins") == 10, "the device's file keeps alice's")
+        await store.close()
+    }
+
+    @Test func aRestoredPurchaseTheServerCouldNotTakeDuringASwitchIsPostedOnceItIsBack() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        _ = try await store.purchase(ServerLinkTests.premium)
+        server.stop()
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.notPosted.map(\.productId) == [ServerLinkTests.premium])
+        try server.start()
+        // The back-off loop posts it for bob: no restore() needed.
+        #expect(try await ServerLinkTests.eventually(.seconds(15)) {
+            try await Self.owned(server, "bob") == [ServerLinkTests.premium]
+        })
+        #expect(await store.refresh().isEntitled("premium"))
+        #expect(await store.stateSource == .server)
+        #expect(await store.diagnostics.contains { $0.kind == .finishFailed } == false)
+        await store.close()
+    }
+
+    /// Holds the sandbox's database under an exclusive lock for `seconds` (a `python3` child), so a purchase
+    /// waits inside the backend meanwhile; returns once the lock is held.
+    static func lockSandbox(_ scratch: Scratch, seconds: Double) throws -> Process {
+        let held = scratch.harness.root.appendingPathComponent("lock-\(UUID().uuidString)")
+        let lock = Process()
+        lock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        lock.arguments = ["python3", "-c", """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN EXCLUSIVE")
+            open(sys.argv[2], "w").close()
+            time.sleep(float(sys.argv[3]))
+            db.execute("COMMIT")
+            """, scratch.sandbox.appendingPathComponent("sandbox.sqlite").path, held.path, String(seconds)]
+        try lock.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: held.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return lock
+    }
+
+    @Test func aSwitchIsRefusedWhileAPurchaseCallIsOpen() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        let events = store.events()
+        let lock = try Self.lockSandbox(scratch, seconds: 2)
+        let buying = Task { [store] in try await store.purchase(ServerLinkTests.premium) }
+        for await event in events { if case .purchasing = event { break } }
+        do {
+            try await store.switchCustomer(to: "bob")
+            Issue.record("switched while alice's purchase was waiting on the App Store")
+        } catch {
+            #expect(error.code.rawValue == "purchaseInProgress")
+            #expect(error.message.contains(ServerLinkTests.premium))
+        }
+        #expect(await store.serverLink?.appUserId == "alice")
+        guard case .purchased(let bought) = try await buying.value else {
+            Issue.record("not purchased")
+            return
+        }
+        lock.waitUntilExit()
+        #expect(bought.appAccountToken == ServerLink.appAccountToken(for: "alice").uuidString.lowercased())
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        #expect(try await Self.owned(server, "bob").isEmpty)
+        // Once it ended, the switch goes through.
+        #expect(try await store.switchCustomer(to: "bob").appUserId == "bob")
+        await store.close()
+    }
+
+    @Test func anAskToBuyApprovedAfterTheSwitchIsPostedForTheCustomerWhoAskedForIt() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        let askToBuy = try TallyProcess.run(["sandbox", "set", "ask-to-buy", "on", "--data", scratch.sandbox.path])
+        #expect(askToBuy.status == 0, "\(askToBuy.stderr)")
+        guard case .pending(let pending) = try await store.purchase(ServerLinkTests.premium) else {
+            Issue.record("not pending")
+            return
+        }
+        #expect(try await store.switchCustomer(to: "bob").posted.isEmpty)
+        let approved = try TallyProcess.run(["sandbox", "approve", pending.id, "--data", scratch.sandbox.path])
+        #expect(approved.status == 0, "\(approved.stderr)")
+        #expect(try await ServerLinkTests.eventually(.seconds(15)) { try scratch.unfinished() == 0 })
+        // alice asked for it with alice's token: it is alice's, not moved to bob.
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        #expect(try await Self.owned(server, "bob").isEmpty)
+        #expect(await store.refresh().isEntitled("premium") == false)
+        #expect(await store.serverLink?.appUserId == "bob")
+        await store.close()
+    }
+
+    @Test func aRestoredTransactionTheServerRefusesForGoodIsListedAsRefused() async throws {
+        let scratch = try Scratch()
+        // The server verifies for another app: it refuses (422) every transaction of this one.
+        let server = try LinkedServer(trusting: scratch.sandbox, bundleId: "com.example.other")
+        let store = try await scratch.store(server, user: "alice")
+        _ = try await store.purchase(ServerLinkTests.premium)
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.posted.isEmpty)
+        #expect(change.notPosted.isEmpty)
+        #expect(change.refused.map(\.transaction.productId) == [ServerLinkTests.premium])
+        #expect(change.refused.map(\.status) == [422])
+        #expect(change.refused.map(\.code) == ["verification_failed"])
+        await store.close()
+    }
+
+    @Test func aRestoredPostWhoseOutcomeTheEngineDoesNotKnowIsReportedNotGuessed() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let proxy = try SlowProxy(to: server.url, in: scratch.harness.root)
+        let store = try await scratch.store(server, user: "alice", url: proxy.url)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        // A newer server names an outcome this engine does not know.
+        try proxy.rewrite("\"outcome\":\"transferred\"", to: "\"outcome\":\"teleported\"")
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.posted.map(\.transaction.productId) == [ServerLinkTests.premium])
+        #expect(change.posted.map { String(describing: $0.outcome) } == ["nil"],
+                "an unknown outcome was read as a known one")
+        #expect(await store.diagnostics.contains { $0.kind.rawValue == "unknownServerOutcome" })
+        #expect(try await Self.owned(server, "bob") == [ServerLinkTests.premium])
+        await store.close()
+    }
+
     @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")

@@ -16,17 +16,17 @@ struct MarketServerTests {
             server = try LinkedServer(trusting: sandbox.directory, ownership: ownership)
         }
 
-        /// The market's arguments for one device of `user`.
-        func arguments(_ device: String, user: String = "shared", backend: Bool = false) -> [String] {
+        /// The market's arguments for one device of `user` (through `url`, a ``SlowProxy``, when given).
+        func arguments(_ device: String, user: String = "shared", backend: Bool = false, url: URL? = nil) -> [String] {
             ["--data", sandbox.directory.path, "--account", "\(device)-id", "--device", device,
-             "--server", server.url.absoluteString, "--key", server.publicKey, "--user", user]
+             "--server", (url ?? server.url).absoluteString, "--key", server.publicKey, "--user", user]
                 + (backend ? ["--backend-key", server.secretKey] : [])
         }
 
         /// One market command, run to its end.
         func market(_ device: String, _ command: [String], user: String = "shared",
-                    backend: Bool = false) throws -> TallyProcess.Output {
-            try TallyProcess.run(["market"] + arguments(device, user: user, backend: backend) + command)
+                    backend: Bool = false, url: URL? = nil) throws -> TallyProcess.Output {
+            try TallyProcess.run(["market"] + arguments(device, user: user, backend: backend, url: url) + command)
         }
     }
 
@@ -90,6 +90,18 @@ struct MarketServerTests {
         }, "the refund did not reach the tablet")
         #expect(try world.market("phone", ["status"]).stdout.contains("Premium: LOCKED"))
         #expect(try await world.server.customer("shared")["nonConsumables"] as? [String] == [])
+    }
+
+    @Test func aSpendAnswerWithoutTheBalanceIsAnErrorNotZero() throws {
+        let world = try World()
+        let proxy = try SlowProxy(to: world.server.url, in: world.sandbox.directory)
+        #expect(try world.market("phone", ["buy", "market.coins.10"], url: proxy.url).status == 0)
+        // A server whose answer names another currency's balance only: the demo's backend must not read 0.
+        try proxy.rewrite("\"balances\":{\"coins\":", to: "\"balances\":{\"gems\":")
+        let spent = try world.market("phone", ["spend", "coins", "3", "--json"], backend: true, url: proxy.url)
+        #expect(spent.status != 0, "\(spent.stdout)")
+        #expect(spent.stderr.contains("names no coins balance"), "\(spent.stderr)")
+        #expect(!spent.stdout.contains("\"spent\""), "\(spent.stdout)")
     }
 
     @Test func withoutTheBackendKeyTheMarketDoesNotSpend() throws {

@@ -89,6 +89,25 @@ struct SavedServerStateTests {
         await tablet.close()
     }
 
+    @Test func aStateSavedFromOneServerIsNotShownForAnotherServersCustomerOfTheSameId() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        let phone = try await scratch.store(server, user: "shared", account: "phone-id", device: "phone")
+        _ = try await phone.purchase(ServerLinkTests.premium)
+        await phone.close()
+        var tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet")
+        #expect(await tablet.isEntitled("premium"))
+        await tablet.close()
+        server.stop()
+        // The same install pointed at another server (staging), down too: "shared" there is someone else.
+        let staging = URL(string: "http://127.0.0.1:1")!
+        tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet", url: staging)
+        #expect(await tablet.stateSource == .localCache)
+        #expect(await tablet.serverStateDate == nil)
+        #expect(await tablet.isEntitled("premium") == false, "the other server's saved state was shown")
+        await tablet.close()
+    }
+
     @Test func aDamagedSavedStateIsReportedAndNotShown() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox)

@@ -31,15 +31,16 @@ struct ServerLinkTests {
                 .unfinished(account: account, device: device).count
         }
 
-        /// An engine over the sandbox for `account`/`device`, linked to `server` as `user`.
+        /// An engine over the sandbox for `account`/`device`, linked to `server` as `user` (through `url`, a
+        /// ``SlowProxy`` in front of it, when given).
         func store(_ server: LinkedServer, user: String, account: String = "default", device: String = "default",
-                   recorder: Recorder = Recorder(), retry: RetryPolicy? = nil) async throws -> Store {
+                   recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil) async throws -> Store {
             let saved = try SandboxDirectory(url: sandbox).load()
             let policy = retry ?? RetryPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(160)) { delay in
                 recorder.delays.withLock { $0.append(delay) }
                 try await Task.sleep(for: delay)
             }
-            let link = ServerLink(url: server.url, publicKey: server.publicKey, appUserId: user, retry: policy)
+            let link = ServerLink(url: url ?? server.url, publicKey: server.publicKey, appUserId: user, retry: policy)
             return try await Store(
                 backend: SandboxBackend(directory: sandbox, account: account, device: device,
                                         pollInterval: .milliseconds(50)),

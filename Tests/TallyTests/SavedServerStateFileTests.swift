@@ -14,6 +14,7 @@ struct SavedServerStateFileTests {
     }
 
     static let savedAt = Date(timeIntervalSince1970: 1_780_000_000)
+    static let server = URL(string: "https://api.example.com")!
 
     static func state() -> CustomerState {
         CustomerState(date: savedAt, entitlements: [
@@ -26,15 +27,19 @@ struct SavedServerStateFileTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
-        try SavedServerState(appUserId: nfc, savedAt: Self.savedAt, state: Self.state()).write(in: directory)
-        let read = try #require(SavedServerState.read(in: directory, for: nfc))
+        try SavedServerState(server: Self.server, appUserId: nfc, savedAt: Self.savedAt, state: Self.state())
+            .write(in: directory)
+        let read = try #require(SavedServerState.read(in: directory, from: Self.server, for: nfc))
         let saved = try read.get()
         #expect(saved.state == Self.state())
         #expect(saved.savedAt == Self.savedAt)
         #expect(saved.state.balance("coins") == Decimal(string: "10.5")!)
         // Equal as Swift Strings, another customer as bytes.
         #expect(nfc == nfd)
-        #expect(SavedServerState.read(in: directory, for: nfd) == nil)
+        #expect(SavedServerState.read(in: directory, from: Self.server, for: nfd) == nil)
+        // The same customer id on another server (or another spelling of the URL) is another customer.
+        #expect(SavedServerState.read(in: directory, from: URL(string: "https://staging.example.com")!, for: nfc) == nil)
+        #expect(SavedServerState.read(in: directory, from: URL(string: "https://api.example.com/")!, for: nfc) == nil)
     }
 
     @Test func anEntitlementThatExpiredSinceIsNotShown() {
@@ -45,13 +50,34 @@ struct SavedServerStateFileTests {
         #expect(after.balance("coins") == Decimal(string: "10.5")!)
     }
 
+    @Test func aSubscriptionOrNonRenewingProductThatEndedSinceIsNotShownActive() {
+        var state = Self.state()
+        state.subscriptions = [
+            .init(groupId: "pro", productId: "market.pro.monthly", status: .subscribed,
+                  expiresDate: Self.savedAt.addingTimeInterval(3_600), willRenew: true, originalTransactionId: "1"),
+            .init(groupId: "plus", productId: "market.plus.monthly", status: .inGracePeriod,
+                  expiresDate: Self.savedAt.addingTimeInterval(-60),
+                  gracePeriodExpiresDate: Self.savedAt.addingTimeInterval(3_600), willRenew: true,
+                  originalTransactionId: "2"),
+        ]
+        state.nonRenewing = [.init(productId: "market.season", expiresDate: Self.savedAt.addingTimeInterval(3_600),
+                                   isActive: true)]
+        let before = SavedServerState.shown(state, at: Self.savedAt.addingTimeInterval(60))
+        #expect(before.subscriptions.map(\.status) == [.subscribed, .inGracePeriod])
+        #expect(before.nonRenewing.map(\.isActive) == [true])
+        let after = SavedServerState.shown(state, at: Self.savedAt.addingTimeInterval(3_600))
+        #expect(after.subscriptions.map(\.status) == [.expired, .expired])
+        #expect(after.nonRenewing.map(\.isActive) == [false])
+        #expect(after.entitlements.map(\.feature) == ["premium"])
+    }
+
     @Test func aNewerFormatIsRefusedNotShown() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var saved = SavedServerState(appUserId: "u", savedAt: Self.savedAt, state: Self.state())
+        var saved = SavedServerState(server: Self.server, appUserId: "u", savedAt: Self.savedAt, state: Self.state())
         saved.formatVersion = 99
         try saved.write(in: directory)
-        guard case .failure(let problem)? = SavedServerState.read(in: directory, for: "u") else {
+        guard case .failure(let problem)? = SavedServerState.read(in: directory, from: Self.server, for: "u") else {
             Issue.record("a format-99 file was read")
             return
         }

@@ -63,6 +63,12 @@ public protocol StoreBackend: Sendable {
     /// Declines as they happen after launch, as purchase ids (the counterpart of ``transactionUpdates()``).
     /// The engine calls this once, at creation. The default stream ends at once.
     func purchaseDeclines() -> AsyncStream<String>
+
+    /// What the backend left out of an answer because it could not read it (a transaction whose payload does not
+    /// decode, a product's period or offer of a kind this version does not know), one sentence each naming it;
+    /// the rest of the answer was used. The engine calls this once, at creation, and reports each as a
+    /// ``StoreDiagnostic/Kind/backendProblem`` in ``Store/diagnostics``. The default stream ends at once.
+    func problems() -> AsyncStream<String>
 }
 
 extension StoreBackend {
@@ -80,4 +86,7 @@ extension StoreBackend {
 
     /// A stream that ends at once: for backends without Ask to Buy.
     public func purchaseDeclines() -> AsyncStream<String> { AsyncStream { $0.finish() } }
+
+    /// A stream that ends at once: for backends that never leave anything out.
+    public func problems() -> AsyncStream<String> { AsyncStream { $0.finish() } }
 }

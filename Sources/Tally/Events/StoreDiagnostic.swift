@@ -37,6 +37,12 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case deliveryFailed
         /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.
         case eventsDropped
+        /// The server took a transaction (2xx) but named no `outcome` this engine knows (a newer server): the
+        /// outcome is reported as unknown (nil), never guessed.
+        case unknownServerOutcome
+        /// The backend left out something it could not read (a transaction or a product's subscription period or
+        /// offer that does not decode); the rest of its answer was used (``StoreBackend/problems()``).
+        case backendProblem
     }
 
     /// The kind of problem.

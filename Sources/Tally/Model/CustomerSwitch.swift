@@ -9,8 +9,23 @@ public struct CustomerSwitch: Sendable, Hashable {
     public struct Posted: Sendable, Hashable {
         /// The restored transaction.
         public var transaction: Transaction
-        /// What the server did with it.
-        public var outcome: ServerOutcome
+        /// What the server did with it; nil when the server's 2xx answer named no outcome this engine knows (a
+        /// newer server): stored, but how is not known — not counted as transferred or kept.
+        public var outcome: ServerOutcome?
+    }
+
+    /// One restored transaction the server refused for good (a 422, or a 409 other than
+    /// `owned_by_another_customer`): not posted again; also in ``Store/diagnostics`` and a
+    /// ``StoreEvent/serverRefused(transactionId:status:code:message:)`` event.
+    public struct Refused: Sendable, Hashable {
+        /// The restored transaction.
+        public var transaction: Transaction
+        /// The server's HTTP status.
+        public var status: Int
+        /// The server's error code (`verification_failed`).
+        public var code: String
+        /// The server's error message.
+        public var message: String
     }
 
     /// The customer before the switch.
@@ -20,8 +35,10 @@ public struct CustomerSwitch: Sendable, Hashable {
     /// Each restored transaction the server answered for, in the order restored.
     public var posted: [Posted]
     /// Restored transactions the server could not be reached for: they count for the new customer only once
-    /// posted (a later ``Store/restore()`` posts them again).
+    /// posted (the store posts them again with back-off; after a restart, a ``Store/restore()`` does).
     public var notPosted: [Transaction]
+    /// Restored transactions the server refused for good, in the order restored.
+    public var refused: [Refused]
 
     /// The purchases whose chain moved to the new customer (the server's `ownership: transfer`).
     public var transferred: [Transaction] { posted.filter { $0.outcome == .transferred }.map(\.transaction) }

@@ -32,6 +32,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The customer cancelled (a restore's sign-in): not a failure of the store. A cancelled purchase is
         /// the ``PurchaseOutcome/cancelled`` outcome instead.
         case cancelled
+        /// ``Store/switchCustomer(to:appAccountToken:)`` while a purchase call (or another switch) is under way:
+        /// nothing changed; switch once it returned.
+        case purchaseInProgress
     }
 
     /// The kind of failure.

@@ -8,7 +8,8 @@ import TallyCore
 ///
 /// A cache, not a record: it is replaced atomically (temporary file and rename, without fsync) after each
 /// answer of the server that changed it; a lost or unreadable file only means the state falls back to the
-/// customer file. It names its customer: a file saved for another `appUserId` is never shown.
+/// customer file. It names its server and customer: a file saved from another server URL or for another
+/// `appUserId` (both compared as UTF-8 bytes) is never shown.
 struct SavedServerState: Codable, Sendable, Hashable {
     /// The file's name in the data directory.
     static let fileName = "server-state.json"
@@ -16,6 +17,9 @@ struct SavedServerState: Codable, Sendable, Hashable {
     static let currentFormatVersion = 1
 
     var formatVersion: Int
+    /// The server's URL (``ServerLink/url``'s `absoluteString`) the state came from, compared as UTF-8 bytes;
+    /// nil in a file written before Tally kept it (not shown).
+    var serverURL: String?
     /// The customer the state is of, compared as UTF-8 bytes.
     var appUserId: String
     /// When the server answered it (the store's clock).
@@ -23,8 +27,9 @@ struct SavedServerState: Codable, Sendable, Hashable {
     /// The server's customer state.
     var state: CustomerState
 
-    init(appUserId: String, savedAt: Date, state: CustomerState) {
+    init(server: URL, appUserId: String, savedAt: Date, state: CustomerState) {
         formatVersion = Self.currentFormatVersion
+        serverURL = server.absoluteString
         self.appUserId = appUserId
         self.savedAt = savedAt
         self.state = state
@@ -35,9 +40,11 @@ struct SavedServerState: Codable, Sendable, Hashable {
         directory.appendingPathComponent(fileName).path
     }
 
-    /// The state saved in `directory` for `appUserId`: nil when there is none; why it cannot be used when the
-    /// file is unreadable, of a newer format or of another customer (that last one silently: a switched customer).
-    static func read(in directory: URL, for appUserId: String) -> Result<SavedServerState, SavedStateProblem>? {
+    /// The state saved in `directory` from `server` for `appUserId`: nil when there is none, or it is of another
+    /// server or customer (silently: a switched customer, or an app pointed at another server); why it cannot
+    /// be used when the file is unreadable or of a newer format.
+    static func read(in directory: URL, from server: URL, for appUserId: String)
+        -> Result<SavedServerState, SavedStateProblem>? {
         let path = path(in: directory)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let decoder = JSONDecoder()
@@ -50,7 +57,8 @@ struct SavedServerState: Codable, Sendable, Hashable {
             return .failure(SavedStateProblem(message: "\(path) has format version \(saved.formatVersion), "
                 + "written by a newer Tally; not used"))
         }
-        guard saved.appUserId.hasSameBytes(as: appUserId) else { return nil }
+        guard saved.serverURL?.hasSameBytes(as: server.absoluteString) == true,
+              saved.appUserId.hasSameBytes(as: appUserId) else { return nil }
         return .success(saved)
     }
 
@@ -65,11 +73,26 @@ struct SavedServerState: Codable, Sendable, Hashable {
         try POSIXFile.writeAtomically(data, to: Self.path(in: directory), durable: false)
     }
 
-    /// The saved state as shown at `now`: an entitlement whose `expiresDate` has passed since is left out (the
-    /// server would have ended it; a renewal it has not been able to tell shows again once it answers).
+    /// The saved state as shown at `now`, by one rule — what ended at or before `now` has ended: an entitlement
+    /// whose `expiresDate` has passed since is left out, a subscription whose period (or grace period) ended is
+    /// `expired`, a non-renewing product whose time ran out is not active (the server would have ended them; a
+    /// renewal it has not been able to tell shows again once it answers).
     static func shown(_ state: CustomerState, at now: Date) -> CustomerState {
+        func ended(_ date: Date?) -> Bool { date.map { $0 <= now } ?? false }
         var state = state
-        state.entitlements.removeAll { entitlement in entitlement.expiresDate.map { $0 <= now } ?? false }
+        state.entitlements.removeAll { ended($0.expiresDate) }
+        for index in state.subscriptions.indices {
+            let subscription = state.subscriptions[index]
+            switch subscription.status {
+            case .subscribed where ended(subscription.expiresDate),
+                 .inGracePeriod where ended(subscription.gracePeriodExpiresDate ?? subscription.expiresDate):
+                state.subscriptions[index].status = .expired
+            default: break
+            }
+        }
+        for index in state.nonRenewing.indices where ended(state.nonRenewing[index].expiresDate) {
+            state.nonRenewing[index].isActive = false
+        }
         return state
     }
 }

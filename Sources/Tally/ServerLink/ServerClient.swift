@@ -24,6 +24,14 @@ struct ServerClient: Sendable {
         ServerClient(link: link, session: session)
     }
 
+    /// This client for another customer of the same server (the same session); itself for its own customer.
+    func `for`(appUserId: String) -> ServerClient {
+        guard !link.appUserId.hasSameBytes(as: appUserId) else { return self }
+        var other = link
+        other.appUserId = appUserId
+        return with(other)
+    }
+
     init(link: ServerLink) {
         self.link = link
         let configuration = URLSessionConfiguration.ephemeral
@@ -77,14 +85,9 @@ struct ServerClient: Sendable {
         }
     }
 
-    /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]`.
+    /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]` (``CustomerRoute``).
     func customerURL(_ path: String?) -> URL? {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/;?#%")
-        guard let id = link.appUserId.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
-        var base = link.url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return URL(string: base + "/v1/customers/" + id + (path.map { "/" + $0 } ?? ""))
+        CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
     private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data), SendFailure> {

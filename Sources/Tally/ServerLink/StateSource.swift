@@ -12,7 +12,9 @@ public enum StateSource: String, Sendable, Hashable {
     /// since, are not in it; an entitlement whose expiry date has passed is left out.
     case savedServerState
     /// A server link, but the server could not be reached and nothing of the server's is kept for this
-    /// customer: the ownership rules over the customer file — what this device delivered or restored, including
-    /// purchases not posted yet — shown until the server answers (a post, or ``Store/refresh()``).
+    /// customer: the ownership rules over the customer file's transactions that carry this customer's
+    /// `appAccountToken` (``Store/customerCacheState``) — what this device bought for this customer, including
+    /// purchases not posted yet; never another customer's purchases on this device (after a switch: empty
+    /// until the server answers) — shown until the server answers (a post, or ``Store/refresh()``).
     case localCache
 }

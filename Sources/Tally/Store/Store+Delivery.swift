@@ -15,10 +15,13 @@ extension Store {
     ///   - announcing: the events that replace the delivery events (purchased, renewed, revoked), emitted even
     ///     when nothing changed: a scheduled subscription change. Nil for the delivery events, which are
     ///     emitted only for a new or changed copy, so an already-owned product is not announced again.
+    ///   - customer: with a server link, the customer the purchase call was made for; nil for updates, which
+    ///     take a completed pending purchase's (``PendingPurchase/appUserId``), else the link's customer now.
     /// - Returns: the stored copy.
     @discardableResult
     func deliver(_ update: TransactionUpdate, context: PurchaseContext?, fromPurchaseCall: Bool = false,
-                 announcing: [StoreEvent]? = nil) async throws(StoreError) -> Transaction {
+                 announcing: [StoreEvent]? = nil, postingFor customer: String? = nil) async throws(StoreError)
+        -> Transaction {
         var update = update
         let incoming = try verified(update)
         update.transaction = incoming
@@ -26,9 +29,9 @@ extension Store {
         // One delivery of a transaction at a time: a copy arriving while the first waits for the server or the
         // store (the updates stream racing the purchase call) waits, then finds it written and finished.
         let key = UTF8Key(id)
-        while inFlight.contains(key) { try? await Task.sleep(for: .milliseconds(2)) }
+        while inFlight.contains(key) { await deliveryEnded() }
         inFlight.insert(key)
-        defer { inFlight.remove(key) }
+        defer { endDelivery(key) }
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
@@ -40,9 +43,11 @@ extension Store {
             entries.append(entry)
         }
         var context = context
+        var customer = customer
         if !fromPurchaseCall, let pending = pendingPurchase(completedBy: update) {
             entries.append(.resolved(pending.id))
             context = context ?? pending.context
+            customer = customer ?? pending.appUserId
         }
         prepareForChange()
         try write(entries)
@@ -52,7 +57,8 @@ extension Store {
         // only finished again with the store, not posted again (the store may have switched customers since).
         var mayFinish = wasFinished && stored == known
         if !mayFinish {
-            mayFinish = await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation))
+            mayFinish = await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation,
+                                                 appUserId: customer))
         }
         if mayFinish { await finish(id) }
 
@@ -67,6 +73,19 @@ extension Store {
         }
         await pause(at: .emitted, id)
         return stored
+    }
+
+    /// Suspends until a delivery in ``inFlight`` ends (no polling): the caller then looks again.
+    func deliveryEnded() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in deliveryWaiters.append(waiter) }
+    }
+
+    /// Ends the delivery of `key` and wakes every task waiting for a delivery to end.
+    func endDelivery(_ key: UTF8Key) {
+        inFlight.remove(key)
+        let waiting = deliveryWaiters
+        deliveryWaiters = []
+        for waiter in waiting { waiter.resume() }
     }
 
     /// Finishes a transaction with the backend (its effect written and, with a link, posted), reporting a failure.
@@ -153,8 +172,9 @@ extension Store {
         }
     }
 
-    /// Listens to the backend's transaction updates and declines until the store closes or goes away.
-    func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>) {
+    /// Listens to the backend's transaction updates, declines and problems until the store closes or goes away.
+    func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>,
+                        problems: AsyncStream<String>) {
         listener = Task.detached { [weak self] in
             await withDiscardingTaskGroup { group in
                 group.addTask { [weak self] in
@@ -167,6 +187,12 @@ extension Store {
                     for await purchaseId in declines {
                         guard let self else { return }
                         await self.endDeclined([purchaseId])
+                    }
+                }
+                group.addTask { [weak self] in
+                    for await problem in problems {
+                        guard let self else { return }
+                        await self.report(StoreDiagnostic(.backendProblem, problem))
                     }
                 }
             }

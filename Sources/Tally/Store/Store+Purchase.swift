@@ -16,10 +16,17 @@ extension Store {
     ///   `.pending` (Ask to Buy), `.changeScheduled` (a downgrade or crossgrade at the next renewal),
     ///   `.changeCancelled` (the subscription in force bought again, cancelling a scheduled change) or
     ///   `.cancelled` (not an error).
+    ///
+    /// With a ``ServerLink`` the purchase belongs to the link's customer when it is called: while it is open
+    /// ``switchCustomer(to:appAccountToken:)`` is refused, and an Ask to Buy approved after a switch is posted
+    /// for the customer who asked for it (``PendingPurchase/appUserId``), not the one logged in at approval.
     /// - Throws: ``StoreError`` — `purchaseNotAllowed`, `productUnavailable`, `networkError`,
     ///   `verificationFailed`, `invalidQuantity`, `storage`, `backend`.
     public func purchase(_ productId: String, quantity: Int = 1, appAccountToken: UUID? = nil,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
+        openPurchases.append(productId)
+        defer { if let index = openPurchases.firstIndex(of: productId) { openPurchases.remove(at: index) } }
+        let customer = serverLink?.appUserId
         emit([.purchasing(productId: productId, context: context)])
         guard quantity >= 1 else {
             throw failed(productId, StoreError(.invalidQuantity, "purchase of \(productId): quantity must be at "
@@ -40,14 +47,15 @@ extension Store {
             let change = subscriptionChange(buying: productId, answer: update)
             do {
                 let stored = try await deliver(update, context: context, fromPurchaseCall: true,
-                                               announcing: change?.events)
+                                               announcing: change?.events, postingFor: customer)
                 return change?.outcome ?? .purchased(stored)
             } catch {
                 throw failed(productId, error)
             }
         case .pending(let purchaseId):
             let pending = PendingPurchase(id: purchaseId, productId: productId, quantity: quantity,
-                                          appAccountToken: token, context: context, date: clock.now())
+                                          appAccountToken: token, context: context, date: clock.now(),
+                                          appUserId: customer)
             do { try write([.pending(pending)]) } catch { throw failed(productId, error) }
             emit([.pending(pending)])
             return .pending(pending)

@@ -7,14 +7,17 @@ extension Store {
     /// without a link, after a 2xx (the server's state is kept) and after a final refusal (reported); false while
     /// the server cannot take it — it is then kept in ``pendingPosts`` and posted again with back-off.
     func posted(_ post: PendingPost) async -> Bool {
-        guard let server else { return true }
+        guard let current = server else { return true }
         // Closed: no request (the session is ending); the transaction stays unfinished for the next launch.
         guard !isClosed else { return false }
         let id = post.transactionId
+        // A purchase of a customer switched away from is posted for that customer, never for the one now.
+        let server = current.for(appUserId: post.appUserId ?? current.link.appUserId)
+        let customerId = server.link.appUserId
         switch await server.post(signedTransaction: post.jwsRepresentation) {
         case .accepted(let customer, _):
             pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
-            adoptServerState(customer)
+            adoptServerState(customer, of: customerId)
             await pause(at: .posted, id)
             return true
         case .refused(let status, let code, let message):
@@ -30,7 +33,7 @@ extension Store {
                 report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
                     + "(\(reason)); it stays unfinished and is posted again with back-off"))
             }
-            stateSource = offlineSource
+            if isCurrentCustomer(customerId) { stateSource = offlineSource }
             scheduleRetry()
             return false
         }
@@ -42,7 +45,8 @@ extension Store {
         while !isClosed, let next = pendingPosts.first {
             prepareForChange()
             guard await posted(next) else { break }
-            await finish(next.transactionId)
+            // A restored transaction (posted again after a switch) was finished already.
+            if !record.finished.contains(next.transactionId) { await finish(next.transactionId) }
             emit(stateChangeEvents())
         }
         guard pendingPosts.isEmpty || isClosed else { return false }
@@ -68,24 +72,35 @@ extension Store {
     /// Reads the server's customer state; on failure the state falls back to the customer file.
     func readServerState() async {
         guard let server, !isClosed else { return }
+        let customerId = server.link.appUserId
         switch await server.customer() {
         case .success(let customer):
-            adoptServerState(customer)
+            adoptServerState(customer, of: customerId)
         case .failure:
-            stateSource = offlineSource
+            if isCurrentCustomer(customerId) { stateSource = offlineSource }
         }
     }
 
-    /// Keeps a state the server answered (in memory and in `server-state.json`) and shows it — with what waits
-    /// to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while something does.
-    func adoptServerState(_ customer: CustomerState) {
+    /// Whether `appUserId` (the customer a request was made for, before it suspended) is the link's customer
+    /// now, compared as bytes: an answer for a customer switched away from meanwhile is not this one's.
+    func isCurrentCustomer(_ appUserId: String) -> Bool {
+        serverLink?.appUserId.hasSameBytes(as: appUserId) ?? false
+    }
+
+    /// Keeps a state the server answered for `appUserId` (in memory and in `server-state.json`) and shows it —
+    /// with what waits to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while
+    /// something does. An answer for another customer than the link's now (it landed after a
+    /// ``switchCustomer(to:appAccountToken:)``) is dropped: it is neither shown nor saved as this customer's.
+    func adoptServerState(_ customer: CustomerState, of appUserId: String) {
+        guard isCurrentCustomer(appUserId) else { return }
         serverState = customer
         let now = clock.now()
         serverStateDate = now
         stateSource = pendingPosts.isEmpty ? .server : .savedServerState
         guard let link = serverLink else { return }
         do {
-            try SavedServerState(appUserId: link.appUserId, savedAt: now, state: customer).write(in: directory)
+            try SavedServerState(server: link.url, appUserId: link.appUserId, savedAt: now, state: customer)
+                .write(in: directory)
         } catch {
             report(StoreDiagnostic(.savedServerStateUnusable, "the server's state could not be saved for offline "
                 + "use (\(error.message)); it is saved again at the server's next answer"))
@@ -104,7 +119,7 @@ extension Store {
         serverState = nil
         serverStateDate = nil
         guard let link = serverLink else { return }
-        switch SavedServerState.read(in: directory, for: link.appUserId) {
+        switch SavedServerState.read(in: directory, from: link.url, for: link.appUserId) {
         case .success(let saved)?:
             serverState = saved.state
             serverStateDate = saved.savedAt

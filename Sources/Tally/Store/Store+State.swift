@@ -4,13 +4,33 @@ import TallyCore
 
 extension Store {
     /// What the customer owns now: with a ``ServerLink``, the server's customer state as last read (see
-    /// ``stateSource``); without one, or while the server cannot be reached, ``localState``.
+    /// ``stateSource``); without one, ``localState``; with one while the server cannot be reached and nothing of
+    /// the server's is kept for the customer, ``customerCacheState`` (``StateSource/localCache``).
     public var state: CustomerState {
         switch (stateSource, serverState) {
         case (.server, let server?): server
         case (.savedServerState, let saved?): offlineState(from: saved)
-        default: localState
+        default: serverLink == nil ? localState : customerCacheState
         }
+    }
+
+    /// With a ``ServerLink``, the ownership rules over the customer file's transactions that carry the link
+    /// customer's ``ServerLink/appAccountToken`` (compared as bytes, lowercased): what this device bought for
+    /// this customer. Another customer's purchases on this device (before a ``switchCustomer(to:appAccountToken:)``)
+    /// and purchases without a token are left out until the server says whose they are; so are local spends
+    /// (with a link, spends are the app backend's). Without a link, ``localState``.
+    public var customerCacheState: CustomerState {
+        CustomerState(catalog: catalog, configuration: configuration, history: customerHistory, at: clock.now())
+    }
+
+    /// The customer file's history as ``customerCacheState`` reads it.
+    var customerHistory: PurchaseHistory {
+        guard let link = serverLink else { return record.history }
+        let token = link.appAccountToken.uuidString.lowercased()
+        var history = record.history
+        history.transactions.removeAll { !($0.appAccountToken?.lowercased().hasSameBytes(as: token) ?? false) }
+        history.spends = []
+        return history
     }
 
     /// The server's state as kept (saved, or read before a post failed), shown while the server cannot take
@@ -21,14 +41,15 @@ extension Store {
         let shown = SavedServerState.shown(saved, at: now)
         guard !pendingPosts.isEmpty else { return shown }
         let waiting = Set(pendingPosts.map { UTF8Key($0.transactionId) })
-        var posted = record.history
+        var posted = customerHistory
         posted.transactions.removeAll { waiting.contains(UTF8Key($0.transactionId)) }
         let before = CustomerState(catalog: catalog, configuration: configuration, history: posted, at: now)
-        return shown.addingUnposted(before: before, after: localState)
+        return shown.addingUnposted(before: before, after: customerCacheState)
     }
 
     /// The ownership rules over the customer file at the backend's clock: what this device delivered, restored
-    /// and spent. Without a server link it is ``state``; with one, the offline cache.
+    /// and spent, for any customer. Without a server link it is ``state``; with one, see
+    /// ``customerCacheState``.
     public var localState: CustomerState {
         CustomerState(catalog: catalog, configuration: configuration, history: record.history, at: clock.now())
     }

@@ -77,6 +77,13 @@ public actor Store {
     /// and finishes): a copy arriving meanwhile waits for that delivery to end, so it is posted, finished and
     /// announced once.
     var inFlight: Set<UTF8Key> = []
+    /// Tasks waiting for a delivery in ``inFlight`` to end; resumed (to look again) whenever one ends.
+    var deliveryWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The products of the purchase calls under way (one entry per call): ``switchCustomer(to:appAccountToken:)``
+    /// is refused while any is open.
+    var openPurchases: [String] = []
+    /// True while ``switchCustomer(to:appAccountToken:)`` runs: a second switch is refused meanwhile.
+    var isSwitching = false
     /// True after ``close()``.
     var isClosed = false
 
@@ -118,11 +125,12 @@ public actor Store {
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()
+        let problems = backend.problems()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
         await endDeclinedAtLaunch()
         if server != nil, stateSource != .server { await readServerState() }
-        startListening(to: updates, declines: declines)
+        startListening(to: updates, declines: declines, problems: problems)
     }
 
     deinit {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TallyCore
 
 /// The demo's stand-in for an app's own backend: what a real app's server does for a spend, with the
 /// `tally serve` secret key it alone holds — `POST /v1/customers/{appUserId}/currencies/{currency}/spend`
@@ -24,16 +25,9 @@ struct MarketAppBackend: Sendable {
     /// Spends `amount` of `currency` for `appUserId`, idempotent by `id`.
     /// - Throws: ``MarketBackendError`` for any other answer, or none.
     func spend(_ amount: Decimal, of currency: String, for appUserId: String, id: String) async throws -> Answer {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/;?#%")
-        guard let user = appUserId.addingPercentEncoding(withAllowedCharacters: allowed),
-              let money = currency.addingPercentEncoding(withAllowedCharacters: allowed) else {
-            throw MarketBackendError("cannot put '\(appUserId)' or '\(currency)' in a URL")
-        }
-        var base = url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let target = URL(string: "\(base)/v1/customers/\(user)/currencies/\(money)/spend") else {
-            throw MarketBackendError("cannot form the spend URL from \(url)")
+        guard let target = CustomerRoute.url(server: url, appUserId: appUserId,
+                                             path: ["currencies", currency, "spend"]) else {
+            throw MarketBackendError("cannot form the spend URL from \(url), '\(appUserId)' and '\(currency)'")
         }
         var request = URLRequest(url: target)
         request.httpMethod = "POST"
@@ -48,21 +42,36 @@ struct MarketAppBackend: Sendable {
             throw MarketBackendError("the server at \(url) cannot be reached: \(error.localizedDescription)")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        let answer = try? JSONDecoder().decode(SpendAnswer.self, from: data)
         if status == 200 {
-            let balances = (body["customer"] as? [String: Any])?["balances"] as? [String: Any] ?? [:]
-            return .spent(balance: Self.decimal(balances[currency]))
+            guard let balance = answer?.customer?.balances[currency] else {
+                throw MarketBackendError("the server's 200 answer to the spend names no \(currency) balance: "
+                    + String(decoding: data.prefix(200), as: UTF8.self))
+            }
+            return .spent(balance: balance)
         }
-        let error = body["error"] as? [String: Any] ?? [:]
-        if status == 409, error["code"] as? String == "insufficient_balance" {
-            return .refused(balance: Self.decimal(error["balance"]))
+        let error = answer?.error
+        if status == 409, error?.code == "insufficient_balance" {
+            guard let balance = error?.balance else {
+                throw MarketBackendError("the server's 409 insufficient_balance names no balance: "
+                    + String(decoding: data.prefix(200), as: UTF8.self))
+            }
+            return .refused(balance: balance)
         }
-        throw MarketBackendError("the server answered the spend \(status) \(error["code"] as? String ?? "?"): "
-            + "\(error["message"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))")
+        throw MarketBackendError("the server answered the spend \(status) \(error?.code ?? "?"): "
+            + "\(error?.message ?? String(decoding: data.prefix(200), as: UTF8.self))")
     }
 
-    private static func decimal(_ value: Any?) -> Decimal {
-        (value as? NSNumber).map { Decimal(string: $0.stringValue) ?? $0.decimalValue } ?? 0
+    /// The parts of a spend's answer the demo reads; amounts decoded as `Decimal` straight from the JSON text.
+    private struct SpendAnswer: Decodable {
+        struct Customer: Decodable { var balances: [String: Decimal] }
+        struct Failure: Decodable {
+            var code: String
+            var message: String?
+            var balance: Decimal?
+        }
+        var customer: Customer?
+        var error: Failure?
     }
 
     private static func jsonString(_ text: String) throws -> String {

@@ -61,12 +61,17 @@ extension MarketSession {
         Console.line(line)
         if !change.notPosted.isEmpty {
             Output.error("note: \(change.notPosted.count) restored purchase(s) not posted (server unreachable); "
-                + "'restore' posts them again")
+                + "posted again with back-off while the market runs, by 'restore' after a restart")
+        }
+        for refused in change.refused {
+            Output.error("note: the server refused restored \(refused.transaction.productId) (\(refused.status) "
+                + "\(refused.code): \(refused.message))")
         }
         return ExitCode.ok
     }
 
-    /// `login --json`: `{"appUserId","previousAppUserId","ownership","transferred":[…],"kept":[…],"notPosted":[…]}`.
+    /// `login --json`: `{"appUserId","previousAppUserId","ownership","transferred":[…],"kept":[…],"notPosted":[…],
+    /// "refused":[…]}` (product ids).
     private struct LoginReport: Encodable {
         var appUserId: String
         var previousAppUserId: String
@@ -74,6 +79,7 @@ extension MarketSession {
         var transferred: [String]
         var kept: [String]
         var notPosted: [String]
+        var refused: [String]
 
         init(_ change: CustomerSwitch) {
             appUserId = change.appUserId
@@ -82,6 +88,7 @@ extension MarketSession {
             transferred = change.transferred.map(\.productId)
             kept = change.kept.map(\.productId)
             notPosted = change.notPosted.map(\.productId)
+            refused = change.refused.map(\.transaction.productId)
         }
     }
 }
