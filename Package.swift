@@ -68,7 +68,8 @@ let package = Package(
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer",
-                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"]),
+                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"],
+                resources: [.copy("Dashboard/Web")]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",

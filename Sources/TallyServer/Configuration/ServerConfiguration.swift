@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// A `tally sandbox serve` whose clock the server follows (`clock.sandboxURL`), for tests and demos only;
     /// nil: the system clock.
     public var sandboxClockURL: URL?
+    /// Where the dashboard's files come from.
+    public var dashboard = DashboardSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

@@ -147,6 +147,38 @@ enum StoreSchema {
             WHERE notification_type = 'CONSUMPTION_REQUEST'
             """,
         ],
+        // 6: the dashboard (docs/server.md, *Dashboard*): when each customer was first seen (existing customers:
+        // their earliest stored transaction's write, else the migration's time), and expression indexes over
+        // the payload fields its SQL aggregates — purchase and revocation days, live subscriptions, renewal
+        // info in billing retry.
+        [
+            "ALTER TABLE customers ADD COLUMN first_seen_at INTEGER",
+            """
+            UPDATE customers SET first_seen_at = coalesce(
+                (SELECT min(updated_at) FROM transactions WHERE transactions.app_user_id = customers.app_user_id),
+                CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+            """,
+            "CREATE INDEX customers_by_first_seen ON customers(first_seen_at)",
+            """
+            CREATE INDEX transactions_by_purchase_date ON transactions(json_extract(payload, '$.purchaseDate'),
+                json_extract(payload, '$.currency'), json_extract(payload, '$.price'))
+            """,
+            """
+            CREATE INDEX transactions_by_revocation_date ON transactions(json_extract(payload, '$.revocationDate'),
+                json_extract(payload, '$.currency'), json_extract(payload, '$.price'))
+            WHERE json_extract(payload, '$.revocationDate') IS NOT NULL
+            """,
+            """
+            CREATE INDEX transactions_live_subscriptions ON transactions(json_extract(payload, '$.expiresDate'))
+            WHERE json_extract(payload, '$.type') = 'Auto-Renewable Subscription'
+            """,
+            "CREATE INDEX transactions_by_product ON transactions(json_extract(payload, '$.productId'), updated_at)",
+            "CREATE INDEX transactions_by_update ON transactions(updated_at)",
+            """
+            CREATE INDEX renewal_infos_in_billing_retry ON renewal_infos(original_transaction_id)
+            WHERE json_extract(payload, '$.isInBillingRetryPeriod') = 1
+            """,
+        ],
     ]
 
     /// The schema version this code writes.

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TallyCore
+
+extension ServerProcessTests {
+    /// The dashboard's JSON and files through a real `tally serve`: its numbers are the customer API's.
+    @Suite struct Dashboard {
+        /// Seeds a purchase, two subscriptions (one for the XSS id), a refund and a transfer; returns what was bought.
+        static func seed(_ fixture: ServerFixture) async throws -> [String: [Transaction]] {
+            var market = try fixture.market()
+            let client = fixture.client
+            var bought: [String: [Transaction]] = [:]
+            for (customer, product) in [("ann", "market.premium"), ("bob", "market.pro.monthly"),
+                                        ("<img src=x onerror=alert(1)>", "market.pro.yearly"),
+                                        ("cy", "market.coins.100"), ("dan", "market.removeads")] {
+                let (transaction, jws) = try market.buySigned(product, account: customer)
+                let reply = try await client.postTransaction(jws, for: customer)
+                #expect(reply.status == 200, "\(reply)")
+                bought[customer, default: []].append(transaction)
+            }
+            let refunded = try market.refund(try #require(bought["cy"]?.first).transactionId)
+            #expect(try await client.postTransaction(try market.signed(refunded), for: "cy").status == 200)
+            bought["cy"] = [refunded]
+            // dan's chain posted by eve moves to eve (ownership "transfer").
+            let moved = try #require(bought["dan"]?.first)
+            #expect(try await client.postTransaction(try market.signed(moved), for: "eve").status == 200)
+            bought["eve"] = bought.removeValue(forKey: "dan")
+            return bought
+        }
+
+        static func get(_ fixture: ServerFixture, _ path: String, key: String? = nil) async throws -> [String: Any] {
+            let reply = try await fixture.client.send("GET", path, key: key ?? fixture.keys.dashboardKey)
+            #expect(reply.status == 200, "\(path): \(reply)")
+            return try reply.json()
+        }
+
+        @Test func theOverviewCountsWhatTheCustomerAPISays() async throws {
+            let fixture = try ServerFixture()
+            let bought = try await Self.seed(fixture)
+            let customers = ["ann", "bob", "<img src=x onerror=alert(1)>", "cy", "dan", "eve"]
+            var statuses: [String] = []
+            for id in customers {
+                let customer = try await fixture.client.customer(id)
+                statuses += (customer["subscriptions"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
+            }
+            for days in [7, 30, 90] {
+                let overview = try await Self.get(fixture, "/v1/dashboard/overview?days=\(days)")
+                #expect(overview["activeSubscriptions"] as? Int == statuses.filter { $0 == "subscribed" }.count)
+                #expect(overview["activeSubscriptions"] as? Int == 2, "bob's monthly and the XSS id's yearly")
+                #expect(overview["inBillingRetry"] as? Int == statuses.filter { $0 == "inBillingRetry" }.count)
+                #expect(overview["inGracePeriod"] as? Int == statuses.filter { $0 == "inGracePeriod" }.count)
+                let daily = try #require(overview["daily"] as? [[String: Any]])
+                #expect(daily.count == days)
+                func total(_ name: String) -> Decimal {
+                    daily.flatMap { $0[name] as? [[String: Any]] ?? [] }
+                        .filter { $0["currency"] as? String == "USD" }
+                        .reduce(Decimal(0)) { $0 + Decimal(string: "\($1["amount"] ?? 0)")! }
+                }
+                let all = bought.values.flatMap { $0 }
+                let paid = all.compactMap(\.price).reduce(Int64(0), +)
+                #expect(paid > 0, "the sandbox's transactions carry prices")
+                #expect(total("revenue") == Decimal(paid) / 1000)
+                let refunds = all.filter { $0.revocationDate != nil }.compactMap(\.price).reduce(Int64(0), +)
+                #expect(total("refunds") == Decimal(refunds) / 1000)
+                #expect(daily.reduce(0) { $0 + ($1["newCustomers"] as? Int ?? 0) } == customers.count,
+                        "every customer seen today, dan too (his chain moved to eve)")
+            }
+            let bad = try await fixture.client.send("GET", "/v1/dashboard/overview?days=8", key: fixture.keys.dashboardKey)
+            #expect(bad.status == 400 && bad.errorCode == "invalid_request", "\(bad)")
+        }
+    
+        @Test func searchFindsACustomerByEachIdAndTheListsShowRefunds() async throws {
+            let fixture = try ServerFixture()
+            let bought = try await Self.seed(fixture)
+            let bob = try #require(bought["bob"]?.first)
+            func found(_ q: String) async throws -> [String] {
+                let encoded = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? q
+                let reply = try await Self.get(fixture, "/v1/dashboard/customers?q=\(encoded)")
+                return (reply["customers"] as? [[String: Any]] ?? []).compactMap { $0["appUserId"] as? String }
+            }
+            #expect(try await found(bob.transactionId) == ["bob"])
+            #expect(try await found(bob.originalTransactionId) == ["bob"])
+            #expect(try await found("<img") == ["<img src=x onerror=alert(1)>"])
+            #expect(try await found("b") == ["bob"])
+            #expect(try await found(try #require(bought["eve"]?.first).transactionId) == ["eve"], "the transferred chain")
+            #expect(try await found("nobody").isEmpty)
+            let refunded = try await Self.get(fixture, "/v1/dashboard/transactions?refunded=true")
+            let rows = try #require(refunded["transactions"] as? [[String: Any]])
+            #expect(rows.map { $0["appUserId"] as? String } == ["cy"])
+            #expect(rows.first?["refunded"] as? Bool == true)
+            let monthly = try await Self.get(fixture, "/v1/dashboard/transactions?productId=market.pro.monthly")
+            #expect((monthly["transactions"] as? [[String: Any]])?.map { $0["transactionId"] as? String } == [bob.transactionId])
+            let catalog = try await Self.get(fixture, "/v1/dashboard/catalog")
+            let premium = (catalog["products"] as? [[String: Any]])?.first { $0["productId"] as? String == "market.premium" }
+            #expect(premium?["entitlements"] as? [String] == ["no-ads", "premium"])
+            let notifications = try await Self.get(fixture, "/v1/dashboard/notifications")
+            #expect((notifications["notifications"] as? [Any])?.isEmpty == true)
+        }
+
+        @Test func theDashboardKeyOnlyReadsAndThePublicKeyCannotUseTheDashboard() async throws {
+            let fixture = try ServerFixture()
+            var market = try fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "ann")
+            let client = fixture.client
+            let post = try await client.send("POST", APIClient.customerPath("ann") + "/transactions",
+                                             key: fixture.keys.dashboardKey,
+                                             body: try APIClient.json(["signedTransaction": jws]))
+            #expect(post.status == 403 && post.errorCode == "forbidden", "\(post)")
+            let spend = try await client.send("POST", APIClient.customerPath("ann") + "/currencies/coins/spend",
+                                              key: fixture.keys.dashboardKey, body: try APIClient.json(["amount": 1, "id": "x"]))
+            #expect(spend.status == 403, "\(spend)")
+            let reconcile = try await client.send("POST", APIClient.customerPath("ann") + "/reconcile", key: fixture.keys.dashboardKey)
+            #expect(reconcile.status == 403, "\(reconcile)")
+            #expect(try await client.send("GET", APIClient.customerPath("ann"), key: fixture.keys.dashboardKey).status == 200)
+            #expect(try await client.send("GET", APIClient.customerPath("ann") + "/history", key: fixture.keys.dashboardKey).status == 200)
+            let publicKey = try await client.send("GET", "/v1/dashboard/overview", key: fixture.keys.publicKey)
+            #expect(publicKey.status == 403, "\(publicKey)")
+            let none = try await client.send("GET", "/v1/dashboard/overview")
+            #expect(none.status == 401, "\(none)")
+            #expect(try await client.send("GET", "/v1/dashboard/overview", key: fixture.keys.secretKey).status == 200)
+            #expect(try await client.send("GET", "/v1/dashboard/nothing", key: fixture.keys.dashboardKey).status == 404)
+        }
+
+        @Test func thePageIsServedWithAStrictPolicyAndNoInlineScript() async throws {
+            let fixture = try ServerFixture()
+            let page = try await fixture.client.send("GET", "/dashboard/")
+            #expect(page.status == 200, "\(page)")
+            #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
+            let policy = try #require(page.header("Content-Security-Policy"))
+            #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
+            #expect(page.header("X-Content-Type-Options") == "nosniff")
+            #expect(page.header("Referrer-Policy") == "no-referrer")
+            #expect(!page.text.contains("<script>") && page.text.contains(#"<script type="module" src="app.js">"#))
+            for file in ["app.js", "api.js", "dom.js", "views.js", "style.css"] {
+                let reply = try await fixture.client.send("GET", "/dashboard/" + file)
+                #expect(reply.status == 200, "\(file): \(reply)")
+                #expect(reply.header("X-Content-Type-Options") == "nosniff")
+            }
+            #expect(try await fixture.client.send("GET", "/dashboard/../tally-server.json").status == 404)
+            #expect(try await fixture.client.send("GET", "/dashboard/%2e%2e%2ftally-server.json").status == 404)
+            #expect(try await fixture.client.send("POST", "/dashboard/").status == 405)
+        }
+    }
+}
