@@ -65,8 +65,31 @@ extension ServerProcessTests {
                 #expect(daily.reduce(0) { $0 + ($1["newCustomers"] as? Int ?? 0) } == customers.count,
                         "every customer seen today, dan too (his chain moved to eve)")
             }
+            // MRR: each subscribed, paid (not introductory) subscription at its catalog price per month, to cents.
+            let catalog = try Catalog(storeKitData: try Data(contentsOf: TestPaths.market.appendingPathComponent("Market.storekit")),
+                                      fileName: "Market.storekit")
+            var expected = Decimal(0)
+            for transaction in bought.values.flatMap({ $0 }) where transaction.offerType != .introductory {
+                guard let product = catalog.products.first(where: { $0.id == transaction.productId }),
+                      let period = product.subscription?.period else { continue }
+                let months: Decimal = period.unit == .year ? Decimal(12 * period.value) : Decimal(period.value)
+                #expect(period.unit == .year || period.unit == .month)
+                expected += product.price / months
+            }
+            var unrounded = expected
+            NSDecimalRound(&expected, &unrounded, 2, .plain)
+            let overview = try await Self.get(fixture, "/v1/dashboard/overview")
+            let mrr = try #require(overview["mrr"] as? [[String: Any]])
+            #expect(mrr.count == 1 && mrr.first?["currency"] as? String == "USD", "\(mrr)")
+            let amount = mrr.first.flatMap { Decimal(string: "\($0["amount"] ?? "")") }
+            #expect(amount == expected)
+            let all: [Transaction] = bought.values.flatMap { $0 }
+            let trials = all.filter { $0.offerType == .introductory && ($0.expiresDate ?? .distantPast) > Date() }
+            #expect(overview["activeTrials"] as? Int == trials.count)
+            #expect(trials.count == 1, "bob's monthly starts with its introductory offer")
             let bad = try await fixture.client.send("GET", "/v1/dashboard/overview?days=8", key: fixture.keys.dashboardKey)
-            #expect(bad.status == 400 && bad.errorCode == "invalid_request", "\(bad)")
+            #expect(bad.status == 400, "\(bad)")
+            #expect(bad.errorCode == "invalid_request")
         }
     
         @Test func searchFindsACustomerByEachIdAndTheListsShowRefunds() async throws {

@@ -95,11 +95,19 @@ export async function customer(view, id, cursor) {
 }
 
 function historyRow(item) {
-  const t = item.transaction;
-  const refunded = t && t.revocationDate;
-  const state = refunded ? el("span", { className: "refunded", text: "Refunded " + formatDate(t.revocationDate) }) : "";
-  const detail = t ? `${t.productId} · ${t.transactionId}` : (item.spend ? `${item.spend.currency} ${item.spend.amount}` : JSON.stringify(item.transfer ?? item.notification ?? ""));
-  return [formatDate(item.date), item.kind ?? item.type ?? "", detail, state];
+  let detail = "";
+  let state = "";
+  switch (item.kind) {
+    case "transaction":
+      detail = `${item.productId} · ${item.transactionId} (${item.type})`;
+      if (item.revocationDate) state = el("span", { className: "refunded", text: "Refunded " + formatDate(item.revocationDate) });
+      break;
+    case "ledger": detail = `${item.entry} ${item.amount} ${item.currency}`; break;
+    case "transfer": detail = `${item.originalTransactionId}: ${item.fromAppUserId} → ${item.toAppUserId}`; break;
+    case "notification": detail = [item.type, item.subtype].filter(Boolean).join(" / "); state = item.result; break;
+    default: detail = item.kind;
+  }
+  return [formatDate(item.date), item.kind, detail, state];
 }
 
 export async function transactions(view, filter) {
