@@ -5,13 +5,10 @@ import TallyCore
 /// migration 6 (expressions over the stored payload), each call in one read snapshot.
 extension SQLiteCustomerStore: DashboardStore {
     /// A live period of a subscription chain at `?1` (milliseconds): bought, not yet expired, not revoked by then,
-    /// not replaced by an upgrade.
+    /// not replaced by an upgrade (the generated columns of schema migration 6, covered by `transactions_live`).
     static let livePeriod = """
-        json_extract(payload, '$.type') = 'Auto-Renewable Subscription'
-        AND json_extract(payload, '$.expiresDate') > ?1
-        AND json_extract(payload, '$.purchaseDate') <= ?1
-        AND (json_extract(payload, '$.revocationDate') IS NULL OR json_extract(payload, '$.revocationDate') > ?1)
-        AND coalesce(json_extract(payload, '$.isUpgraded'), 0) = 0
+        type = 'Auto-Renewable Subscription' AND expires_ms > ?1 AND purchase_ms <= ?1
+        AND (revocation_ms IS NULL OR revocation_ms > ?1) AND is_upgraded = 0
         """
 
     public func dashboardOverview(days: DashboardDays, now: Date) throws(CustomerStoreError) -> DashboardOverview {
@@ -20,9 +17,9 @@ extension SQLiteCustomerStore: DashboardStore {
         return try read { (connection) throws(SQLiteError) in
             var products: [DashboardOverview.ProductCount] = []
             try connection.query("""
-                SELECT json_extract(payload, '$.productId'), count(DISTINCT original_transaction_id),
-                    count(DISTINCT CASE WHEN json_extract(payload, '$.offerType') = 1 THEN original_transaction_id END)
-                FROM transactions WHERE \(Self.livePeriod)
+                SELECT product_id, count(DISTINCT original_transaction_id),
+                    count(DISTINCT CASE WHEN offer_type = 1 THEN original_transaction_id END)
+                FROM transactions INDEXED BY transactions_live WHERE \(Self.livePeriod)
                 GROUP BY 1 ORDER BY 1
                 """, [.integer(nowMs)]) { (row) throws(SQLiteError) in
                 products.append(.init(productId: row.text(0) ?? "", active: Int(row.int64(1)), trials: Int(row.int64(2))))
@@ -34,14 +31,14 @@ extension SQLiteCustomerStore: DashboardStore {
                 FROM renewal_infos r
                 WHERE json_extract(r.payload, '$.isInBillingRetryPeriod') = 1
                 AND EXISTS (SELECT 1 FROM chains c WHERE c.original_transaction_id = r.original_transaction_id)
-                AND NOT EXISTS (SELECT 1 FROM transactions WHERE original_transaction_id = r.original_transaction_id
+                AND NOT EXISTS (SELECT 1 FROM transactions t WHERE t.original_transaction_id = r.original_transaction_id
                     AND \(Self.livePeriod))
                 """, [.integer(nowMs)]) { (row) throws(SQLiteError) in
                 grace = Int(row.int64(0))
                 retry = Int(row.int64(1))
             }
-            let revenue = try connection.dailyAmounts(dateField: "purchaseDate", start: start, end: end, revokedOnly: false)
-            let refunds = try connection.dailyAmounts(dateField: "revocationDate", start: start, end: end, revokedOnly: true)
+            let revenue = try connection.dailyAmounts(dateColumn: "purchase_ms", start: start, end: end)
+            let refunds = try connection.dailyAmounts(dateColumn: "revocation_ms", start: start, end: end)
             var newCustomers: [String: Int] = [:]
             try connection.query("""
                 SELECT first_seen_at / 86400000, count(*) FROM customers
@@ -88,25 +85,22 @@ extension SQLiteCustomerStore: DashboardStore {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         if let productId = filter.productId {
-            conditions.append("json_extract(payload, '$.productId') = ?")
+            conditions.append("product_id = ?")
             values.append(.text(productId))
         }
         if let type = filter.type {
-            conditions.append("json_extract(payload, '$.type') = ?")
+            conditions.append("type = ?")
             values.append(.text(type))
         }
         if let refunded = filter.refunded {
-            conditions.append("json_extract(payload, '$.revocationDate') IS \(refunded ? "NOT " : "")NULL")
+            conditions.append("revocation_ms IS \(refunded ? "NOT " : "")NULL")
         }
         values.append(.integer(Int64(limit)))
         let sql = """
-            SELECT app_user_id, transaction_id, original_transaction_id, json_extract(payload, '$.productId'),
-                json_extract(payload, '$.type'), json_extract(payload, '$.purchaseDate'),
-                json_extract(payload, '$.expiresDate'), json_extract(payload, '$.revocationDate'),
-                json_extract(payload, '$.price'), json_extract(payload, '$.currency'),
-                json_extract(payload, '$.offerType')
+            SELECT app_user_id, transaction_id, original_transaction_id, product_id, type, purchase_ms, expires_ms,
+                revocation_ms, price, currency, offer_type
             FROM transactions \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            ORDER BY json_extract(payload, '$.purchaseDate') DESC, transaction_id DESC LIMIT ?
+            ORDER BY purchase_ms DESC, transaction_id DESC LIMIT ?
             """
         return try read { (connection) throws(SQLiteError) in
             var rows: [DashboardTransaction] = []
@@ -156,18 +150,15 @@ extension SQLiteCustomerStore: DashboardStore {
 }
 
 extension SQLiteConnection {
-    /// Sums of `price` by the UTC day of `dateField` and currency, for days in `start..<end` (milliseconds).
-    func dailyAmounts(dateField: String, start: Int64, end: Int64, revokedOnly: Bool) throws(SQLiteError)
+    /// Sums of `price` by the UTC day of `dateColumn` (a generated column of milliseconds) and currency, for days in
+    /// `start..<end` (milliseconds); transactions without a price or currency are left out.
+    func dailyAmounts(dateColumn: String, start: Int64, end: Int64) throws(SQLiteError)
         -> [DashboardOverview.DailyAmount]
     {
-        let field = "json_extract(payload, '$.\(dateField)')"
         var rows: [DashboardOverview.DailyAmount] = []
         try query("""
-            SELECT \(field) / 86400000, json_extract(payload, '$.currency'), sum(json_extract(payload, '$.price')),
-                count(*)
-            FROM transactions
-            WHERE \(field) >= ? AND \(field) < ? \(revokedOnly ? "AND \(field) IS NOT NULL" : "")
-            AND json_extract(payload, '$.price') IS NOT NULL AND json_extract(payload, '$.currency') IS NOT NULL
+            SELECT \(dateColumn) / 86400000, currency, sum(price), count(*) FROM transactions
+            WHERE \(dateColumn) >= ? AND \(dateColumn) < ? AND price IS NOT NULL AND currency IS NOT NULL
             GROUP BY 1, 2 ORDER BY 1, 2
             """, [.integer(start), .integer(end)]) { (row) throws(SQLiteError) in
             rows.append(.init(day: DashboardDays.label(dayNumber: row.int64(0)), currency: row.text(1) ?? "",
