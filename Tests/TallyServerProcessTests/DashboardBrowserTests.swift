@@ -42,7 +42,7 @@ extension ServerProcessTests {
     @Suite struct DashboardBrowser {
         @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
         func theDashboardShowsTheAPIsNumbersAndEveryIdAsText() async throws {
-            #expect(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
+            try #require(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
             let fixture = try ServerFixture()
             let bought = try await Dashboard.seed(fixture)
             let bob = try #require(bought["bob"]?.first)

@@ -3,11 +3,7 @@ import { el, table, card, formatNumber, formatMoney, formatDate } from "./dom.js
 
 const chartsAvailable = () => typeof window.Chart === "function";
 
-function amounts(list) {
-  return list.length ? list.map((a) => formatMoney(a.amount, a.currency)).join(", ") : formatMoney(0, "USD").replace(/[^0-9.,\s]/g, "").trim() || "0";
-}
-
-function lineChart(label, days, series) {
+function barChart(label, days, series) {
   const canvas = el("canvas", { role: "img", "aria-label": label });
   const box = el("div", { className: "chart" }, canvas);
   new window.Chart(canvas, {
@@ -39,9 +35,9 @@ export async function overview(view, days) {
   const labels = data.daily.map((d) => d.day);
   if (chartsAvailable()) {
     view.append(
-      lineChart("Revenue per day", labels, currencies.map((c) => [`Revenue ${c}`, data.daily.map((d) => sumOf(d.revenue, c))])),
-      lineChart("Refunds per day", labels, currencies.map((c) => [`Refunds ${c}`, data.daily.map((d) => sumOf(d.refunds, c))])),
-      lineChart("New customers per day", labels, [["New customers", data.daily.map((d) => d.newCustomers)]]));
+      barChart("Revenue per day", labels, currencies.map((c) => [`Revenue ${c}`, data.daily.map((d) => sumOf(d.revenue, c))])),
+      barChart("Refunds per day", labels, currencies.map((c) => [`Refunds ${c}`, data.daily.map((d) => sumOf(d.refunds, c))])),
+      barChart("New customers per day", labels, [["New customers", data.daily.map((d) => d.newCustomers)]]));
   } else {
     view.append(el("p", { className: "note", id: "charts-missing",
       text: "Charts need Chart.js (Debian's libjs-chart.js, dashboard.chartJS); the numbers are shown as tables." }));
