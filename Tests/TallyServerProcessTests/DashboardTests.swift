@@ -162,6 +162,12 @@ extension ServerProcessTests {
             #expect(try await fixture.client.send("GET", "/dashboard/../tally-server.json").status == 404)
             #expect(try await fixture.client.send("GET", "/dashboard/%2e%2e%2ftally-server.json").status == 404)
             #expect(try await fixture.client.send("POST", "/dashboard/").status == 405)
+            let connection = try RawConnection(port: fixture.server.port)  // URLSession would follow the redirect
+            defer { connection.close() }
+            let bare = try connection.request("GET", "/dashboard")
+            #expect(bare.status == 308 && bare.header("Location") == "/dashboard/", "\(bare)")
+            let unknown = try await fixture.client.send("GET", "/dashboard/tally.sqlite")
+            #expect(unknown.status == 404 && unknown.header("X-Content-Type-Options") == "nosniff", "\(unknown)")
         }
     }
 }

@@ -16,7 +16,8 @@ enum Router {
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)
-        case "/dashboard", "/dashboard/": return RouteMatch(route: .dashboardFile)
+        case "/dashboard": return RouteMatch(route: .dashboardFile, file: DashboardFiles.redirectToPage)
+        case "/dashboard/": return RouteMatch(route: .dashboardFile)
         default: break
         }
         if path.hasPrefix("/v1/dashboard/") {

@@ -43,8 +43,15 @@ struct DashboardFiles: Sendable {
         self.problem = problem
     }
 
+    /// The name ``Router`` gives `/dashboard` (no file can have it): answered with a redirect to `/dashboard/`, so the
+    /// page's relative URLs resolve under it.
+    static let redirectToPage = "/"
+
     /// The response for `/dashboard/<name>` (`""` is the page).
     func response(_ name: String) -> HTTPResponse {
+        if name == Self.redirectToPage {
+            return HTTPResponse(status: 308, headers: [.init("Location", "/dashboard/")] + Self.securityHeaders)
+        }
         let key = name.isEmpty ? "index.html" : name
         guard let file = files[key] else {
             if let problem, key == "index.html" {

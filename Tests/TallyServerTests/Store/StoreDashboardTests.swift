@@ -43,6 +43,38 @@ struct StoreDashboardTests {
         #expect(mrr.amounts.map(\.amount) == [Decimal(string: "1.99")!])
     }
 
+    @Test func billingRetryAndGraceCountWhatTheCustomerStateSays() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.open()
+        let now = F.day(40)
+        let chains = [("ann", "g1", F.day(45) as Date?), ("bob", "r1", nil), ("cy", "x1", F.day(39))]
+        for (customer, chain, grace) in chains {
+            let period = Self.transaction(chain, original: chain, from: F.day(5))  // expired on day 35
+            _ = try store.record([period], for: customer, policy: .transfer, at: now)
+            let renewal = RenewalInfo(originalTransactionId: chain, productId: "app.pro.month", isInBillingRetryPeriod: true,
+                                      gracePeriodExpiresDate: grace, signedDate: F.day(36))
+            _ = try store.recordNotification(StoredNotification(
+                notificationUUID: "n-\(chain)", notificationType: "DID_FAIL_TO_RENEW", subtype: grace == nil ? nil : "GRACE_PERIOD",
+                signedDate: F.day(36), signedPayload: "jws.n-\(chain)", transaction: period, renewalInfo: renewal,
+                appliesFacts: true), at: now)
+        }
+        var statuses: [SubscriptionStatus] = []
+        for (customer, _, _) in chains {
+            let record = try store.customerState(customer)
+            let state = CustomerState(catalog: F.catalog, configuration: F.configuration, history: record.purchaseHistory,
+                                      nets: record.nets, at: now)
+            statuses += state.subscriptions.map(\.status)
+        }
+        #expect(statuses.sorted { $0.rawValue < $1.rawValue } == [.inBillingRetry, .inBillingRetry, .inGracePeriod])
+        let overview = try store.dashboardOverview(days: DashboardDays(count: 7, endingAt: now), now: now)
+        #expect(overview.inGracePeriod == statuses.filter { $0 == .inGracePeriod }.count)
+        #expect(overview.inBillingRetry == statuses.filter { $0 == .inBillingRetry }.count)
+        #expect(overview.products.isEmpty, "no period in force")
+        let notifications = try store.latestNotifications(limit: 2)
+        #expect(notifications.map(\.notificationUUID) == ["n-x1", "n-r1"], "newest first, at most the limit")
+        #expect(notifications.first?.appUserId == "cy")
+    }
+
     @Test func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix() throws {
         let directory = try TemporaryDirectory()
         let store = try directory.open()
