@@ -169,5 +169,27 @@ extension ServerProcessTests {
             let unknown = try await fixture.client.send("GET", "/dashboard/tally.sqlite")
             #expect(unknown.status == 404 && unknown.header("X-Content-Type-Options") == "nosniff", "\(unknown)")
         }
+
+        @Test func theFilesAndChartJSComeFromTheConfiguredPaths() async throws {
+            let fixture = try ServerFixture()
+            #expect(try await fixture.client.send("GET", "/dashboard/vendor/chart.js").status
+                    == (FileManager.default.fileExists(atPath: "/usr/share/javascript/chart.js/chart.min.js") ? 200 : 404))
+            let files = fixture.directory.appendingPathComponent("web")
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            try Data("<!doctype html><title>custom</title>".utf8).write(to: files.appendingPathComponent("index.html"))
+            try fixture.reconfigure { $0["dashboard"] = ["chartJS": "no/such/chart.js", "files": "web"] }
+            let page = try await fixture.client.send("GET", "/dashboard/")
+            #expect(page.status == 200 && page.text.contains("custom"), "\(page)")
+            #expect(try await fixture.client.send("GET", "/dashboard/vendor/chart.js").status == 404)
+            #expect(try await fixture.client.send("GET", "/dashboard/app.js").status == 404, "only the configured folder")
+            #expect(fixture.server.stderr.text.contains("Chart.js not found"), "\(fixture.server.stderr.text)")
+            try fixture.server.killNow()
+            var document = try fixture.configurationDocument()
+            document["dashboard"] = ["chart": "x"]
+            let broken = fixture.directory.appendingPathComponent("broken.json")
+            try JSONSerialization.data(withJSONObject: document).write(to: broken)
+            let exit = try ServerProcess.runToExit(data: fixture.dataDirectory, config: broken)
+            #expect(exit.status == 2 && exit.stderr.contains("dashboard.chart"), "\(exit.stderr)")
+        }
     }
 }

@@ -137,6 +137,31 @@ try:
         pass
     shot("xss-as-text")
 
+    # A phone-width window: the overview fits without scrolling sideways.
+    driver.set_window_size(390, 844)
+    driver.get(base + "/dashboard/#overview/7")
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "active-subscriptions"))
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, "the overview is %s px wider than a phone-width window" % overflow)
+    shot("overview-phone")
+    driver.set_window_size(1200, 900)
+
+    # Keyboard: Tab reaches the navigation, Enter follows a link.
+    driver.get(base + "/dashboard/#overview")
+    ready()
+    body = driver.find_element(By.TAG_NAME, "body")
+    from selenium.webdriver.common.keys import Keys
+    for _ in range(10):
+        body = driver.switch_to.active_element
+        if body.tag_name == "a" and body.text == "Transactions":
+            break
+        body.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.text == "Transactions", "Tab reaches the Transactions link")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.current_url.endswith("#transactions"))
+    ready()
+
     for page in ["transactions", "notifications", "catalog"]:
         driver.get(base + "/dashboard/#" + page)
         ready()

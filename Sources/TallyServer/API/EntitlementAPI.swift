@@ -50,6 +50,16 @@ public final class EntitlementAPI: Sendable {
         { [self] request in handle(request) }
     }
 
+    /// What the operator should know about the dashboard's files (missing files, no Chart.js); empty when all is there.
+    var dashboardProblems: [String] {
+        var problems = dashboardFiles.problem.map { ["dashboard: \($0)"] } ?? []
+        if !dashboardFiles.hasChartJS {
+            problems.append("dashboard: Chart.js not found at \(configuration.dashboard.chartJSPath) (Debian: "
+                + "libjs-chart.js; dashboard.chartJS); the dashboard shows its numbers as tables")
+        }
+        return problems
+    }
+
     /// Answers one request; never throws, never crashes on input.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = ContinuousClock.now

@@ -43,6 +43,9 @@ struct DashboardFiles: Sendable {
         self.problem = problem
     }
 
+    /// Whether Chart.js was read.
+    var hasChartJS: Bool { files["vendor/chart.js"] != nil }
+
     /// The name ``Router`` gives `/dashboard` (no file can have it): answered with a redirect to `/dashboard/`, so the
     /// page's relative URLs resolve under it.
     static let redirectToPage = "/"
