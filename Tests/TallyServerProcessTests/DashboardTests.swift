@@ -1,15 +1,45 @@
 import Foundation
 import Testing
 import TallyCore
+import TallySandbox
 
 extension ServerProcessTests {
     /// The dashboard's JSON and files through a real `tally serve`: its numbers are the customer API's.
     @Suite struct Dashboard {
-        /// Seeds a purchase, two subscriptions (one for the XSS id), a refund and a transfer; returns what was bought.
+        /// Every customer ``seed(_:)`` writes.
+        static let customers = ["ann", "bob", "<img src=x onerror=alert(1)>", "cy", "dan", "eve", "ren", "ret"]
+
+        /// Seeds a purchase, subscriptions (one for the XSS id), a refund, a transfer, a subscription bought 40 days
+        /// ago that renewed, and one in billing retry (its renewal info from a DID_FAIL_TO_RENEW notification);
+        /// returns every transaction posted, by the customer that owns it now.
         static func seed(_ fixture: ServerFixture) async throws -> [String: [Transaction]] {
-            var market = try fixture.market()
+            // One sandbox (its transaction ids are unique), its clock 40 days back: two monthly subscriptions
+            // first, then 40 days on (one renews, one meets a billing issue), then today's purchases.
+            var market = try fixture.market(start: Date().addingTimeInterval(-40 * 86_400))
             let client = fixture.client
             var bought: [String: [Transaction]] = [:]
+            market.set(.billingIssue, enabled: true, account: "ret")
+            for (customer, product) in [("ren", "market.plus.monthly"), ("ret", "market.plus.monthly")] {
+                let (transaction, jws) = try market.buySigned(product, account: customer)
+                #expect(try await client.postTransaction(jws, for: customer).status == 200)
+                bought[customer, default: []].append(transaction)
+            }
+            market.advance(by: SandboxDuration(40, .day))
+            let renewed = try #require(market.sandbox.transactions(account: "ren").max { $0.purchaseDate < $1.purchaseDate })
+            #expect(renewed.transactionId != bought["ren"]?.first?.transactionId, "the sandbox renewed it")
+            #expect(try await client.postTransaction(try market.signed(renewed), for: "ren").status == 200)
+            bought["ren", default: []].append(renewed)
+            let retry = try #require(market.sandbox.renewalInfos(account: "ret").first)
+            #expect(retry.isInBillingRetryPeriod == true)
+            let notification = ServerNotification(
+                notificationType: .didFailToRenew, subtype: retry.gracePeriodExpiresDate == nil ? nil : .gracePeriod,
+                notificationUUID: UUID().uuidString, signedDate: retry.signedDate ?? Date(),
+                data: NotificationData(bundleId: "com.example.market", environment: .sandbox,
+                                       signedTransactionInfo: try market.signed(try #require(bought["ret"]?.first)),
+                                       signedRenewalInfo: try market.sign(retry), status: 3))
+            let reply = try await Notifications.post(try market.sign(notification), to: client)
+            #expect(reply.status == 200, "\(reply)")
+
             for (customer, product) in [("ann", "market.premium"), ("bob", "market.pro.monthly"),
                                         ("<img src=x onerror=alert(1)>", "market.pro.yearly"),
                                         ("cy", "market.coins.100"), ("dan", "market.removeads")] {
@@ -37,39 +67,45 @@ extension ServerProcessTests {
         @Test func theOverviewCountsWhatTheCustomerAPISays() async throws {
             let fixture = try ServerFixture()
             let bought = try await Self.seed(fixture)
-            let customers = ["ann", "bob", "<img src=x onerror=alert(1)>", "cy", "dan", "eve"]
+            let customers = Self.customers
             var statuses: [String] = []
             for id in customers {
                 let customer = try await fixture.client.customer(id)
                 statuses += (customer["subscriptions"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
             }
+            #expect(statuses.filter { $0 == "inBillingRetry" || $0 == "inGracePeriod" }.count == 1, "\(statuses)")
+            let format = ISO8601DateFormatter()
+            format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let all: [Transaction] = bought.values.flatMap { $0 }
             for days in [7, 30, 90] {
                 let overview = try await Self.get(fixture, "/v1/dashboard/overview?days=\(days)")
                 #expect(overview["activeSubscriptions"] as? Int == statuses.filter { $0 == "subscribed" }.count)
-                #expect(overview["activeSubscriptions"] as? Int == 2, "bob's monthly and the XSS id's yearly")
+                #expect(overview["activeSubscriptions"] as? Int == 3, "bob's monthly, the XSS id's yearly, ren's renewal")
                 #expect(overview["inBillingRetry"] as? Int == statuses.filter { $0 == "inBillingRetry" }.count)
                 #expect(overview["inGracePeriod"] as? Int == statuses.filter { $0 == "inGracePeriod" }.count)
                 let daily = try #require(overview["daily"] as? [[String: Any]])
                 #expect(daily.count == days)
+                let range = try #require(overview["range"] as? [String: Any])
+                let start = try #require((range["start"] as? String).flatMap { format.date(from: $0) })
                 func total(_ name: String) -> Decimal {
                     daily.flatMap { $0[name] as? [[String: Any]] ?? [] }
                         .filter { $0["currency"] as? String == "USD" }
                         .reduce(Decimal(0)) { $0 + Decimal(string: "\($1["amount"] ?? 0)")! }
                 }
-                let all = bought.values.flatMap { $0 }
-                let paid = all.compactMap(\.price).reduce(Int64(0), +)
+                let paid = all.filter { $0.purchaseDate >= start }.compactMap(\.price).reduce(Int64(0), +)
                 #expect(paid > 0, "the sandbox's transactions carry prices")
-                #expect(total("revenue") == Decimal(paid) / 1000)
-                let refunds = all.filter { $0.revocationDate != nil }.compactMap(\.price).reduce(Int64(0), +)
+                #expect(total("revenue") == Decimal(paid) / 1000, "days=\(days)")
+                let refunds = all.filter { ($0.revocationDate ?? .distantPast) >= start }.compactMap(\.price).reduce(Int64(0), +)
                 #expect(total("refunds") == Decimal(refunds) / 1000)
                 #expect(daily.reduce(0) { $0 + ($1["newCustomers"] as? Int ?? 0) } == customers.count,
-                        "every customer seen today, dan too (his chain moved to eve)")
+                        "every customer was first seen today, dan too (his chain moved to eve)")
             }
             // MRR: each subscribed, paid (not introductory) subscription at its catalog price per month, to cents.
             let catalog = try Catalog(storeKitData: try Data(contentsOf: TestPaths.market.appendingPathComponent("Market.storekit")),
                                       fileName: "Market.storekit")
             var expected = Decimal(0)
-            for transaction in bought.values.flatMap({ $0 }) where transaction.offerType != .introductory {
+            let live = all.filter { ($0.expiresDate ?? .distantPast) > Date() && $0.revocationDate == nil }
+            for transaction in live where transaction.offerType != .introductory {
                 guard let product = catalog.products.first(where: { $0.id == transaction.productId }),
                       let period = product.subscription?.period else { continue }
                 let months: Decimal = period.unit == .year ? Decimal(12 * period.value) : Decimal(period.value)
@@ -83,7 +119,6 @@ extension ServerProcessTests {
             #expect(mrr.count == 1 && mrr.first?["currency"] as? String == "USD", "\(mrr)")
             let amount = mrr.first.flatMap { Decimal(string: "\($0["amount"] ?? "")") }
             #expect(amount == expected)
-            let all: [Transaction] = bought.values.flatMap { $0 }
             let trials = all.filter { $0.offerType == .introductory && ($0.expiresDate ?? .distantPast) > Date() }
             #expect(overview["activeTrials"] as? Int == trials.count)
             #expect(trials.count == 1, "bob's monthly starts with its introductory offer")
@@ -117,7 +152,9 @@ extension ServerProcessTests {
             let premium = (catalog["products"] as? [[String: Any]])?.first { $0["productId"] as? String == "market.premium" }
             #expect(premium?["entitlements"] as? [String] == ["no-ads", "premium"])
             let notifications = try await Self.get(fixture, "/v1/dashboard/notifications")
-            #expect((notifications["notifications"] as? [Any])?.isEmpty == true)
+            let listed = try #require(notifications["notifications"] as? [[String: Any]])
+            #expect(listed.map { $0["notificationType"] as? String } == ["DID_FAIL_TO_RENEW"])
+            #expect(listed.first?["appUserId"] as? String == "ret")
         }
 
         @Test func theDashboardKeyOnlyReadsAndThePublicKeyCannotUseTheDashboard() async throws {
