@@ -148,6 +148,10 @@ extension ServerProcessTests {
             #expect(rows.first?["refunded"] as? Bool == true)
             let monthly = try await Self.get(fixture, "/v1/dashboard/transactions?productId=market.pro.monthly")
             #expect((monthly["transactions"] as? [[String: Any]])?.map { $0["transactionId"] as? String } == [bob.transactionId])
+            let raw = try await fixture.client.send("GET", "/v1/dashboard/catalog", key: fixture.keys.dashboardKey)
+            #expect(raw.header("Cache-Control") == "no-store" && raw.header("X-Content-Type-Options") == "nosniff")
+            let consumables = try await Self.get(fixture, "/v1/dashboard/transactions?type=Consumable")
+            #expect((consumables["transactions"] as? [[String: Any]])?.map { $0["appUserId"] as? String } == ["cy"])
             let catalog = try await Self.get(fixture, "/v1/dashboard/catalog")
             let premium = (catalog["products"] as? [[String: Any]])?.first { $0["productId"] as? String == "market.premium" }
             #expect(premium?["entitlements"] as? [String] == ["no-ads", "premium"])

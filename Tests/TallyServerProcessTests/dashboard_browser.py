@@ -162,6 +162,14 @@ try:
     wait.until(lambda d: d.current_url.endswith("#transactions"))
     ready()
 
+    # The transactions list filtered to refunds: the one refund, marked refunded.
+    driver.get(base + "/dashboard/#transactions/refunded=true")
+    ready()
+    rows = driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")
+    check(len(rows) == 1 and rows[0].find_elements(By.CSS_SELECTOR, ".refunded"), "one refunded transaction listed")
+    check(refunded_customer in rows[0].text if rows else False, "the refund is %s's" % refunded_customer)
+    shot("transactions-refunded")
+
     for page in ["transactions", "notifications", "catalog"]:
         driver.get(base + "/dashboard/#" + page)
         ready()

@@ -6,6 +6,13 @@ extension EntitlementAPI {
     /// The page size of the dashboard's lists when `limit` is not given, and the largest accepted.
     static let defaultDashboardLimit = 50, maximumDashboardLimit = 500
 
+    /// 200 with a dashboard JSON body: never cached (customer data), never sniffed.
+    static func dashboardJSON(_ body: [UInt8]) -> HTTPResponse {
+        var response = APIResponse.json(body)
+        response.headers += [.init("Cache-Control", "no-store"), .init("X-Content-Type-Options", "nosniff")]
+        return response
+    }
+
     /// The store's dashboard queries; 501 for a store without them.
     private var dashboardStore: any DashboardStore {
         get throws(APIError) {
@@ -30,7 +37,7 @@ extension EntitlementAPI {
         let store = try dashboardStore
         let overview = try storeCall { () throws(CustomerStoreError) in try store.dashboardOverview(days: days, now: now) }
         let mrr = MonthlyRecurringRevenue.compute(overview.products, catalog: configuration.catalog)
-        return APIResponse.json(JSONWriter.object { writer in
+        return Self.dashboardJSON(JSONWriter.object { writer in
             writer.field("now", now)
             writer.key("range")
             writer.object { writer in
@@ -75,7 +82,7 @@ extension EntitlementAPI {
         let limit = try dashboardLimit(request)
         let store = try dashboardStore
         let matches = try storeCall { () throws(CustomerStoreError) in try store.searchCustomers(text, limit: limit) }
-        return APIResponse.json(JSONWriter.object { writer in
+        return Self.dashboardJSON(JSONWriter.object { writer in
             writer.objects("customers", matches) { writer, match in
                 writer.field("appUserId", match.appUserId)
                 writer.field("matchedBy", match.matchedBy)
@@ -97,7 +104,7 @@ extension EntitlementAPI {
         let limit = try dashboardLimit(request)
         let store = try dashboardStore
         let rows = try storeCall { () throws(CustomerStoreError) in try store.latestTransactions(filter, limit: limit) }
-        return APIResponse.json(JSONWriter.object { writer in
+        return Self.dashboardJSON(JSONWriter.object { writer in
             writer.objects("transactions", rows) { writer, row in
                 writer.field("appUserId", row.appUserId)
                 writer.field("transactionId", row.transactionId)
@@ -122,7 +129,7 @@ extension EntitlementAPI {
         let limit = try dashboardLimit(request)
         let store = try dashboardStore
         let rows = try storeCall { () throws(CustomerStoreError) in try store.latestNotifications(limit: limit) }
-        return APIResponse.json(JSONWriter.object { writer in
+        return Self.dashboardJSON(JSONWriter.object { writer in
             writer.objects("notifications", rows) { writer, row in
                 writer.field("notificationUUID", row.notificationUUID)
                 writer.field("notificationType", row.notificationType)
@@ -139,7 +146,7 @@ extension EntitlementAPI {
     /// `GET /v1/dashboard/catalog`: the `.storekit` products with what `tally.json` makes of them.
     func dashboardCatalog() -> HTTPResponse {
         let app = configuration.appConfiguration
-        return APIResponse.json(JSONWriter.object { writer in
+        return Self.dashboardJSON(JSONWriter.object { writer in
             writer.objects("products", configuration.catalog.products) { writer, product in
                 writer.field("productId", product.id)
                 writer.field("kind", product.kind.rawValue)

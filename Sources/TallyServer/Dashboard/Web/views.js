@@ -111,11 +111,16 @@ export async function transactions(view, filter) {
   const refunded = el("select", { id: "refunded", "aria-label": "Refunded" },
     [["", "All"], ["true", "Refunded"], ["false", "Not refunded"]].map(([v, t]) => el("option", { value: v, selected: (filter.refunded ?? "") === v, text: t })));
   const product = el("input", { id: "product", "aria-label": "Product id", placeholder: "product id", value: filter.productId ?? "" });
-  const form = el("form", { className: "toolbar" }, product, refunded, el("button", { type: "submit", text: "Filter" }));
+  const type = el("select", { id: "type", "aria-label": "Type" },
+    [["", "All types"], ["Auto-Renewable Subscription", "Subscriptions"], ["Non-Renewing Subscription", "Non-renewing"],
+     ["Non-Consumable", "Non-consumables"], ["Consumable", "Consumables"]]
+      .map(([v, t]) => el("option", { value: v, selected: (filter.type ?? "") === v, text: t })));
+  const form = el("form", { className: "toolbar" }, product, type, refunded, el("button", { type: "submit", text: "Filter" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const next = {};
     if (product.value) next.productId = product.value;
+    if (type.value) next.type = type.value;
     if (refunded.value) next.refunded = refunded.value;
     location.hash = "#transactions/" + new URLSearchParams(next).toString();
   });
