@@ -209,6 +209,7 @@ extension ServerProcessTests {
             #expect(bare.status == 308 && bare.header("Location") == "/dashboard/", "\(bare)")
             let unknown = try await fixture.client.send("GET", "/dashboard/tally.sqlite")
             #expect(unknown.status == 404 && unknown.header("X-Content-Type-Options") == "nosniff", "\(unknown)")
+            #expect(unknown.errorCode == "not_found")
         }
 
         @Test func theFilesAndChartJSComeFromTheConfiguredPaths() async throws {

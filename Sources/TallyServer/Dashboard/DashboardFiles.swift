@@ -57,12 +57,13 @@ struct DashboardFiles: Sendable {
         }
         let key = name.isEmpty ? "index.html" : name
         guard let file = files[key] else {
-            if let problem, key == "index.html" {
-                return HTTPResponse(status: 503, headers: [.init("Content-Type", "text/plain; charset=utf-8")]
-                    + Self.securityHeaders, body: Array(problem.utf8))
-            }
-            return HTTPResponse(status: 404, headers: [.init("Content-Type", "text/plain; charset=utf-8")]
-                + Self.securityHeaders, body: Array("no such dashboard file".utf8))
+            // Errors are the API's error JSON, as everywhere else (docs/server.md, *Errors*).
+            var error = APIError.notFound
+            error.message = "no such dashboard file"
+            if let problem, key == "index.html" { error = APIError(503, "unavailable", problem) }
+            var response = error.response
+            response.headers += Self.securityHeaders
+            return response
         }
         return HTTPResponse(status: 200, headers: [.init("Content-Type", file.type)] + Self.securityHeaders,
                             body: file.body)
