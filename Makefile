@@ -1,8 +1,9 @@
 # Tally — two commands for a new user: `make run` (the interactive market) and `make test`.
+# `make demo`: the market linked to its own server and a running sandbox App Store (scripts/demo.sh).
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve tour test build deps bench clean check-storekit
+.PHONY: run serve demo tour test build deps bench clean check-storekit
 
 deps:
 	@bash scripts/install-deps.sh
@@ -16,11 +17,15 @@ run: deps
 serve: deps
 	@DATA=$(DATA) bash scripts/serve.sh
 
+demo: deps
+	@DATA=$(DATA) bash scripts/demo.sh
+
 tour: deps
 	@bash scripts/tour.sh
 
+# The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end.
 test: deps check-storekit
-	$(SWIFT) test
+	@bash scripts/with-postgres.sh $(SWIFT) test
 
 # Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
 # the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "TallyStoreKit", targets: ["TallyStoreKit"]),
         .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallyPostgres", targets: ["TallyPostgres"]),
         .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
         .library(name: "TallyAppStoreAPI", targets: ["TallyAppStoreAPI"]),
         .executable(name: "tally", targets: ["tally"]),
@@ -45,6 +46,12 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        /// libpq (libpq-dev / Homebrew libpq): the PostgreSQL client under TallyPostgres.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         /// The model and the rules: pure values, no I/O.
         .target(name: "TallyCore"),
@@ -70,15 +77,18 @@ let package = Package(
         .target(name: "TallyServer",
                 dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"],
                 resources: [.copy("Dashboard/Web")]),
+        /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
+        /// database (TallyServer itself does not link libpq; the CLI wires this store in).
+        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL"]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
-                           "TallyHTTP", "TallySandboxServer", "TallyCrypto"]),
+                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
                 "TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer", "TallyHTTP",
-                "CSQLite", "TallyCrypto", "TallySandboxServer",
+                "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres",
             ]),
         /// Buys through the engine over a sandbox directory and pauses at a named delivery step
         /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.
@@ -120,7 +130,8 @@ let package = Package(
             exclude: ["dashboard_browser.py"]),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallyCrypto"]),
+            dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallyCrypto",
+                           "TallyPostgres"]),
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.
         .testTarget(name: "TallyAppStoreAPITests", dependencies: ["TallyAppStoreAPI", "TallyCrypto", "tally"]),

@@ -2,22 +2,26 @@
 # Installs what Tally builds and tests with, when it is missing: OpenSSL's, SQLite's and libmicrohttpd's
 # development files, pkg-config and the openssl tool (system packages), and Apple's app-store-server-library
 # (Python; tests and benchmarks compare against it). The sqlite3 tool: tests read and damage sandbox databases with it.
-# The dashboard: Chart.js (libjs-chart.js, served by `tally serve`), and for its browser test headless Chromium,
-# chromium-driver and Selenium (Python; Linux only). With --bench, also the benchmark peers: wrk and nginx.
+# libpq's development files and the PostgreSQL server (initdb, pg_ctl, pgbench): `make test` runs the PostgreSQL
+# store's tests against a throw-away cluster (scripts/with-postgres.sh). The dashboard: Chart.js (libjs-chart.js,
+# served by `tally serve`), and for its browser test headless Chromium, chromium-driver and Selenium (Python; Linux
+# only). With --bench, also the benchmark peers: wrk and nginx.
 set -euo pipefail
 if [[ "$(uname)" == "Darwin" ]]; then
     command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3 and pkg-config" >&2; exit 1; }
     brew list openssl@3 >/dev/null 2>&1 || brew install openssl@3
     brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
     brew list libmicrohttpd >/dev/null 2>&1 || brew install libmicrohttpd
+    brew list libpq >/dev/null 2>&1 || brew install libpq
+    brew list postgresql@16 >/dev/null 2>&1 || brew install postgresql@16
     if [[ "${1:-}" == "--bench" ]]; then
         brew list wrk >/dev/null 2>&1 || brew install wrk
         brew list nginx >/dev/null 2>&1 || brew install nginx
     fi
 else
     missing=()
-    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libjs-chart.js
-            chromium chromium-driver)
+    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libpq-dev postgresql
+            libjs-chart.js chromium chromium-driver)
     [[ "${1:-}" == "--bench" ]] && wanted+=(wrk nginx-light)
     for pkg in "${wanted[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

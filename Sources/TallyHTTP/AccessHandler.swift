@@ -11,7 +11,10 @@ import Darwin
 ///    frames its body ambiguously (``RequestFraming``) or announces a `Content-Length` above the request's
 ///    limit is answered at once with the refusal, and the connection is closed: the body is never read;
 /// 2. once per piece of body: appends it, or drops it once the total passed the limit;
-/// 3. finally (no more body): calls the handler (or the refusal) and queues its response.
+/// 3. finally (no more body): calls the handler (or the refusal) and queues its response. A request the
+///    configuration marks blocking (``HTTPServer/BlockingRequests``) is instead handed to the blocking pool
+///    with its connection suspended; the pool resumes it when the handler returned, and libmicrohttpd calls
+///    once more: then its answer is queued.
 ///
 /// Answering only on the final call keeps keep-alive connections open.
 func accessHandlerCallback(
@@ -50,6 +53,11 @@ func accessHandlerCallback(
         uploadDataSize.pointee = 0
         return .YES
     }
+    if let pending = state.pending {  // resumed by the blocking pool
+        state.pending = nil
+        let response = pending.response ?? HTTPResponse(status: 500, body: Array("internal error: no answer\n".utf8))
+        return queue(response, on: connection, closing: server.isDraining.load(ordering: .relaxed))
+    }
     let response: HTTPResponse
     if state.isTooLarge {
         response = server.refusal(state.head, .bodyTooLarge(limit: state.limit))
@@ -57,6 +65,20 @@ func accessHandlerCallback(
         var request = state.head
         request.body = state.body
         state.body = []
+        if let pool = server.blockingPool, server.isBlocking?(request.method, request.path) == true {
+            let pending = PendingAnswer()
+            let address = Int(bitPattern: UnsafeRawPointer(connection))
+            let handler = server.handler, complete = request
+            let accepted = pool.submit(prepare: { MHD_suspend_connection(connection) }) {
+                pending.set(handler(complete))
+                MHD_resume_connection(OpaquePointer(bitPattern: address))
+            }
+            if accepted {
+                state.pending = pending
+                return .YES
+            }
+            // The server is stopping and the pool takes no more: answer here, as without a pool.
+        }
         response = server.handler(request)
     }
     // Read after the handler ran: a stop that began meanwhile closes this connection too.

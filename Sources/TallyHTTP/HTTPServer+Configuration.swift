@@ -30,6 +30,9 @@ extension HTTPServer {
         /// it receives the request line, query and headers with an empty body. The connection is closed
         /// afterwards, except for a chunked body past the limit (read to its end and dropped).
         public var refusal: @Sendable (HTTPRequest, HTTPRefusal) -> HTTPResponse
+        /// Requests run on a pool of their own threads while their connection is suspended
+        /// (``BlockingRequests``); nil: every handler runs on the worker thread of its connection.
+        public var blockingRequests: BlockingRequests?
 
         /// Creates a configuration; the defaults listen on `127.0.0.1:8080` with 4 threads, a 1 MiB body limit,
         /// 1000 connections, 100 per address and a 30-second idle timeout.
@@ -39,8 +42,10 @@ extension HTTPServer {
             connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000, connectionLimitPerAddress: Int = 100,
             memoryLimitPerConnection: Int = 64 * 1024,
             refusal: @escaping @Sendable (HTTPRequest, HTTPRefusal) -> HTTPResponse =
-                HTTPServer.Configuration.plainTextRefusal
+                HTTPServer.Configuration.plainTextRefusal,
+            blockingRequests: BlockingRequests? = nil
         ) {
+            self.blockingRequests = blockingRequests
             self.host = host
             self.port = port
             self.threads = threads

@@ -9,6 +9,9 @@ extension HTTPServer {
             ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_AUTO_INTERNAL_THREAD.rawValue
         // An inter-thread channel, which MHD_quiesce_daemon needs for a graceful stop.
         flags |= MHD_USE_ITC.rawValue
+        if configuration.blockingRequests != nil {
+            flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue
+        }
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }

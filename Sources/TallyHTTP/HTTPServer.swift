@@ -72,7 +72,12 @@ public final class HTTPServer: @unchecked Sendable {
                 usleep(5_000)
             }
         }
+        // Every request on the blocking pool resumes its connection before the daemon stops (libmicrohttpd
+        // forbids stopping with a connection suspended); requests completing from now on run on their worker.
+        context.blockingPool?.close()
+        context.blockingPool?.waitUntilIdle()
         MHD_stop_daemon(running)
+        context.blockingPool?.quit()
         if listener != MHD_INVALID_SOCKET {
             close(listener)
         }

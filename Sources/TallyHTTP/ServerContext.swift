@@ -14,12 +14,18 @@ final class ServerContext: Sendable {
     let liveRequests = LiveCount()
     /// Set once a graceful stop began: every answer from then on closes its connection.
     let isDraining = Atomic(false)
+    /// The pool running ``HTTPServer/BlockingRequests``, when configured.
+    let blockingPool: BlockingPool?
+    /// Which requests run on ``blockingPool``.
+    let isBlocking: (@Sendable (_ method: String, _ path: String) -> Bool)?
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.handler = handler
         refusal = configuration.refusal
         maxBodyBytes = configuration.maxBodyBytes
         bodyLimit = configuration.bodyLimit
+        blockingPool = configuration.blockingRequests.map { BlockingPool(threads: $0.threads) }
+        isBlocking = configuration.blockingRequests?.matches
     }
 
     /// The body limit of a request: the configuration's ``HTTPServer/Configuration/bodyLimit`` for its method

@@ -25,7 +25,7 @@ extension Sandbox {
         withAccount(account) { $0.replace(updated) }
         log(.refunded, account: account, transaction: transaction, detail: "reason \(reason.rawValue)")
         if let group = transaction.subscriptionGroupIdentifier,
-           let chain = accounts[account]?.chains[group], chain.latestTransactionId == transactionId {
+           let chain = accounts[account]?.chains[group], chain.latestTransactionId.hasSameBytes(as: transactionId) {
             let wasOn = chain.renewalInfo.autoRenewStatus == .on
             let now = self.now
             withAccount(account) { record in

@@ -125,7 +125,7 @@ extension Sandbox {
     }
 
     private func openRefundRequest(account: String, transactionId: String) -> Int? {
-        accounts[account]?.refundRequests.lastIndex { $0.transactionId == transactionId && $0.decision == nil }
+        accounts[account]?.refundRequests.lastIndex { $0.transactionId.hasSameBytes(as: transactionId) && $0.decision == nil }
     }
 
     func unknown(_ transactionId: String) -> SandboxError {

@@ -20,7 +20,7 @@ extension AppStoreServerAPI {
         }
         let sandbox = try store.read(account: account)
         guard token.bundleId == sandbox.bundleId,
-              let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId == originalTransactionId })
+              let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId.hasSameBytes(as: originalTransactionId) })
         else { throw AppStoreAPIError.originalTransactionIdNotFound }
         return (sandbox, account, transaction)
     }

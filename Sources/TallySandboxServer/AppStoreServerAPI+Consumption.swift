@@ -92,7 +92,7 @@ extension AppStoreServerAPI {
     /// transaction id, 400 `4000185` for a family-shared one.
     private func consumptionSubject(_ id: String, token: ServerAPIToken) throws -> (Sandbox, String, Transaction) {
         let (sandbox, account) = try customer(of: id, token: token)
-        guard let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId == id }) else {
+        guard let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId.hasSameBytes(as: id) }) else {
             throw AppStoreAPIError.transactionIdNotFound
         }
         guard transaction.inAppOwnershipType != .familyShared else { throw AppStoreAPIError.familyTransactionNotSupported }

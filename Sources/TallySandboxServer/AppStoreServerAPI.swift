@@ -144,7 +144,7 @@ public final class AppStoreServerAPI: Sendable {
     /// `GET /inApps/v1/transactions/{transactionId}`: `{"signedTransactionInfo": …}`.
     private func transactionInfo(_ id: String, token: ServerAPIToken) throws -> HTTPResponse {
         let (sandbox, account) = try customer(of: id, token: token)
-        guard let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId == id }) else {
+        guard let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId.hasSameBytes(as: id) }) else {
             throw AppStoreAPIError.transactionIdNotFound
         }
         return try Self.json(["signedTransactionInfo": try signer.signTransaction(transaction)])

@@ -16,9 +16,16 @@ actor EngineBenchBackend: StoreBackend {
     private var nextPrepared = 0
     private var nextTransactionNumber = 3_000_000_000_000_000
 
-    init(catalog: Catalog) throws {
+    /// The bundle id on every transaction (nil: none); a server linked to the engine checks it.
+    private let bundleId: String?
+    /// The signing root, PEM: what a `tally serve` must trust to take these transactions.
+    let rootPEM: String
+
+    init(catalog: Catalog, bundleId: String? = nil) throws {
         self.catalog = catalog
+        self.bundleId = bundleId
         let authority = try SandboxCertificateAuthority.generate(now: Date())
+        rootPEM = authority.rootPEM
         signer = try authority.signer()
         guard let root = Certificate(der: authority.rootDER) else { throw BenchError("the bench root does not parse") }
         verifier = BenchVerifier(try SignedDataVerifier(rootCertificates: [root], bundleId: nil, environment: .sandbox))
@@ -30,8 +37,10 @@ actor EngineBenchBackend: StoreBackend {
     func prepare(_ count: Int, of productId: String, quantity: Int = 1) throws {
         for _ in 0..<count {
             nextTransactionNumber += 1
-            let transaction = Transaction(transactionId: String(nextTransactionNumber), productId: productId,
-                                          purchaseDate: Date(), quantity: quantity, type: .consumable,
+            let now = Date()
+            let transaction = Transaction(transactionId: String(nextTransactionNumber), bundleId: bundleId,
+                                          productId: productId, purchaseDate: now, quantity: quantity,
+                                          type: .consumable, signedDate: bundleId == nil ? nil : now,
                                           environment: .sandbox)
             prepared.append(TransactionUpdate(transaction: transaction,
                                               jwsRepresentation: try signer.signTransaction(transaction)))

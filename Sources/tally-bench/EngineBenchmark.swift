@@ -10,7 +10,9 @@ import Darwin
 #endif
 
 /// `tally-bench engine`: consumable purchases per second through the engine with durable persistence, beside
-/// the raw rate of appending a line and flushing it (the call the engine's journal uses) in the same directory.
+/// the raw rate of appending a line and flushing it (the call the engine's journal uses) in the same directory;
+/// then the same purchases through a server link to a real `tally serve`, beside the engine alone (see
+/// `EngineBenchmark+Linked.swift`).
 enum EngineBenchmark {
     static let purchases = 2_000
     static let sandboxPurchases = 300
@@ -42,6 +44,7 @@ enum EngineBenchmark {
                 directory: root.appendingPathComponent("engine-sandbox"), count: sandboxPurchases)
             Report.line(String(format: "through SandboxBackend (sandbox.sqlite, one transaction per change): "
                 + "%.0f purchases/s over %d purchases (informative)", sandbox, sandboxPurchases))
+            try await runLinked(root: root)
             return true
         } catch {
             FileHandle.standardError.write(Data("tally-bench engine: \(error)\n".utf8))

@@ -2,7 +2,13 @@ import Foundation
 
 /// `tally-bench core|verify|engine|server|http|sandbox|sandbox-api|dashboard|all`: measured speed, printed against the limits or a peer measured in the
 /// same run. Run it in release: `swift run -c release tally-bench core`.
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+/// `--store postgres` runs the server suite on PostgreSQL (two servers on one database) instead of SQLite.
+var serverStore = "sqlite"
+if let flag = arguments.firstIndex(of: "--store"), flag + 1 < arguments.count {
+    serverStore = arguments[flag + 1]
+    arguments.removeSubrange(flag...(flag + 1))
+}
 let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify", "engine", "server"] : arguments
 var exitStatus: Int32 = 0
 #if DEBUG
@@ -17,7 +23,11 @@ for suite in suites {
     case "engine":
         if await !EngineBenchmark.run() { exitStatus = 1 }
     case "server":
-        if !ServerBenchmark.run() { exitStatus = 1 }
+        if serverStore == "postgres" {
+            if !PostgresServerBenchmark.run() { exitStatus = 1 }
+        } else if !ServerBenchmark.run() {
+            exitStatus = 1
+        }
     case "http":
         if !HTTPLayerBenchmark.run() { exitStatus = 1 }
     case "sandbox":

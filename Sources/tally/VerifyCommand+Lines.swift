@@ -43,7 +43,11 @@ extension VerifyCommand {
                     } else {
                         answer = .invalid(VerificationFailure(.verificationFailure, "the line is not UTF-8 text"))
                     }
-                    output.appendLine(render(answer, encoder: encoder))
+                    if let direct = directJSON(answer) {
+                        output.appendLine(direct)
+                    } else {
+                        output.appendLine(render(answer, encoder: encoder))
+                    }
                 }
                 return nil
             }

@@ -10,6 +10,13 @@ struct VerifyOutput {
 
     init() { bytes.reserveCapacity(Self.flushSize + 64 * 1024) }
 
+    /// Appends `bytes` and a line feed; writes the buffer once it is large.
+    mutating func appendLine(_ line: [UInt8]) {
+        bytes.append(contentsOf: line)
+        bytes.append(UInt8(ascii: "\n"))
+        if bytes.count >= Self.flushSize { flush() }
+    }
+
     /// Appends `data` and a line feed; writes the buffer once it is large.
     mutating func appendLine(_ data: Data) {
         bytes.append(contentsOf: data)

@@ -20,8 +20,9 @@ final class LinkedServer {
     private var process: Process?
     private let output = OutputCollector()
 
-    /// Writes the configuration (the Market example, `bundleId` overridden when given) and starts the server.
-    init(trusting sandbox: URL, bundleId: String? = nil) throws {
+    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given) and
+    /// starts the server.
+    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
@@ -39,10 +40,11 @@ final class LinkedServer {
         self.secretKey = secretKey
         var verification: [String: Any] = ["environments": ["Sandbox"], "roots": ["sandbox-root.pem"]]
         if let bundleId { verification["bundleId"] = bundleId }
-        let document: [String: Any] = [
+        var document: [String: Any] = [
             "storekit": "Market.storekit", "appConfiguration": "tally.json", "verification": verification,
             "keys": [publicEntry, secretEntry],
         ]
+        if let ownership { document["ownership"] = ownership }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }

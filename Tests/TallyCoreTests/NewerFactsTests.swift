@@ -83,3 +83,16 @@ import Testing
         #expect(ledger.net(of: "coins") == 80)
     }
 }
+
+/// Transaction ids are bytes: two ids equal only under Unicode normalisation are two transactions.
+@Suite struct TransactionIdBytesTests {
+    private typealias F = RulesFixtures
+
+    @Test func lookAlikeIdsAreTwoPurchasesEachCredited() {
+        let composed = F.purchase("caf\u{E9}", "app.coins.10", at: F.start)
+        let decomposed = F.purchase("cafe\u{301}", "app.coins.10", at: F.start)
+        #expect(composed.transactionId == decomposed.transactionId, "Swift's == calls them one")
+        let state = F.state([composed, decomposed], at: F.day(1))
+        #expect(state.balance("coins") == 20, "both are credited")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Tally
 import TallyCore
@@ -20,6 +21,31 @@ struct StoreDeliveryTests {
         #expect(await store.history.transactions.filter { $0.transactionId == coins.transactionId }.count == 1)
         #expect(await store.balance("coins") == 10)
         #expect(await harness.backend.unfinishedIds.isEmpty)
+    }
+
+    @Test("a copy arriving while the purchase's delivery is suspended waits for it: finished and announced once")
+    func copyDuringDelivery() async throws {
+        let harness = Harness()
+        let backend = harness.backend
+        let redelivered = Mutex(false)
+        // At `written` (where a linked store awaits its server) the store's update stream brings the same
+        // transaction again, and the purchase's delivery stays suspended a while.
+        let store = try await harness.launch { step, transactionId in
+            guard step == .written, !redelivered.withLock({ let was = $0; $0 = true; return was }) else { return }
+            await backend.redeliver(transactionId)
+            try? await Task.sleep(for: .milliseconds(300))
+        }
+        let events = store.events()
+        let coins = try #require(try await store.purchase(Shop.coins).transaction)
+        let marker = await backend.buyElsewhere(Shop.premium)
+        let seen = try await collect(events) { event in
+            if case .purchased(let transaction, _) = event { return transaction == marker }
+            return false
+        }
+        let announced = seen.filter { if case .purchased(let transaction, _) = $0 { transaction == coins } else { false } }
+        #expect(announced.count == 1)
+        #expect(await backend.unfinishedIds.isEmpty)
+        #expect(await store.balance("coins") == 10)
     }
 
     @Test("written but not finished: delivered again at the next launch, credited once, then finished")

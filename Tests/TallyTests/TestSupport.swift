@@ -77,6 +77,7 @@ extension StoreEvent {
         case .changeCancelled: "changeCancelled"
         case .declined: "declined"
         case .serverRefused: "serverRefused"
+        case .customerSwitched: "customerSwitched"
         }
     }
 }

@@ -30,6 +30,9 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The server refused a transaction for good (422 `verification_failed`, 409 `owned_by_another_customer`):
         /// it was finished with the store, credits nothing on the server, and is not posted again.
         case serverRefused
+        /// The server's saved state (`server-state.json`) could not be read or written: it is not shown while
+        /// the server cannot be reached (the customer file is), and is written again at the server's next answer.
+        case savedServerStateUnusable
         /// Transaction updates could not be read or written.
         case deliveryFailed
         /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.

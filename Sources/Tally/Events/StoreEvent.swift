@@ -42,6 +42,9 @@ public enum StoreEvent: Sendable, Hashable {
     /// The server of the ``ServerLink`` refused a transaction for good (`status` 422 or 409, the server's error
     /// `code` and `message`): it was finished with the store and is not posted again; see ``StoreDiagnostic/Kind/serverRefused``.
     case serverRefused(transactionId: String, status: Int, code: String, message: String)
+    /// ``Store/switchCustomer(to:appAccountToken:)`` switched the store to another customer: what the server's
+    /// ownership policy did with this device's restored purchases (transferred here, or kept by their owner).
+    case customerSwitched(CustomerSwitch)
     /// A pending purchase ended without a transaction (a parent declined the Ask to Buy): it is no longer in
     /// ``Store/pendingPurchases``, nothing was charged, and it carries the purchase call's context.
     case declined(PendingPurchase)

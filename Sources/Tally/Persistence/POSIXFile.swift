@@ -61,13 +61,14 @@ enum POSIXFile {
     }
 
     /// Writes `data` so readers see the old or the new contents, never a mix: a temporary file beside `path`,
-    /// fsync, rename over `path`, fsync the directory.
-    static func writeAtomically(_ data: Data, to path: String) throws(StoreError) {
+    /// fsync, rename over `path`, fsync the directory. Not `durable`: no fsync at all (for a cache whose loss
+    /// is harmless: after a power cut it may hold the old contents, or be empty and fail to decode).
+    static func writeAtomically(_ data: Data, to path: String, durable: Bool = true) throws(StoreError) {
         let temporary = path + ".tmp-\(UUID().uuidString)"
         let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL)
         do throws(StoreError) {
             try writeAll(fd, data, path: temporary)
-            guard fsync(fd) == 0 else { throw failure("fsync", temporary) }
+            guard !durable || fsync(fd) == 0 else { throw failure("fsync", temporary) }
         } catch {
             close(fd)
             unlink(temporary)
@@ -79,7 +80,7 @@ enum POSIXFile {
             unlink(temporary)
             throw error
         }
-        try syncDirectory(of: path)
+        if durable { try syncDirectory(of: path) }
     }
 
     /// Flushes the directory holding `path`, so a rename or a new file survives a power cut.

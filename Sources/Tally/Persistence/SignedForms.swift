@@ -41,7 +41,7 @@ final class SignedForms {
             return "has a signed form that does not verify (\(error.message))"
         }
         guard signed == transaction else {
-            return signed.transactionId == transaction.transactionId
+            return signed.transactionId.hasSameBytes(as: transaction.transactionId)
                 ? "differs from its signed form"
                 : "carries the signed form of transaction \(signed.transactionId)"
         }

@@ -3,8 +3,9 @@ import TallyCore
 
 /// What the server made of a posted transaction.
 enum ServerAnswer: Sendable {
-    /// 2xx: stored durably; the customer's state after the post.
-    case accepted(CustomerState)
+    /// 2xx: stored durably; the customer's state after the post and what the server did with the transaction
+    /// (nil when the answer names no outcome this engine knows).
+    case accepted(CustomerState, ServerOutcome?)
     /// 422 (it does not verify for this server) or 409 (it stays with another customer): a final answer, so the
     /// transaction is finished and the refusal reported; posting it again would get the same.
     case refused(status: Int, code: String, message: String)

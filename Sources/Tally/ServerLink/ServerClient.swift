@@ -13,6 +13,17 @@ struct ServerClient: Sendable {
     let link: ServerLink
     private let session: URLSession
 
+    /// The same session for another link (a switched customer): a session is never invalidated, so one per store.
+    private init(link: ServerLink, session: URLSession) {
+        self.link = link
+        self.session = session
+    }
+
+    /// This client for `link`, sharing its session.
+    func with(_ link: ServerLink) -> ServerClient {
+        ServerClient(link: link, session: session)
+    }
+
     init(link: ServerLink) {
         self.link = link
         let configuration = URLSessionConfiguration.ephemeral
@@ -35,7 +46,9 @@ struct ServerClient: Sendable {
             return .unavailable(reason.description)
         case .success(let (status, data)):
             if (200..<300).contains(status) {
-                do { return .accepted(try ServerCustomer.state(fromResponse: data)) } catch {
+                do {
+                    return .accepted(try ServerCustomer.state(fromResponse: data), ServerCustomer.outcome(in: data))
+                } catch {
                     // Stored (2xx) but unreadable: the post is done; the state is read again at the next refresh.
                     return .unavailable("the server's \(status) answer does not decode: \(error)")
                 }

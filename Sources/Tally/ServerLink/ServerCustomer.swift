@@ -40,6 +40,19 @@ struct ServerCustomer: Decodable {
         var customer: ServerCustomer
     }
 
+    /// A transaction post's `{"transaction":{"outcome":…}}`.
+    private struct PostEnvelope: Decodable {
+        struct Posted: Decodable {
+            var outcome: String
+        }
+        var transaction: Posted
+    }
+
+    /// The `transaction.outcome` of a post's answer; nil when there is none or it is not one of docs/server.md.
+    static func outcome(in data: Data) -> ServerOutcome? {
+        (try? JSONDecoder().decode(PostEnvelope.self, from: data)).flatMap { ServerOutcome(rawValue: $0.transaction.outcome) }
+    }
+
     /// `{"error":{"code","message"}}`.
     private struct ErrorEnvelope: Decodable {
         struct Body: Decodable {

@@ -23,6 +23,12 @@ extension Store {
         let incoming = try verified(update)
         update.transaction = incoming
         let id = incoming.transactionId
+        // One delivery of a transaction at a time: a copy arriving while the first waits for the server or the
+        // store (the updates stream racing the purchase call) waits, then finds it written and finished.
+        let key = UTF8Key(id)
+        while inFlight.contains(key) { try? await Task.sleep(for: .milliseconds(2)) }
+        inFlight.insert(key)
+        defer { inFlight.remove(key) }
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
@@ -42,9 +48,13 @@ extension Store {
         try write(entries)
         await pause(at: .written, id)
 
-        if await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation)) {
-            await finish(id)
+        // A copy already finished and unchanged was posted (or refused for good) before it was finished: it is
+        // only finished again with the store, not posted again (the store may have switched customers since).
+        var mayFinish = wasFinished && stored == known
+        if !mayFinish {
+            mayFinish = await posted(PendingPost(transactionId: id, jwsRepresentation: update.jwsRepresentation))
         }
+        if mayFinish { await finish(id) }
 
         // A new or changed copy is announced, and so is one written but never finished (a crash came first);
         // a renewal info alone changes only the state.
@@ -81,7 +91,7 @@ extension Store {
             throw StoreError(.verificationFailed, "transaction \(named)'s signed form does not verify "
                 + "(\(error.message)); it was not delivered")
         }
-        guard signed.transactionId == named else {
+        guard signed.transactionId.hasSameBytes(as: named) else {
             throw StoreError(.verificationFailed, "transaction \(named) came with the signed form of transaction "
                 + "\(signed.transactionId); it was not delivered")
         }

@@ -6,9 +6,27 @@ extension Store {
     /// Restores purchases from the store (StoreKit's `AppStore.sync()`) and writes them to the customer file:
     /// non-consumables and subscriptions come back, consumables do not. Nothing to restore returns `[]`. A restored
     /// transaction whose signed form does not verify is left out and reported in ``diagnostics``.
+    ///
+    /// With a ``ServerLink`` each restored transaction is also posted to the server for the link's customer
+    /// (what the server did with each: ``switchCustomer(to:appAccountToken:)``), and the state is read back.
     /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`).
     @discardableResult
     public func restore() async throws(StoreError) -> [Transaction] {
+        guard server != nil else { return try await restoreWritten().map(\.transaction) }
+        // Linked: the state changes once, when the server answered for what was restored.
+        prepareForChange()
+        let restored = try await restoreWritten(announcingState: false)
+        _ = await postRestored(restored)
+        await readServerState()
+        emit(stateChangeEvents())
+        return restored.map(\.transaction)
+    }
+
+    /// A restore written to the customer file (its events emitted, the state's changes too when
+    /// `announcingState`): each verified transaction with its signed form.
+    func restoreWritten(announcingState: Bool = true) async throws(StoreError)
+        -> [(transaction: Transaction, jwsRepresentation: String)]
+    {
         let updates: [TransactionUpdate]
         do {
             updates = try await backend.restore()
@@ -18,14 +36,14 @@ extension Store {
         var entries: [JournalEntry] = []
         var events: [StoreEvent] = []
         var merged: [String: Transaction] = [:]
-        var restored: [Transaction] = []
+        var restored: [(transaction: Transaction, jwsRepresentation: String)] = []
         for update in updates {
             let transaction: Transaction
             do { transaction = try verified(update) } catch {
                 report(StoreDiagnostic(.deliveryFailed, "restore: \(error.message)"))
                 continue
             }
-            restored.append(transaction)
+            restored.append((transaction, update.jwsRepresentation))
             let known = merged[transaction.transactionId] ?? record.transactions[transaction.transactionId]
             let stored = Transaction.newest(stored: known, incoming: transaction)
             if stored != known {
@@ -42,11 +60,11 @@ extension Store {
         prepareForChange()
         do { try write(entries) } catch { throw failed(nil, error) }
         // Restored transactions need no finish; mark them delivered so a later identical copy is not announced.
-        for transaction in restored where !record.finished.contains(transaction.transactionId) {
+        for transaction in restored.map(\.transaction) where !record.finished.contains(transaction.transactionId) {
             remember(.finished(transaction.transactionId))
         }
         events.append(.restored(count: restored.count))
-        emit(events + stateChangeEvents())
+        emit(events + (announcingState ? stateChangeEvents() : []))
         return restored
     }
 

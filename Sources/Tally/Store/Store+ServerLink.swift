@@ -12,26 +12,25 @@ extension Store {
         guard !isClosed else { return false }
         let id = post.transactionId
         switch await server.post(signedTransaction: post.jwsRepresentation) {
-        case .accepted(let customer):
-            serverState = customer
-            stateSource = .server
-            pendingPosts.removeAll { $0.transactionId == id }
+        case .accepted(let customer, _):
+            pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
+            adoptServerState(customer)
             await pause(at: .posted, id)
             return true
         case .refused(let status, let code, let message):
-            pendingPosts.removeAll { $0.transactionId == id }
+            pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
             report(StoreDiagnostic(.serverRefused, "the server refused transaction \(id) (\(status) \(code): "
                 + "\(message)); it was finished with the store and is not posted again"))
             emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
             await pause(at: .posted, id)
             return true
         case .unavailable(let reason):
-            stateSource = .localCache
-            if !pendingPosts.contains(where: { $0.transactionId == id }) {
+            if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
                 pendingPosts.append(post)
                 report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
                     + "(\(reason)); it stays unfinished and is posted again with back-off"))
             }
+            stateSource = offlineSource
             scheduleRetry()
             return false
         }
@@ -71,11 +70,49 @@ extension Store {
         guard let server, !isClosed else { return }
         switch await server.customer() {
         case .success(let customer):
-            serverState = customer
-            // What waits to be posted is not in the server's state yet: keep showing the local file until it is.
-            stateSource = pendingPosts.isEmpty ? .server : .localCache
+            adoptServerState(customer)
         case .failure:
-            stateSource = .localCache
+            stateSource = offlineSource
+        }
+    }
+
+    /// Keeps a state the server answered (in memory and in `server-state.json`) and shows it — with what waits
+    /// to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while something does.
+    func adoptServerState(_ customer: CustomerState) {
+        serverState = customer
+        let now = clock.now()
+        serverStateDate = now
+        stateSource = pendingPosts.isEmpty ? .server : .savedServerState
+        guard let link = serverLink else { return }
+        do {
+            try SavedServerState(appUserId: link.appUserId, savedAt: now, state: customer).write(in: directory)
+        } catch {
+            report(StoreDiagnostic(.savedServerStateUnusable, "the server's state could not be saved for offline "
+                + "use (\(error.message)); it is saved again at the server's next answer"))
+        }
+    }
+
+    /// Where the state comes from while the server cannot be reached: the server's last state when one is kept
+    /// for this customer (with what waits to be posted added), else the customer file.
+    var offlineSource: StateSource {
+        serverState != nil ? .savedServerState : .localCache
+    }
+
+    /// Reads `server-state.json` for the link's customer at launch (or after a switch): shown until the server
+    /// answers, if it cannot be reached.
+    func loadSavedServerState() {
+        serverState = nil
+        serverStateDate = nil
+        guard let link = serverLink else { return }
+        switch SavedServerState.read(in: directory, for: link.appUserId) {
+        case .success(let saved)?:
+            serverState = saved.state
+            serverStateDate = saved.savedAt
+            stateSource = offlineSource
+        case .failure(let problem)?:
+            report(StoreDiagnostic(.savedServerStateUnusable, problem.message))
+        case nil:
+            break
         }
     }
 

@@ -6,8 +6,25 @@ extension Store {
     /// What the customer owns now: with a ``ServerLink``, the server's customer state as last read (see
     /// ``stateSource``); without one, or while the server cannot be reached, ``localState``.
     public var state: CustomerState {
-        if stateSource == .server, let serverState { return serverState }
-        return localState
+        switch (stateSource, serverState) {
+        case (.server, let server?): server
+        case (.savedServerState, let saved?): offlineState(from: saved)
+        default: localState
+        }
+    }
+
+    /// The server's state as kept (saved, or read before a post failed), shown while the server cannot take
+    /// what waits: without the entitlements that expired since, with what this device's transactions not posted
+    /// yet add (``CustomerState/addingUnposted(before:after:)``).
+    func offlineState(from saved: CustomerState) -> CustomerState {
+        let now = clock.now()
+        let shown = SavedServerState.shown(saved, at: now)
+        guard !pendingPosts.isEmpty else { return shown }
+        let waiting = Set(pendingPosts.map { UTF8Key($0.transactionId) })
+        var posted = record.history
+        posted.transactions.removeAll { waiting.contains(UTF8Key($0.transactionId)) }
+        let before = CustomerState(catalog: catalog, configuration: configuration, history: posted, at: now)
+        return shown.addingUnposted(before: before, after: localState)
     }
 
     /// The ownership rules over the customer file at the backend's clock: what this device delivered, restored
@@ -34,7 +51,8 @@ extension Store {
     ///
     /// With a ``ServerLink`` it first posts what waits for the server, then reads the server's state
     /// (`GET /v1/customers/{appUserId}`): a purchase made on another device shows here. When the server
-    /// cannot be reached, the state is ``localState`` and ``stateSource`` is ``StateSource/localCache``.
+    /// cannot be reached, the state is the server's last one as saved (``StateSource/savedServerState``), or
+    /// ``localState`` (``StateSource/localCache``) when none is saved or a purchase waits to be posted.
     @discardableResult
     public func refresh() async -> CustomerState {
         if server != nil {

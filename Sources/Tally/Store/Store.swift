@@ -25,8 +25,9 @@ import TallyCore
 ///
 /// With a ``ServerLink``, each delivered transaction is also posted to the app's server and finished only once
 /// the server took it; ``state`` is then the server's (one state for every device of the customer), with the
-/// customer file as the cache while the server cannot be reached (``stateSource``), and ``spend(_:of:id:)``
-/// belongs to the app's backend.
+/// server's last state saved on disk (plus purchases not posted yet) while the server cannot be reached
+/// (``stateSource``); ``spend(_:of:id:)`` belongs to the app's backend, and ``switchCustomer(to:appAccountToken:)``
+/// logs in and out.
 public actor Store {
     /// The products' details the ownership rules read (product types, subscription groups).
     public nonisolated let catalog: Catalog
@@ -57,17 +58,25 @@ public actor Store {
     var unsynced: [JournalEntry] = []
     var listener: Task<Void, Never>?
     nonisolated let hub = EventHub()
-    /// The link to the app's server, if any (see ``ServerLink``).
-    public nonisolated let serverLink: ServerLink?
-    let server: ServerClient?
-    /// The server's customer state from the last successful post or read.
+    /// The link to the app's server, if any (see ``ServerLink``); its `appUserId` changes with
+    /// ``switchCustomer(to:appAccountToken:)``.
+    public internal(set) var serverLink: ServerLink?
+    var server: ServerClient?
+    /// The server's customer state from the last successful post or read, or saved on disk by an earlier run.
     var serverState: CustomerState?
+    /// When the server answered ``state`` (the backend's clock), with a server link once it answered once; kept
+    /// across restarts in `server-state.json`. Nil without a server state.
+    public internal(set) var serverStateDate: Date?
     /// Where ``state`` comes from now.
     public internal(set) var stateSource: StateSource
     /// Transactions written locally that the server has not taken yet, oldest first (unfinished with the store).
     var pendingPosts: [PendingPost] = []
     /// The back-off loop posting ``pendingPosts`` again; nil when none runs.
     var retryTask: Task<Void, Never>?
+    /// Transactions being delivered (``deliver(_:context:fromPurchaseCall:announcing:)`` suspends while it posts
+    /// and finishes): a copy arriving meanwhile waits for that delivery to end, so it is posted, finished and
+    /// announced once.
+    var inFlight: Set<UTF8Key> = []
     /// True after ``close()``.
     var isClosed = false
 
@@ -105,6 +114,7 @@ public actor Store {
         self.serverLink = serverLink
         server = serverLink.map(ServerClient.init(link:))
         stateSource = serverLink == nil ? .local : .localCache
+        loadSavedServerState()
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()

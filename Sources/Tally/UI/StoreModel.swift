@@ -19,6 +19,8 @@ public final class StoreModel {
     /// Whether this account may buy (StoreKit's `AppStore.canMakePayments`); hide the buy buttons when false.
     /// Read at creation and by ``reload()``.
     public private(set) var canMakePayments: Bool
+    /// Where ``state`` comes from (``Store/stateSource``): show an "offline" mark unless it is `.server` or `.local`.
+    public private(set) var stateSource: StateSource
     /// The latest event.
     public private(set) var lastEvent: StoreEvent?
     /// The latest failure, for an alert.
@@ -34,6 +36,7 @@ public final class StoreModel {
         self.store = store
         let events = store.events()
         state = await store.state
+        stateSource = await store.stateSource
         pendingPurchases = await store.pendingPurchases
         canMakePayments = await store.canMakePayments
         subscription = StoreSubscription(task: Task { [weak self] in
@@ -113,9 +116,24 @@ public final class StoreModel {
         }
     }
 
+    /// Logs in or out with a server link (``Store/switchCustomer(to:appAccountToken:)``): what the server's
+    /// ownership policy did with this device's purchases, nil when it failed (see ``lastError``).
+    @discardableResult
+    public func switchCustomer(to appUserId: String) async -> CustomerSwitch? {
+        do {
+            let change = try await store.switchCustomer(to: appUserId)
+            await reload()
+            return change
+        } catch {
+            lastError = error
+            return nil
+        }
+    }
+
     /// Reads the state, pending purchases and ``canMakePayments`` again.
     public func reload() async {
         state = await store.refresh()
+        stateSource = await store.stateSource
         pendingPurchases = await store.pendingPurchases
         canMakePayments = await store.canMakePayments
     }
@@ -124,6 +142,7 @@ public final class StoreModel {
         lastEvent = event
         if case .failed(_, let reason) = event { lastError = reason }
         state = await store.state
+        stateSource = await store.stateSource
         pendingPurchases = await store.pendingPurchases
     }
 }

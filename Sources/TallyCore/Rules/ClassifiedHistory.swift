@@ -67,7 +67,7 @@ struct ClassifiedHistory: Sendable {
         winners.reserveCapacity(counted.count)
         for position in counted.indices {
             let (inserted, slot) = ids.insert(hash: hashes[position]) {
-                transactions[counted[winners[$0]]].transactionId == transactions[counted[position]].transactionId
+                transactions[counted[winners[$0]]].transactionId.hasSameBytes(as: transactions[counted[position]].transactionId)
             }
             if inserted {
                 winners.append(position)

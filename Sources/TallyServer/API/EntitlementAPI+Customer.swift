@@ -7,7 +7,7 @@ extension EntitlementAPI {
     func getCustomer(_ appUserId: String) throws(APIError) -> HTTPResponse {
         let now = clock.now()
         let customer: [UInt8]
-        if let cached = cache.lookup(appUserId, now: now) {
+        if cacheMaximumAge > 0, let cached = cache.lookup(appUserId, now: now) {
             customer = cached.body
         } else {
             customer = try loadCustomer(appUserId, now: now)
@@ -20,9 +20,11 @@ extension EntitlementAPI {
         let ticket = cache.ticket()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
         let (body, state) = encodeCustomer(record, now: now)
-        let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge)
-        cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
-                     ticket: ticket)
+        let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
+        if cacheMaximumAge > 0 {
+            cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
+                         ticket: ticket)
+        }
         return body
     }
 
@@ -37,6 +39,7 @@ extension EntitlementAPI {
     /// invalidation, insert at all (its ticket is older). When the entry did not go in (refused, the cache
     /// started over, or it is already expired), the key is invalidated, exactly as a write without this would.
     func cacheWrittenState(_ entry: StateCache.Entry, for appUserId: String, ticket: UInt64, now: Date) {
+        guard cacheMaximumAge > 0 else { return cache.invalidate(appUserId) }
         cache.insert(entry, for: appUserId, ticket: ticket)
         if let cached = cache.lookup(appUserId, now: now), cached.version == entry.version { return }
         cache.invalidate(appUserId)

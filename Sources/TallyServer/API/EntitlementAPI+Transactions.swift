@@ -67,7 +67,7 @@ extension EntitlementAPI {
         let (body, state) = encodeCustomer(record, now: now)
         cacheWrittenState(StateCache.Entry(
             version: record.version,
-            expires: StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumCacheAge),
+            expires: StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge),
             body: body), for: appUserId, ticket: ticket, now: now)
         return (outcome, body)
     }

@@ -27,8 +27,11 @@ public final class EntitlementAPI: Sendable {
     let accessLog: (@Sendable (String) -> Void)?
     /// Signalled when a `CONSUMPTION_REQUEST` is stored, so ``ConsumptionResponder`` answers it at once.
     let consumptionRequestArrived = DispatchSemaphore(value: 0)
-    /// How long a cached state may be served at most, in seconds.
+    /// How long a cached state may be served at most, in seconds, by default (SQLite's `store.cacheSeconds`).
     static let maximumCacheAge: TimeInterval = 300
+
+    /// How long a cached state may be served at most here (`store.cacheSeconds`); 0: the cache is off.
+    var cacheMaximumAge: TimeInterval { TimeInterval(configuration.store.cacheSeconds) }
 
     /// Builds the API; fails when the verification settings cannot make verifiers.
     public init(configuration: ServerConfiguration, store: any CustomerStore, clock: ServerClock = .system,

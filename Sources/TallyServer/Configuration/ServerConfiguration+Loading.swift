@@ -5,7 +5,8 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "notifications", "appStoreServerAPI", "clock", "dashboard"]
+                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
+                                  "dashboard"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -18,8 +19,10 @@ extension ServerConfiguration {
                       directory: url.deletingLastPathComponent())
     }
 
-    /// Loads a configuration from its JSON; relative paths resolve against `directory`.
-    public init(jsonData data: Data, fileName: String, directory: URL) throws(ServerConfigurationError) {
+    /// Loads a configuration from its JSON; relative paths resolve against `directory`; `store.urlEnv` is looked
+    /// up in `environment`.
+    public init(jsonData data: Data, fileName: String, directory: URL,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(ServerConfigurationError) {
         var reader = ConfigurationReader(directory: directory)
         let tree: JSONTree
         do {
@@ -31,14 +34,15 @@ extension ServerConfiguration {
             }
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }
-        let loaded = Self.load(JSONCursor(tree: tree, file: fileName), reader: &reader)
+        let loaded = Self.load(JSONCursor(tree: tree, file: fileName), environment: environment, reader: &reader)
         guard reader.problems.isEmpty, let loaded else {
             throw ServerConfigurationError(fileName: fileName, problems: reader.problems)
         }
         self = loaded
     }
 
-    private static func load(_ root: JSONCursor, reader: inout ConfigurationReader) -> ServerConfiguration? {
+    private static func load(_ root: JSONCursor, environment: [String: String],
+                             reader: inout ConfigurationReader) -> ServerConfiguration? {
         guard let members = reader.object(root, allowed: jsonKeys) else { return nil }
         var listen = ListenAddress(host: "127.0.0.1", port: 8080)
         if let node = members["listen"], let text = reader.string(node) {
@@ -59,6 +63,10 @@ extension ServerConfiguration {
         var threads = 4
         if let node = members["threads"], let value = reader.integer(node, in: 1...256) {
             threads = Int(value)
+        }
+        var writeThreads = 32
+        if let node = members["writeThreads"], let value = reader.integer(node, in: 0...1_024) {
+            writeThreads = Int(value)
         }
         let limits = loadLimits(rate: members["rateLimit"], limits: members["limits"], threads: threads,
                                 reader: &reader)
@@ -89,11 +97,12 @@ extension ServerConfiguration {
                     : reader.directory.appendingPathComponent(text).standardizedFileURL.path
             }
         }
+        let store = loadStore(members["store"], environment: environment, reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
             keys: keys, limits: limits, threads: threads, notifications: notifications,
-            appStoreServerAPI: appStoreServerAPI, sandboxClockURL: sandboxClockURL)
+            appStoreServerAPI: appStoreServerAPI, sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
         configuration.dashboard = dashboard
         return configuration
     }

@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var limits: ServerLimits
     /// HTTP worker threads.
     public var threads: Int
+    /// Threads that run POST requests (each waits for its group's COMMIT) while the HTTP threads serve the
+    /// other connections (`writeThreads`, default 32): more writes waiting together make larger commit groups.
+    /// 0: POSTs run on the HTTP threads.
+    public var writeThreads: Int
     /// Where App Store Server Notifications arrive.
     public var notifications: NotificationSettings
     /// How to call the App Store Server API to reconcile customers; nil when not configured.
@@ -28,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     /// A `tally sandbox serve` whose clock the server follows (`clock.sandboxURL`), for tests and demos only;
     /// nil: the system clock.
     public var sandboxClockURL: URL?
+    /// Where customers are kept (SQLite by default) and how long this server may cache a state.
+    public var store: StoreSettings
     /// Where the dashboard's files come from.
     public var dashboard = DashboardSettings()
 
@@ -36,7 +42,9 @@ public struct ServerConfiguration: Sendable {
                 appConfiguration: AppConfiguration, verification: VerificationSettings,
                 ownership: OwnershipPolicy = .transfer, keys: [APIKeyEntry], limits: ServerLimits = ServerLimits(),
                 threads: Int = 4, notifications: NotificationSettings = NotificationSettings(),
-                appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil) {
+                appStoreServerAPI: AppStoreServerAPISettings? = nil, sandboxClockURL: URL? = nil,
+                writeThreads: Int = 32, store: StoreSettings = StoreSettings()) {
+        self.writeThreads = writeThreads
         self.listen = listen
         self.catalog = catalog
         self.appConfiguration = appConfiguration
@@ -48,6 +56,7 @@ public struct ServerConfiguration: Sendable {
         self.notifications = notifications
         self.appStoreServerAPI = appStoreServerAPI
         self.sandboxClockURL = sandboxClockURL
+        self.store = store
     }
 
     /// What each transaction credits under this catalog and `tally.json`: the store keeps its balances with it.

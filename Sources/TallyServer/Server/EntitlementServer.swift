@@ -2,13 +2,13 @@ import Foundation
 import TallyCore
 import TallyHTTP
 
-/// The entitlement server: the ``EntitlementAPI`` over `DIR/tally.sqlite`, listening over HTTP from
-/// `init` until ``stop()``.
+/// The entitlement server: the ``EntitlementAPI`` over a ``CustomerStore`` (`DIR/tally.sqlite` by default),
+/// listening over HTTP from `init` until ``stop()``.
 public final class EntitlementServer: Sendable {
     /// The API answering the requests.
     public let api: EntitlementAPI
     /// The database.
-    public let store: SQLiteCustomerStore
+    public let store: any CustomerStore
     /// The address it listens on, with the port actually bound (the free one picked for port 0).
     public let address: ListenAddress
     private let http: HTTPServer
@@ -22,14 +22,11 @@ public final class EntitlementServer: Sendable {
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
     /// standard error by default; a line per request goes to `accessLog` when given.
-    public init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
+    public convenience init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
                 clock: ServerClock = .system,
                 log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog,
                 accessLog: (@Sendable (String) -> Void)? = nil) throws(EntitlementServerError) {
-        let address = listen ?? configuration.listen
-        guard (0...65_535).contains(address.port) else {
-            throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
-        }
+        let store: SQLiteCustomerStore
         do {
             store = try SQLiteCustomerStore(
                 directory: dataDirectory,
@@ -38,6 +35,21 @@ public final class EntitlementServer: Sendable {
         } catch {
             throw .store(error)
         }
+        try self.init(configuration: configuration, store: store, listen: listen, clock: clock, log: log,
+                      accessLog: accessLog)
+    }
+
+    /// Builds the API over `store` (opened by the caller: the CLI opens a PostgreSQL store this way) and starts
+    /// listening on `listen` (the configuration's address when nil).
+    public init(configuration: ServerConfiguration, store: any CustomerStore, listen: ListenAddress? = nil,
+                clock: ServerClock = .system,
+                log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog,
+                accessLog: (@Sendable (String) -> Void)? = nil) throws(EntitlementServerError) {
+        let address = listen ?? configuration.listen
+        guard (0...65_535).contains(address.port) else {
+            throw .http(.invalidConfiguration("port must be 0…65535, got \(address.port)"))
+        }
+        self.store = store
         var clock = clock
         if let url = configuration.sandboxClockURL {
             let followed = try SandboxClock(sandboxURL: url)
@@ -63,7 +75,9 @@ public final class EntitlementServer: Sendable {
             connectionTimeoutSeconds: limits.idleTimeoutSeconds,
             connectionLimit: max(limits.maxConnections, configuration.threads),
             connectionLimitPerAddress: limits.maxConnectionsPerIP,
-            refusal: { request, refusal in api.refuse(request, refusal) })
+            refusal: { request, refusal in api.refuse(request, refusal) },
+            blockingRequests: configuration.writeThreads > 0
+                ? HTTPServer.BlockingRequests(threads: configuration.writeThreads) { method, _ in method == "POST" } : nil)
         do {
             http = try HTTPServer(configuration: settings, handler: api.handler)
         } catch {

@@ -40,6 +40,7 @@ struct ServerBenchSetup {
             "keys": [["name": "bench", "role": "secret", "sha256": sha256]],
             "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000],
             "threads": ProcessInfo.processInfo.environment["TALLY_BENCH_SERVER_THREADS"].flatMap { Int($0) } ?? 4,
+            "writeThreads": ProcessInfo.processInfo.environment["TALLY_BENCH_WRITE_THREADS"].flatMap { Int($0) } ?? 32,
         ]
         config = folder.appendingPathComponent("tally-server.json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.prettyPrinted, .sortedKeys])

@@ -7,7 +7,8 @@ import TallyCore
 /// customer with a long ledger (`TALLY_BENCH_SPEND_HISTORY` entries, default 100,000) beside a fresh one; (d) coin
 /// purchases posted to one customer with 120 renewals in the history beside (b)'s rate. `TALLY_BENCH_SECONDS` sets
 /// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed;
-/// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4).
+/// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4); `TALLY_BENCH_WRITE_THREADS` its `writeThreads`
+/// (default 32, the server's default).
 enum ServerBenchmark {
     static let reader = "bench-reader"
 

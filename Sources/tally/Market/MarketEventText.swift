@@ -59,6 +59,12 @@ enum MarketEventText {
             return "declined \(pending.productId) (purchase \(pending.id) was declined; nothing was charged\(screen))"
         case .serverRefused(let transactionId, let status, let code, let message):
             return "serverRefused \(transactionId) (\(status) \(code): \(message); finished, not posted again)"
+        case .customerSwitched(let change):
+            let moved = change.transferred.map(\.productId), kept = change.kept.map(\.productId)
+            return "customerSwitched \(change.previousAppUserId) → \(change.appUserId): \(change.ownership.rawValue)"
+                + (moved.isEmpty ? "" : "; transferred here \(moved.joined(separator: ", "))")
+                + (kept.isEmpty ? "" : "; kept by their owner \(kept.joined(separator: ", "))")
+                + (change.notPosted.isEmpty ? "" : "; \(change.notPosted.count) not posted (server unreachable)")
         }
     }
 }

@@ -1,14 +1,18 @@
 /// The help texts of `tally market`.
 enum MarketHelp {
     static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
-        + "[--account A] [--device D] [--locale L] [--json] [COMMAND ...]"
+        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--backend-key SECRET]] "
+        + "[--json] [COMMAND ...]"
 
     static let commands = """
       products                      the products with localized prices
       status                        coins, premium, features, subscriptions, pending purchases
       buy PRODUCT_ID [--quantity N] buy a product (Ask to Buy leaves it pending)
       restore                       restore purchases (non-consumables and subscriptions)
-      spend CURRENCY AMOUNT         spend virtual currency, e.g. 'spend coins 5'
+      spend CURRENCY AMOUNT         spend virtual currency, e.g. 'spend coins 5' (with --server: through the
+                                    app backend, which needs --backend-key)
+      login APP_USER_ID             with --server: switch the customer (log in/out); restored purchases follow
+                                    the server's ownership policy: transferred here, or kept by their owner
       help                          this list
       quit                          leave (interactive mode)
     """
@@ -22,6 +26,13 @@ enum MarketHelp {
     Without a command it is interactive: reads commands line by line and prints store events as they
     happen. With a command it runs it and exits. The sandbox (tally sandbox --data DIR) plays the App Store:
     approve an Ask to Buy, refund, advance the clock there. --config creates the sandbox when DIR has none.
+
+    With --server URL --key PUBLIC_KEY --user ID the market is an app linked to a running 'tally serve': each
+    purchase is posted to the server before it is finished, and status shows the server's state for the
+    customer ID — the same on every device (account) of that customer after a refresh. While the server cannot
+    be reached, status shows the server's last state saved on this device, marked OFFLINE. Spends belong to the
+    app's backend (the server's secret key): --backend-key SECRET lets this demo play that backend — demo only,
+    a real app never ships the secret key.
 
     COMMANDS
     \(commands)

@@ -7,10 +7,12 @@ struct MarketInteractive {
 
     func run() async -> Int32 {
         let options = session.options
-        Console.line("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)")
+        Console.line("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)"
+            + (options.link.map { ", server \($0.url.absoluteString) as customer \($0.appUserId)" } ?? ""))
         _ = await session.execute(["products"], json: false)
         _ = await session.execute(["status"], json: false)
-        Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT | help | quit")
+        Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT"
+            + (options.link == nil ? "" : " | login APP_USER_ID") + " | help | quit")
         let clockWatch = watchClock()
         while true {
             await settle()

@@ -16,9 +16,24 @@ struct MarketOptions: Sendable {
     var locale: String?
     /// `--json`.
     var json: Bool
+    /// `--server URL --key PUBLIC_KEY --user ID`: the market linked to a running `tally serve`.
+    var link: Link?
+    /// `--backend-key SECRET`: the server's secret key, so this demo can play the app's backend for spends.
+    var backendKey: String?
+
+    /// The server the market is linked to.
+    struct Link: Sendable {
+        /// `--server URL`, http or https.
+        var url: URL
+        /// `--key`: a public key of the server.
+        var publicKey: String
+        /// `--user`: the customer's `appUserId`.
+        var appUserId: String
+    }
 
     /// Every option `tally market` accepts (`quantity` belongs to `buy`).
-    static let names: Set<String> = ["data", "config", "app-config", "account", "device", "locale", "quantity"]
+    static let names: Set<String> = ["data", "config", "app-config", "account", "device", "locale", "quantity",
+                                     "server", "key", "user", "backend-key"]
 
     init(_ arguments: Arguments) throws(UsageError) {
         data = URL(fileURLWithPath: arguments.value("data") ?? "./.tally", isDirectory: true)
@@ -28,6 +43,27 @@ struct MarketOptions: Sendable {
         device = try Self.name(arguments.value("device") ?? "default", option: "device")
         locale = arguments.value("locale")
         json = arguments.flag("json")
+        link = try Self.link(arguments)
+        backendKey = arguments.value("backend-key")
+        if backendKey != nil, link == nil { throw UsageError("--backend-key needs --server, --key and --user") }
+        if backendKey?.isEmpty == true { throw UsageError("--backend-key is empty") }
+    }
+
+    /// `--server`, `--key` and `--user`, all three or none.
+    private static func link(_ arguments: Arguments) throws(UsageError) -> Link? {
+        let server = arguments.value("server"), key = arguments.value("key"), user = arguments.value("user")
+        guard server != nil || key != nil || user != nil else { return nil }
+        guard let server, let key, let user else {
+            throw UsageError("--server, --key and --user go together: the server's URL, its public key and the "
+                + "customer's appUserId")
+        }
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false else {
+            throw UsageError("--server '\(server)' is not an http or https URL (e.g. http://127.0.0.1:8080)")
+        }
+        guard !key.isEmpty else { throw UsageError("--key is empty") }
+        guard !user.isEmpty else { throw UsageError("--user is empty") }
+        return Link(url: url, publicKey: key, appUserId: user)
     }
 
     /// The folder of this account's install on this device: `DIR/apps/<account>/<device>`.

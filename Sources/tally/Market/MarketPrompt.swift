@@ -26,11 +26,12 @@ final class MarketPrompt: Sendable {
         waiting.withLock { $0 = false }
     }
 
-    /// Prints `lines`, redrawing the prompt after them when the market waits at it.
+    /// Prints `lines` in one write (a command's own output cannot land between an event's lines), redrawing the
+    /// prompt after them when the market waits at it.
     func print(_ lines: [String]) {
         waiting.withLock { waiting in
             if waiting { Console.write(isTerminal ? "\r\u{1B}[2K" : "\n") }
-            for line in lines { Console.line(line) }
+            Console.write(lines.map { $0 + "\n" }.joined())
             if waiting { Console.write("> ") }
         }
     }

@@ -16,11 +16,12 @@ extension MarketSession {
             case "buy": return try await buy(arguments, json: json)
             case "restore": return try await restore(json: json)
             case "spend": return try await spend(arguments, json: json)
+            case "login": return try await login(arguments, json: json)
             case "help", "--help", "-h":
                 Console.line(MarketHelp.commands)
                 return ExitCode.ok
             default:
-                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, help, quit")
+                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, help, quit")
             }
         } catch let error as UsageError {
             Output.error("market \(name): \(error.message)")
@@ -51,9 +52,15 @@ extension MarketSession {
     func status(json: Bool) async throws -> Int32 {
         let state = await MarketSession.currentState(of: store)
         let canMakePayments: Bool? = await store.canMakePayments
-        let view = MarketStatus(state: state, configuration: store.configuration,
+        var view = MarketStatus(state: state, configuration: store.configuration,
                                 pending: await store.pendingPurchases, options: options,
                                 canMakePayments: canMakePayments, history: await store.history)
+        if let link = options.link {
+            view.server = MarketStatus.ServerView(url: link.url.absoluteString,
+                                                  appUserId: await store.serverLink?.appUserId ?? link.appUserId,
+                                                  stateSource: await store.stateSource.rawValue,
+                                                  serverStateDate: await store.serverStateDate)
+        }
         Console.line(json ? try Output.json(view) : view.text)
         return ExitCode.ok
     }
@@ -111,6 +118,7 @@ extension MarketSession {
             throw UsageError("unknown currency '\(currency)'; tally.json has "
                 + store.configuration.currencies.keys.sorted().joined(separator: ", "))
         }
+        if options.link != nil { return try await spendThroughBackend(amount, of: currency, json: json) }
         let refusal: StoreError?
         do {
             try await store.spend(amount, of: currency, id: UUID().uuidString)
@@ -140,7 +148,8 @@ extension MarketSession {
         amount == 1 && currency.count > 1 && currency.hasSuffix("s") ? String(currency.dropLast()) : currency
     }
 
-    private struct SpendReport: Encodable {
+    /// `spend --json`: `{"outcome":"spent|refused","balance":n,"error"}`.
+    struct SpendReport: Encodable {
         var outcome: String
         var balance: Decimal
         var error: String?

@@ -4,7 +4,8 @@ import TallyCore
 import TallySandbox
 import TallySandboxBackend
 
-/// An open market: the engine's store for one account on one device, over the sandbox in `--data`.
+/// An open market: the engine's store for one account on one device, over the sandbox in `--data`, linked to
+/// a `tally serve` with `--server`.
 struct MarketSession: Sendable {
     /// The engine.
     let store: Store
@@ -22,8 +23,17 @@ struct MarketSession: Sendable {
         let sandbox = try loadOrCreate(directory, options)
         let locale = options.locale ?? sandbox.settings.locale
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
+        let serverLink = options.link.map {
+            ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
+                       retry: RetryPolicy(maxDelay: .seconds(30)), requestTimeout: .seconds(5))
+        }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
-                                    directory: options.appDirectory, locale: locale)
+                                    directory: options.appDirectory, locale: locale, serverLink: serverLink)
+        if options.backendKey != nil {
+            Output.error("note: demo only — this market holds the server's secret key (--backend-key) to play the "
+                + "app's backend for spends; a real app never ships it: the app asks its backend, which spends with "
+                + "POST /v1/customers/{appUserId}/currencies/{currency}/spend")
+        }
         // What the engine found and worked around while opening (a damaged or forged customer file), never silent.
         for diagnostic in await store.diagnostics {
             Output.error("warning: \(diagnostic.kind.rawValue): \(diagnostic.message)")

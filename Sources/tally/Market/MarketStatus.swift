@@ -23,6 +23,18 @@ struct MarketStatus: Encodable {
     let device: String
     /// Whether the account may buy (parental controls off); nil when the sandbox could not say.
     let canMakePayments: Bool?
+    /// With `--server`: where the state comes from.
+    var server: ServerView?
+
+    /// `"server"` in `status --json`: the linked server, the customer, and the engine's ``StateSource``.
+    struct ServerView: Encodable {
+        var url: String
+        var appUserId: String
+        /// `server`, `savedServerState` or `localCache`.
+        var stateSource: String
+        /// When the server answered the state shown.
+        var serverStateDate: Date?
+    }
 
     init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase], options: MarketOptions,
          canMakePayments: Bool?, history: PurchaseHistory = PurchaseHistory()) {
@@ -44,7 +56,7 @@ struct MarketStatus: Encodable {
         self.canMakePayments = canMakePayments
     }
 
-    private enum Keys: String, CodingKey { case pending, canMakePayments }
+    private enum Keys: String, CodingKey { case pending, canMakePayments, server }
 
     /// What `source` says in `status --json`: the app's own customer file, where spends are.
     static let source = "app"
@@ -54,13 +66,31 @@ struct MarketStatus: Encodable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(pending, forKey: .pending)
         try container.encodeIfPresent(canMakePayments, forKey: .canMakePayments)
+        try container.encodeIfPresent(server, forKey: .server)
+    }
+
+    /// The line saying where the state shown comes from, with a server.
+    private func sourceLine(_ server: ServerView) -> String {
+        let date = server.serverStateDate.map { $0.formatted(.iso8601) } ?? "never"
+        switch server.stateSource {
+        case "server": return "State: the server's (\(server.url), customer \(server.appUserId)); spends are the app backend's"
+        case "savedServerState":
+            return "State: OFFLINE — the server's last state, saved \(date), with this device's purchases not posted "
+                + "yet (\(server.url) cannot be reached; customer \(server.appUserId))"
+        default:
+            return "State: OFFLINE — this device's own purchases (\(server.url) cannot be reached and nothing of "
+                + "the server's is saved for customer \(server.appUserId))"
+        }
     }
 
     /// The labels of the demo app: `COINS: n`, `Premium: LOCKED|UNLOCKED`, features, subscriptions, pending,
     /// under a line saying whose view it is.
     var text: String {
-        var lines = ["App view (account \(account), device \(device)): balances after the app's spends; "
-            + "'tally sandbox state' is the App Store's view and knows no spends"]
+        var lines = [server == nil
+            ? "App view (account \(account), device \(device)): balances after the app's spends; "
+                + "'tally sandbox state' is the App Store's view and knows no spends"
+            : "App view (account \(account), device \(device))"]
+        if let server { lines.append(sourceLine(server)) }
         for currency in configuration.currencies.keys.sorted() {
             lines.append("\(currency.uppercased()): \(state.balance(currency))")
             if let debt = state.debts[currency], debt != 0 { lines.append("\(currency.uppercased()) owed: \(debt)") }

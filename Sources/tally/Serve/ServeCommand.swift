@@ -61,8 +61,14 @@ enum ServeCommand {
         // Installed before the server starts, so a signal during start-up still ends in a clean stop.
         let stop = SignalWait(signals: [SIGINT, SIGTERM])
         let server: EntitlementServer
-        do {
-            server = try EntitlementServer(configuration: configuration, dataDirectory: data, listen: listen,
+        do throws(EntitlementServerError) {
+            let store: any CustomerStore
+            do throws(CustomerStoreError) {
+                store = try ServeStore.open(configuration, data: data, readers: configuration.threads)
+            } catch {
+                throw EntitlementServerError.store(error)
+            }
+            server = try EntitlementServer(configuration: configuration, store: store, listen: listen,
                                            accessLog: arguments.flag("access-log") ? EntitlementServer.standardErrorLog : nil)
         } catch {
             Output.error("tally serve: \(error.description)")

@@ -14,7 +14,8 @@ enum ServeHelp {
       \(reconcileUsage)
       \(backfillUsage)
 
-    Opens (or creates) DIR/tally.sqlite and answers the /v1 API. Prints
+    Opens (or creates) DIR/tally.sqlite — or the PostgreSQL database of "store": {"kind": "postgres",
+    "url" or "urlEnv", "poolSize"}, which several servers may share — and answers the /v1 API. Prints
     'tally serve: listening on http://HOST:PORT' when ready; --listen 127.0.0.1:0 picks a free port.
     SIGINT or SIGTERM stop it: it stops accepting, finishes the requests in flight (at most
     limits.shutdownGraceSeconds), then exits 0. A bad configuration exits 2 with the problem on stderr.

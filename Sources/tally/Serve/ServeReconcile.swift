@@ -20,8 +20,7 @@ enum ServeReconcile {
         }
         let api: EntitlementAPI
         do {
-            let store = try SQLiteCustomerStore(
-                directory: data, credits: configuration.credits, readers: 1)
+            let store = try ServeStore.open(configuration, data: data, readers: 1)
             api = try EntitlementAPI(configuration: configuration, store: store,
                                      clock: try ServerClock.configured(for: configuration))
         } catch {

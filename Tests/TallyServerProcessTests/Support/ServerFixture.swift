@@ -19,9 +19,12 @@ final class ServerFixture {
     private(set) var server: ServerProcess
     /// A client for the running server.
     private(set) var client: APIClient
+    /// Added to each server's environment.
+    let environment: [String: String]
 
     /// Writes the configuration and starts the server.
-    init(_ options: ServerOptions = ServerOptions()) throws {
+    init(_ options: ServerOptions = ServerOptions(), environment: [String: String] = [:]) throws {
+        self.environment = environment
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-serve-\(UUID().uuidString)")
         dataDirectory = directory.appendingPathComponent("data")
         configFile = directory.appendingPathComponent("tally-server.json")
@@ -29,7 +32,7 @@ final class ServerFixture {
         authority = try SandboxCertificateAuthority.generate(now: Date())
         do {
             try Self.write(options, keys: keys, authority: authority, into: directory, configFile: configFile)
-            server = try ServerProcess(data: dataDirectory, config: configFile)
+            server = try ServerProcess(data: dataDirectory, config: configFile, environment: environment)
         } catch {
             // deinit does not run for an initializer that throws: clean up here.
             try? FileManager.default.removeItem(at: directory)
@@ -62,7 +65,7 @@ final class ServerFixture {
     /// Starts a new server on the same data directory and configuration (the old one must have stopped).
     func restart() throws {
         guard !server.isRunning else { throw HarnessError("restart() while the server (pid \(server.pid)) still runs") }
-        server = try ServerProcess(data: dataDirectory, config: configFile)
+        server = try ServerProcess(data: dataDirectory, config: configFile, environment: environment)
         client.session.finishTasksAndInvalidate()
         client = APIClient(port: server.port, keys: keys)
     }

@@ -14,6 +14,12 @@ struct ServerOptions: Sendable {
     var maxJSONDepth: Int?
     /// `threads`; nil leaves the default.
     var threads: Int?
+    /// `store: {"kind": "postgres", "urlEnv": …}`: the name of the environment variable holding the URL; nil: SQLite.
+    var postgresURLEnv: String?
+    /// `store.poolSize` with PostgreSQL.
+    var poolSize = 8
+    /// `store.cacheSeconds`; nil leaves the default.
+    var cacheSeconds: Int?
 
     /// The configuration document: the catalog and app configuration copied beside it (relative paths),
     /// the sandbox root as the only JWS root, environment Sandbox.
@@ -33,6 +39,11 @@ struct ServerOptions: Sendable {
         if let maxJSONDepth { limits["maxJSONDepth"] = maxJSONDepth }
         if !limits.isEmpty { document["limits"] = limits }
         if let threads { document["threads"] = threads }
+        if let postgresURLEnv {
+            var store: [String: Any] = ["kind": "postgres", "urlEnv": postgresURLEnv, "poolSize": poolSize]
+            if let cacheSeconds { store["cacheSeconds"] = cacheSeconds }
+            document["store"] = store
+        }
         return document
     }
 }

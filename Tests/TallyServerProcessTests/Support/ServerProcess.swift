@@ -19,8 +19,12 @@ final class ServerProcess {
 
     /// Starts `tally serve --data data --config config --listen 127.0.0.1:0` and waits (at most `timeout`)
     /// for its `listening on` line; the error carries what the server wrote on stderr.
-    init(data: URL, config: URL, timeout: TimeInterval = 60) throws {
+    /// `environment` is added to the test's own (a `store.urlEnv` variable, for one).
+    init(data: URL, config: URL, environment: [String: String] = [:], timeout: TimeInterval = 60) throws {
         process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = TestPaths.tally
         process.arguments = ["serve", "--data", data.path, "--config", config.path, "--listen", "127.0.0.1:0"]
         let out = Pipe(), err = Pipe()

@@ -13,9 +13,9 @@ struct NotificationDeliveryTests {
         Purchases.monthly(chain, original: chain, at: start - 20 * day, expires: start + 10 * day)
     }
 
-    @Test("a retry with the same notificationUUID answers 200 duplicate and changes nothing")
-    func duplicate() throws {
-        let fixture = try ServerFixture()
+    @Test("a retry with the same notificationUUID answers 200 duplicate and changes nothing", arguments: StoreKind.allCases)
+    func duplicate(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         #expect(try fixture.post(Self.firstPurchase("8001"), for: "d1").status == 200)
         let jws = try fixture.signedNotification(
             .didChangeRenewalStatus, .autoRenewDisabled, uuid: "n-dup", signed: Self.start - Self.day,
@@ -31,9 +31,9 @@ struct NotificationDeliveryTests {
         #expect(fixture.api.metrics.notifications(type: "DID_CHANGE_RENEWAL_STATUS", result: "duplicate") == 1)
     }
 
-    @Test("an older notification arriving after a newer one changes nothing (renewal info and transaction)")
-    func outOfOrder() throws {
-        let fixture = try ServerFixture()
+    @Test("an older notification arriving after a newer one changes nothing (renewal info and transaction)", arguments: StoreKind.allCases)
+    func outOfOrder(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         #expect(try fixture.post(Self.firstPurchase("8002"), for: "d2").status == 200)
         fixture.clock.set(Self.start + 11 * Self.day)
         let renewed = Purchases.monthly("8002-2", original: "8002", at: Self.start + 10 * Self.day,
@@ -57,9 +57,9 @@ struct NotificationDeliveryTests {
             == ["applied", "unchanged"])
     }
 
-    @Test("a chain nobody owns waits, stored; the first post of the chain adopts and applies it")
-    func unownedChainAdoptedLater() throws {
-        let fixture = try ServerFixture()
+    @Test("a chain nobody owns waits, stored; the first post of the chain adopts and applies it", arguments: StoreKind.allCases)
+    func unownedChainAdoptedLater(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let renewed = Purchases.monthly("8003-2", original: "8003", at: Self.start - Self.day,
                                         expires: Self.start + 29 * Self.day)
         let waiting = try fixture.notify(.didRenew, uuid: "n-wait", signed: Self.start - Self.day,
@@ -88,9 +88,9 @@ struct NotificationDeliveryTests {
             .contains("tally_notifications_oldest_pending_age_seconds 0"))
     }
 
-    @Test("one write adopting two chains whose ids differ only by normalisation adopts both (ids as bytes)")
-    func lookAlikeChainsAdoptedTogether() throws {
-        let fixture = try ServerFixture()
+    @Test("one write adopting two chains whose ids differ only by normalisation adopts both (ids as bytes)", arguments: StoreKind.allCases)
+    func lookAlikeChainsAdoptedTogether(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
         #expect(nfc == nfd, "Swift's String equality is canonical: the two ids compare equal as Strings")
         for (chain, uuid) in [(nfc, "n-nfc"), (nfd, "n-nfd")] {
@@ -134,9 +134,9 @@ struct NotificationDeliveryTests {
         #expect(fixture.api.metrics.verifications(kind: "notification", result: reply.errorReason ?? "") == 1)
     }
 
-    @Test("a verified notification without a notificationUUID is 422 invalid_notification, nothing stored")
-    func missingUUID() throws {
-        let fixture = try ServerFixture()
+    @Test("a verified notification without a notificationUUID is 422 invalid_notification, nothing stored", arguments: StoreKind.allCases)
+    func missingUUID(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let jws = try fixture.signer.sign(ServerNotification(
             notificationType: .didRenew, signedDate: Self.start,
             data: NotificationData(appAppleId: 1_234_567_890, bundleId: "com.example.market", environment: .sandbox,
@@ -147,18 +147,18 @@ struct NotificationDeliveryTests {
         #expect(try fixture.store.oldestPendingNotificationDate() == nil)
     }
 
-    @Test("a missing or non-string signedPayload is 400; no key is needed, a GET is 405")
-    func badBodies() throws {
-        let fixture = try ServerFixture()
+    @Test("a missing or non-string signedPayload is 400; no key is needed, a GET is 405", arguments: StoreKind.allCases)
+    func badBodies(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: "{}").errorCode == "invalid_request")
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: #"{"signedPayload":1}"#).status == 400)
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: "[").errorCode == "malformed_json")
         #expect(fixture.send("GET", "/v1/notifications/apple", key: nil).status == 405)
     }
 
-    @Test("a store failure answers 503 so Apple retries; the retry is applied once")
-    func storeFailureIsRetried() throws {
-        let fixture = try ServerFixture()
+    @Test("a store failure answers 503 so Apple retries; the retry is applied once", arguments: StoreKind.allCases)
+    func storeFailureIsRetried(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         #expect(try fixture.post(Self.firstPurchase("8006"), for: "d6").status == 200)
         let jws = try fixture.signedNotification(
             .didChangeRenewalStatus, .autoRenewDisabled, uuid: "n-retry", signed: Self.start - Self.day,
@@ -175,9 +175,9 @@ struct NotificationDeliveryTests {
         #expect(fixture.api.metrics.notifications(type: "DID_CHANGE_RENEWAL_STATUS", result: "failed") == 1)
     }
 
-    @Test("the state cache drops a customer's entry when a notification changes them")
-    func cacheIsInvalidated() throws {
-        let fixture = try ServerFixture()
+    @Test("the state cache drops a customer's entry when a notification changes them", arguments: StoreKind.allCases)
+    func cacheIsInvalidated(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         #expect(try fixture.post(Self.firstPurchase("8007"), for: "d7").status == 200)
         #expect(fixture.customer("d7").subscription["willRenew"] as? Bool == false)
         try fixture.notify(.didChangeRenewalStatus, .autoRenewEnabled, signed: Self.start - Self.day,

@@ -22,9 +22,9 @@ struct NotificationLifecycleTests {
 
     static func iso(_ date: Date) -> String { ISO8601Milliseconds.string(date) }
 
-    @Test("DID_RENEW extends to the new expiresDate; the history shows the notification")
-    func didRenew() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_RENEW extends to the new expiresDate; the history shows the notification", arguments: StoreKind.allCases)
+    func didRenew(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u1", chain: "7001")
         fixture.clock.set(Self.start + 12 * Self.day)
         #expect(fixture.customer("u1").subscription["status"] as? String == "expired")
@@ -48,9 +48,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "DID_RENEW", result: "applied") == 1)
     }
 
-    @Test("DID_FAIL_TO_RENEW/GRACE_PERIOD → grace; GRACE_PERIOD_EXPIRED → billing retry; BILLING_RECOVERY → subscribed")
-    func graceRetryAndRecovery() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_FAIL_TO_RENEW/GRACE_PERIOD → grace; GRACE_PERIOD_EXPIRED → billing retry; BILLING_RECOVERY → subscribed", arguments: StoreKind.allCases)
+    func graceRetryAndRecovery(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let first = try Self.subscribe(fixture, "u2", chain: "7002")
         fixture.clock.set(Self.start + 11 * Self.day)
         let failed = Self.start + 10 * Self.day
@@ -79,9 +79,9 @@ struct NotificationLifecycleTests {
         #expect(subscription["expiresDate"] as? String == Self.iso(Self.start + 47 * Self.day))
     }
 
-    @Test("DID_FAIL_TO_RENEW without grace is billing retry at once; EXPIRED/BILLING_RETRY then expires it")
-    func retryWithoutGraceThenExpired() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_FAIL_TO_RENEW without grace is billing retry at once; EXPIRED/BILLING_RETRY then expires it", arguments: StoreKind.allCases)
+    func retryWithoutGraceThenExpired(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let first = try Self.subscribe(fixture, "u3", chain: "7003")
         fixture.clock.set(Self.start + 11 * Self.day)
         let failed = Self.start + 10 * Self.day
@@ -122,9 +122,9 @@ struct NotificationLifecycleTests {
         #expect(item?["subtype"] as? String == (subtype.isEmpty ? nil : subtype))
     }
 
-    @Test("DID_CHANGE_RENEWAL_PREF: DOWNGRADE sets the pending product, none reverts it, UPGRADE grants at once")
-    func renewalPreference() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_CHANGE_RENEWAL_PREF: DOWNGRADE sets the pending product, none reverts it, UPGRADE grants at once", arguments: StoreKind.allCases)
+    func renewalPreference(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u5", chain: "7005")
         try fixture.notify(.didChangeRenewalPref, .downgrade, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7005", signed: Self.start - 2 * Self.day, next: Self.plus))
@@ -147,9 +147,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u6").features.contains("pro"))
     }
 
-    @Test("DID_CHANGE_RENEWAL_STATUS: AUTO_RENEW_DISABLED keeps access without renewing; ENABLED renews again")
-    func renewalStatus() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_CHANGE_RENEWAL_STATUS: AUTO_RENEW_DISABLED keeps access without renewing; ENABLED renews again", arguments: StoreKind.allCases)
+    func renewalStatus(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u7", chain: "7007")
         try fixture.notify(.didChangeRenewalStatus, .autoRenewDisabled, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7007", signed: Self.start - 2 * Self.day, autoRenew: .off))
@@ -162,9 +162,9 @@ struct NotificationLifecycleTests {
         #expect(subscription["willRenew"] as? Bool == true)
     }
 
-    @Test("REFUND revokes a subscription and claws back coins; REFUND_REVERSED restores; DECLINED and CONSUMPTION_REQUEST change nothing")
-    func refunds() throws {
-        let fixture = try ServerFixture()
+    @Test("REFUND revokes a subscription and claws back coins; REFUND_REVERSED restores; DECLINED and CONSUMPTION_REQUEST change nothing", arguments: StoreKind.allCases)
+    func refunds(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let first = try Self.subscribe(fixture, "u8", chain: "7008")
         let coins = Purchases.coins("7108", at: Self.start - 3 * Self.day)
         #expect(try fixture.post(coins, for: "u8").balance("coins") == "10")
@@ -196,9 +196,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u8").balance("coins") == "10")
     }
 
-    @Test("REVOKE ends a family member's shared access")
-    func familyRevoke() throws {
-        let fixture = try ServerFixture()
+    @Test("REVOKE ends a family member's shared access", arguments: StoreKind.allCases)
+    func familyRevoke(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let shared = try Self.subscribe(fixture, "member", chain: "7009", owned: .familyShared)
         #expect(fixture.customer("member").features.contains("pro"))
         var revoked = shared
@@ -210,9 +210,9 @@ struct NotificationLifecycleTests {
         #expect(!fixture.customer("member").features.contains("pro"))
     }
 
-    @Test("RENEWAL_EXTENDED moves the expiry; RENEWAL_EXTENSION/SUMMARY is recorded; /FAILURE changes nothing")
-    func renewalExtension() throws {
-        let fixture = try ServerFixture()
+    @Test("RENEWAL_EXTENDED moves the expiry; RENEWAL_EXTENSION/SUMMARY is recorded; /FAILURE changes nothing", arguments: StoreKind.allCases)
+    func renewalExtension(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         var extended = try Self.subscribe(fixture, "u10", chain: "7010")
         extended.expiresDate = Self.start + 20 * Self.day
         extended.signedDate = Self.start - 60
@@ -234,9 +234,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "RENEWAL_EXTENSION", result: "recorded") == 1)
     }
 
-    @Test("PRICE_INCREASE: PENDING then ACCEPTED is kept as the chain's consent state; access unchanged")
-    func priceIncrease() throws {
-        let fixture = try ServerFixture()
+    @Test("PRICE_INCREASE: PENDING then ACCEPTED is kept as the chain's consent state; access unchanged", arguments: StoreKind.allCases)
+    func priceIncrease(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u11", chain: "7011")
         try fixture.notify(.priceIncrease, .pending, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7011", signed: Self.start - 2 * Self.day, priceIncrease: .noResponse))
@@ -247,9 +247,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u11").subscription["status"] as? String == "subscribed")
     }
 
-    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer holding the appAccountToken")
-    func purchasesByToken() throws {
-        let fixture = try ServerFixture()
+    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer holding the appAccountToken", arguments: StoreKind.allCases)
+    func purchasesByToken(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let token = "5B2D0F4E-3C1A-4B6D-9E8F-7A6B5C4D3E2F"
         let premium = Purchases.make("7112", product: "market.premium", type: .nonConsumable,
                                      at: Self.start - 5 * Self.day, token: token)
@@ -276,9 +276,9 @@ struct NotificationLifecycleTests {
             == ["ONE_TIME_CHARGE", "OFFER_REDEEMED", "SUBSCRIBED"])
     }
 
-    @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state")
-    func testAndUnknownTypes() throws {
-        let fixture = try ServerFixture()
+    @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state", arguments: StoreKind.allCases)
+    func testAndUnknownTypes(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let test = try fixture.signer.sign(ServerNotification(
             notificationType: .test, notificationUUID: "n-test", signedDate: Self.start,
             data: NotificationData(bundleId: "com.example.market", environment: .sandbox)))
@@ -301,9 +301,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "TEST", result: "recorded") == 1)
     }
 
-    @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending")
-    func resubscribeAndOfferChanges() throws {
-        let fixture = try ServerFixture()
+    @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending", arguments: StoreKind.allCases)
+    func resubscribeAndOfferChanges(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u14", chain: "7014")
         fixture.clock.set(Self.start + 40 * Self.day)
         #expect(fixture.customer("u14").subscription["status"] as? String == "expired")
@@ -328,9 +328,9 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u15").subscription["productId"] as? String == Self.pro)
     }
 
-    @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded")
-    func cancelAndRecordedOnlyTypes() throws {
-        let fixture = try ServerFixture()
+    @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded", arguments: StoreKind.allCases)
+    func cancelAndRecordedOnlyTypes(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         _ = try Self.subscribe(fixture, "u16", chain: "7016")
         try fixture.notify(.didChangeRenewalStatus, signed: Self.start - Self.day,
                            renewal: Renewals.make("7016", signed: Self.start - Self.day, autoRenew: .off,

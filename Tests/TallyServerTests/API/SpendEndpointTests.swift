@@ -81,9 +81,9 @@ struct SpendEndpointTests {
         #expect(reply.errorCode == "invalid_amount")
     }
 
-    @Test("a missing or empty id, or a missing amount, is 400 invalid_request")
-    func invalidRequest() throws {
-        let fixture = try ServerFixture()
+    @Test("a missing or empty id, or a missing amount, is 400 invalid_request", arguments: StoreKind.allCases)
+    func invalidRequest(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         for body in [#"{"amount":1}"#, #"{"amount":1,"id":""}"#, #"{"amount":1,"id":7}"#, #"{"id":"x"}"#] {
             #expect(fixture.send("POST", spendPath(), body: body).errorCode == "invalid_request", "\(body)")
         }

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("POST /v1/customers/{id}/transactions")
 struct TransactionEndpointTests {
-    @Test("a signed purchase is stored once: inserted, then unchanged; the customer owns it")
-    func insertThenUnchanged() throws {
-        let fixture = try ServerFixture()
+    @Test("a signed purchase is stored once: inserted, then unchanged; the customer owns it", arguments: StoreKind.allCases)
+    func insertThenUnchanged(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let premium = Purchases.premium("1001", at: ServerFixture.start.addingTimeInterval(-60))
         let first = try fixture.post(premium, for: "user-1")
         #expect(first.status == 200)
@@ -21,9 +21,9 @@ struct TransactionEndpointTests {
         #expect(fixture.api.metrics.verifications(kind: "transaction", result: "valid") == 2)
     }
 
-    @Test("a refund's copy is an update and removes the entitlement")
-    func refundRemovesEntitlement() throws {
-        let fixture = try ServerFixture()
+    @Test("a refund's copy is an update and removes the entitlement", arguments: StoreKind.allCases)
+    func refundRemovesEntitlement(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let bought = ServerFixture.start.addingTimeInterval(-3600)
         _ = try fixture.post(Purchases.premium("1002", at: bought), for: "user-2")
         let refund = try fixture.post(
@@ -36,9 +36,9 @@ struct TransactionEndpointTests {
         #expect(read.features.isEmpty)
     }
 
-    @Test("a JWS from a root the server does not trust is 422 with Apple's reason, and nothing is stored")
-    func untrustedRoot() throws {
-        let fixture = try ServerFixture()
+    @Test("a JWS from a root the server does not trust is 422 with Apple's reason, and nothing is stored", arguments: StoreKind.allCases)
+    func untrustedRoot(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let other = try Signing.untrustedAuthority().signer()
         let jws = try other.signTransaction(Purchases.premium("1003", at: ServerFixture.start))
         let reply = fixture.send("POST", "/v1/customers/user-3/transactions", key: ServerFixture.publicKey,
@@ -52,9 +52,9 @@ struct TransactionEndpointTests {
             .contains(#"tally_verifications_total{kind="transaction",result="VERIFICATION_FAILURE"} 1"#))
     }
 
-    @Test("another app's bundle id is INVALID_APP_IDENTIFIER; an environment not accepted is INVALID_ENVIRONMENT")
-    func wrongAppAndEnvironment() throws {
-        let fixture = try ServerFixture()
+    @Test("another app's bundle id is INVALID_APP_IDENTIFIER; an environment not accepted is INVALID_ENVIRONMENT", arguments: StoreKind.allCases)
+    func wrongAppAndEnvironment(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let otherApp = Purchases.make("1004", product: "market.premium", type: .nonConsumable,
                                       at: ServerFixture.start, bundleId: "com.example.other")
         let app = try fixture.post(otherApp, for: "user-4")
@@ -76,9 +76,9 @@ struct TransactionEndpointTests {
         #expect(try fixture.post(Purchases.premium("1007", at: ServerFixture.start), for: "user-5").status == 200)
     }
 
-    @Test("a body that is not a JWS is 422; a missing field is 400 invalid_request")
-    func badBodies() throws {
-        let fixture = try ServerFixture()
+    @Test("a body that is not a JWS is 422; a missing field is 400 invalid_request", arguments: StoreKind.allCases)
+    func badBodies(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         let path = "/v1/customers/u/transactions"
         let garbage = fixture.send("POST", path, key: ServerFixture.publicKey, body: #"{"signedTransaction":"a.b.c"}"#)
         #expect(garbage.status == 422)
@@ -89,9 +89,9 @@ struct TransactionEndpointTests {
         #expect(fixture.send("POST", path, key: ServerFixture.publicKey, body: "[1]").errorCode == "invalid_request")
     }
 
-    @Test("a store failure is 503 unavailable and the transaction can be posted again")
-    func storeFailure() throws {
-        let fixture = try ServerFixture()
+    @Test("a store failure is 503 unavailable and the transaction can be posted again", arguments: StoreKind.allCases)
+    func storeFailure(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
         fixture.store.setFailing(true)
         let premium = Purchases.premium("1008", at: ServerFixture.start)
         let failed = try fixture.post(premium, for: "user-6")

@@ -7,15 +7,15 @@ private typealias F = StoreFixtures
 
 /// The balances the store keeps materialised agree with TallyCore's ledger over the whole history, whatever
 /// happened, and are rebuilt when the data or the credits they were built with change.
-@Suite("SQLite store: materialised balances")
+@Suite("Customer store (SQLite and PostgreSQL): materialised balances")
 struct StoreBalanceTests {
     /// The ledger's net of coins over the whole stored history (no date), the rule the nets must equal.
     private func ledgerNet(_ record: CustomerRecord) -> Decimal {
         F.credits.nets(of: record.purchaseHistory)["coins"] ?? 0
     }
 
-    @Test func netsFollowCreditsRefundsReversalsSpendsAndOwnership() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func netsFollowCreditsRefundsReversalsSpendsAndOwnership(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("c1"), F.coins("c2", quantity: 3)], for: "u1", policy: .transfer, at: F.start)
         #expect(try store.customerState("u1").nets == ["coins": 400])
@@ -45,9 +45,9 @@ struct StoreBalanceTests {
         _ = directory
     }
 
-    @Test func randomHistoriesKeepNetsEqualToTheLedger() throws {
+    @Test(arguments: StoreKind.allCases) func randomHistoriesKeepNetsEqualToTheLedger(_ kind: StoreKind) throws {
         var generator = SystemRandomNumberGenerator()
-        let directory = try TemporaryDirectory()
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let users = ["a", "b", "caf\u{E9}", "cafe\u{301}"]
         var copies: [String: Transaction] = [:]
@@ -55,8 +55,12 @@ struct StoreBalanceTests {
             let user = users.randomElement(using: &generator)!
             switch Int.random(in: 0..<4, using: &generator) {
             case 0, 1:
-                let id = "t\(Int.random(in: 0..<40, using: &generator))"
-                var transaction = copies[id] ?? F.coins(id, quantity: Int.random(in: 1...3, using: &generator)).transaction
+                let number = Int.random(in: 0..<40, using: &generator)
+                let id = "t\(number)"
+                // A first copy never kept in `copies` is made again later: with the same quantity, as Apple's would
+                // be (a random one, signed at the same date, replaced the stored copy and could take back coins
+                // already spent with no refund, failing the last expectation by chance).
+                var transaction = copies[id] ?? F.coins(id, quantity: 1 + number % 3).transaction
                 if copies[id] != nil {
                     transaction.signedDate = F.day(Double(step))
                     transaction.revocationDate = Bool.random(using: &generator) ? F.day(Double(step)) : nil
@@ -84,8 +88,8 @@ struct StoreBalanceTests {
         _ = directory
     }
 
-    @Test func changedCreditsRebuildTheBalancesAtOpen() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func changedCreditsRebuildTheBalancesAtOpen(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         do {
             let store = try directory.open()
             _ = try store.record([F.coins("c1", quantity: 2)], for: "u1", policy: .transfer, at: F.start)
@@ -99,6 +103,7 @@ struct StoreBalanceTests {
         #expect(try reopened.customerState("u1").nets == ["coins": 350, "gems": 2])
     }
 
+    /// SQLite only: its schema 1 (the PostgreSQL store began at what SQLite's schema 4 holds).
     @Test func aVersion1DatabaseGetsItsBalancesAtOpen() throws {
         let directory = try TemporaryDirectory()
         do {

@@ -65,7 +65,7 @@ enum StoreFixtures {
     }
 }
 
-extension SQLiteCustomerStore {
+extension CustomerStore {
     /// Stores `spend` for `appUserId` by the server's rule: TallyCore's `Spend.admit` against the kept net.
     func spend(_ spend: Spend, for appUserId: String) throws(CustomerStoreError) -> SpendOutcome {
         try self.spend(id: spend.id, currency: spend.currency, for: appUserId) { existing, net in

@@ -5,18 +5,18 @@ import TallyCore
 
 private typealias F = StoreFixtures
 
-@Suite("SQLite store: hostile ids are data")
+@Suite("Customer store (SQLite and PostgreSQL): hostile ids are data")
 struct StoreHostileInputTests {
     static let ids: [String] = [
         "o'brien", "\"quoted\"", "x'); DROP TABLE customers; --", "'; DROP TABLE transactions; --",
-        "Robert'); DELETE FROM spends WHERE ('1'='1", "?1 ?2 :name @x $y", "%2F/..%00", "",
+        "Robert'); DELETE FROM spends WHERE ('1'='1", "?1 ?2 :name @x $y", "%2F/..%00", "", "nul\u{0}byte", "\u{0}",
         "ünïcödé 用户 🧾👩🏽‍💻", "e\u{301}", "\u{E9}", String(repeating: "🧾", count: 2_560),
         String(repeating: "a'b\"c;", count: 1_750),
     ]
 
-    @Test(arguments: ids)
-    func anIdRoundTripsByteForByte(_ id: String) throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases, ids)
+    func anIdRoundTripsByteForByte(_ kind: StoreKind, _ id: String) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("bystander-1")], for: "bystander", policy: .transfer, at: F.start)
         let bystander = try store.customer("bystander")
@@ -42,8 +42,8 @@ struct StoreHostileInputTests {
         #expect(try store.customer("bystander") == bystander)
     }
 
-    @Test func differentNormalizationsAreDifferentCustomers() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func differentNormalizationsAreDifferentCustomers(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let composed = "\u{E9}", decomposed = "e\u{301}"
         _ = try store.record([F.coins("t1")], for: composed, policy: .keep, at: F.start)

@@ -5,11 +5,11 @@ import TallyCore
 
 private typealias F = StoreFixtures
 
-@Suite("SQLite store: ownership policies")
+@Suite("Customer store (SQLite and PostgreSQL): ownership policies")
 struct StoreOwnershipTests {
     /// A store where u1 owns chain p1 (two periods) and the coins purchase c1.
-    private func owned() throws -> (TemporaryDirectory, SQLiteCustomerStore) {
-        let directory = try TemporaryDirectory()
+    private func owned(_ kind: StoreKind) throws -> (StoreUnderTest, any CustomerStore)? {
+        guard let directory = try StoreUnderTest(kind) else { return nil }
         let store = try directory.open()
         _ = try store.record([F.period("p1", original: "p1", month: 0), F.period("p2", original: "p1", month: 1),
                               F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
@@ -20,8 +20,8 @@ struct StoreOwnershipTests {
         Set(record.transactions.map(\.transaction.transactionId))
     }
 
-    @Test func transferMovesTheWholeChainAndRecordsItForBoth() throws {
-        let (directory, store) = try owned()
+    @Test(arguments: StoreKind.allCases) func transferMovesTheWholeChainAndRecordsItForBoth(_ kind: StoreKind) throws {
+        guard let (directory, store) = try owned(kind) else { return }
         let outcome = try store.record([F.period("p3", original: "p1", month: 2)], for: "u2", policy: .transfer,
                                        at: F.day(60))
         let move = OwnershipTransfer(originalTransactionId: "p1", fromAppUserId: "u1", toAppUserId: "u2", date: F.day(60))
@@ -37,8 +37,8 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func transferOfAnUnchangedCopyStillMovesIt() throws {
-        let (directory, store) = try owned()
+    @Test(arguments: StoreKind.allCases) func transferOfAnUnchangedCopyStillMovesIt(_ kind: StoreKind) throws {
+        guard let (directory, store) = try owned(kind) else { return }
         let outcome = try store.record([F.period("p1", original: "p1", month: 0)], for: "u2", policy: .transfer,
                                        at: F.day(1))
         #expect(outcome.unchanged == ["p1"])
@@ -50,8 +50,8 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func keepLeavesTheChainWithItsOwner() throws {
-        let (directory, store) = try owned()
+    @Test(arguments: StoreKind.allCases) func keepLeavesTheChainWithItsOwner(_ kind: StoreKind) throws {
+        guard let (directory, store) = try owned(kind) else { return }
         let before = try store.customer("u1")
         let outcome = try store.record([F.period("p3", original: "p1", month: 2), F.coins("c2")], for: "u2",
                                        policy: .keep, at: F.day(60))
@@ -67,8 +67,8 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func keepWithNothingElseChangesNothing() throws {
-        let (directory, store) = try owned()
+    @Test(arguments: StoreKind.allCases) func keepWithNothingElseChangesNothing(_ kind: StoreKind) throws {
+        guard let (directory, store) = try owned(kind) else { return }
         let outcome = try store.record([F.coins("c1")], for: "u2", policy: .keep, at: F.day(1))
         #expect(outcome == RecordOutcome(kept: ["c1"]))
         #expect(!outcome.changedAnything)
@@ -76,8 +76,8 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func anAccountTokenBelongsToItsFirstCustomerUnderKeep() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func anAccountTokenBelongsToItsFirstCustomerUnderKeep(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let token = "6E3B1A52-0000-4000-8000-000000000001"
         _ = try store.record([F.premium("t1", token: token)], for: "u1", policy: .keep, at: F.start)
@@ -89,8 +89,8 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test func transferOfAnAccountTokenMovesTheRestorableChainsThatCarryIt() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func transferOfAnAccountTokenMovesTheRestorableChainsThatCarryIt(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let token = "6E3B1A52-0000-4000-8000-000000000002"
         _ = try store.record([F.premium("t1", token: token), F.coins("t0", token: token), F.coins("t4")], for: "u1",
@@ -106,8 +106,8 @@ struct StoreOwnershipTests {
         #expect(back == RecordOutcome(kept: ["t3"], ownersUpdated: ["u2"]))
     }
 
-    @Test func aConsumablePostedByAnotherCustomerStaysWithItsFirstOwnerUnderTransfer() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func aConsumablePostedByAnotherCustomerStaysWithItsFirstOwnerUnderTransfer(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
         let outcome = try store.record([F.coins("c1")], for: "u2", policy: .transfer, at: F.day(1))
@@ -117,8 +117,8 @@ struct StoreOwnershipTests {
         #expect(try store.customer("u1").transfers.isEmpty)
     }
 
-    @Test func underKeepARefundPostedByAnotherCustomerStillRevokesTheOwnersCopy() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func underKeepARefundPostedByAnotherCustomerStillRevokesTheOwnersCopy(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.premium("t1")], for: "u1", policy: .keep, at: F.start)
         let refund = F.premium("t1", revokedAt: F.day(3))

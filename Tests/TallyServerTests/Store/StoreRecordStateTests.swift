@@ -7,7 +7,7 @@ private typealias F = StoreFixtures
 
 /// `recordReadingState` returns the state record read inside the write's own transaction: it must be exactly
 /// what `customerState` reads after the COMMIT, whatever the write did (insert, repeat, transfer, keep).
-@Suite("SQLite store: the state record a write returns")
+@Suite("Customer store (SQLite and PostgreSQL): the state record a write returns")
 struct StoreRecordStateTests {
     private func sorted(_ record: CustomerRecord) -> CustomerRecord {
         var record = record
@@ -15,8 +15,8 @@ struct StoreRecordStateTests {
         return record
     }
 
-    @Test func theReturnedStateIsTheStateAfterTheCommit() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func theReturnedStateIsTheStateAfterTheCommit(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let posts: [(String, [StoredTransaction], OwnershipPolicy)] = [
             ("u1", [F.coins("c1"), F.premium("n1")], .transfer),  // first post: customer created
@@ -36,8 +36,8 @@ struct StoreRecordStateTests {
         #expect(u1.version == (try store.customerState("u1")).version)
     }
 
-    @Test func aFailedWriteReturnsNoState() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func aFailedWriteReturnsNoState(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
         var broken = F.coins("c2")

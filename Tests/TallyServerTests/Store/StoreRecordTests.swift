@@ -5,10 +5,10 @@ import TallyCore
 
 private typealias F = StoreFixtures
 
-@Suite("SQLite store: recording transactions")
+@Suite("Customer store (SQLite and PostgreSQL): recording transactions")
 struct StoreRecordTests {
-    @Test func firstPostInsertsAndBumpsTheVersion() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func firstPostInsertsAndBumpsTheVersion(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         #expect(try store.customer("u1") == CustomerRecord(appUserId: "u1"))
         let outcome = try store.record([F.coins("t1"), F.premium("t2")], for: "u1", policy: .transfer, at: F.start)
@@ -19,8 +19,8 @@ struct StoreRecordTests {
         #expect(F.balance(record) == 100)
     }
 
-    @Test func theSamePostTwiceChangesNothing() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func theSamePostTwiceChangesNothing(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         let before = try store.customer("u1")
@@ -30,16 +30,16 @@ struct StoreRecordTests {
         #expect(before.version == 1)
     }
 
-    @Test func aRepeatInsideOnePostIsUnchanged() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func aRepeatInsideOnePostIsUnchanged(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let outcome = try store.record([F.coins("t1"), F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         #expect(outcome == RecordOutcome(inserted: ["t1"], unchanged: ["t1"]))
         #expect(try store.customer("u1").transactions.count == 1)
     }
 
-    @Test func subMillisecondDatesStillCompareAsTheSameContent() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func subMillisecondDatesStillCompareAsTheSameContent(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let fine = F.signed(Transaction(transactionId: "t1", productId: "app.premium",
                                         purchaseDate: F.start.addingTimeInterval(0.000_3), type: .nonConsumable))
@@ -48,8 +48,8 @@ struct StoreRecordTests {
         #expect(try store.customer("u1").version == 1)
     }
 
-    @Test func aRefundedCopyReplacesTheStoredOne() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func aRefundedCopyReplacesTheStoredOne(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.premium("t1")], for: "u1", policy: .transfer, at: F.start)
         let refunded = F.premium("t1", revokedAt: F.day(3))
@@ -61,16 +61,16 @@ struct StoreRecordTests {
         #expect(record.transactions.first?.transaction.revocationDate == F.day(3))
     }
 
-    @Test func receiptRecordsKeepTheirSourceAndNoSignature() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func receiptRecordsKeepTheirSourceAndNoSignature(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let receipt = StoredTransaction(transaction: F.premium("t1").transaction, source: .receipt)
         _ = try store.record([receipt], for: "u1", policy: .transfer, at: F.start)
         #expect(try store.customer("u1").transactions == [receipt])
     }
 
-    @Test func customersAreSeparate() throws {
-        let directory = try TemporaryDirectory()
+    @Test(arguments: StoreKind.allCases) func customersAreSeparate(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         _ = try store.record([F.coins("t2")], for: "u2", policy: .transfer, at: F.start)

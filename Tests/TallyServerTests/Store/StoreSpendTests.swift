@@ -5,17 +5,17 @@ import TallyCore
 
 private typealias F = StoreFixtures
 
-@Suite("SQLite store: spends")
+@Suite("Customer store (SQLite and PostgreSQL): spends")
 struct StoreSpendTests {
-    private func funded(_ quantity: Int = 1) throws -> (TemporaryDirectory, SQLiteCustomerStore) {
-        let directory = try TemporaryDirectory()
+    private func funded(_ kind: StoreKind, _ quantity: Int = 1) throws -> (StoreUnderTest, any CustomerStore)? {
+        guard let directory = try StoreUnderTest(kind) else { return nil }
         let store = try directory.open()
         _ = try store.record([F.coins("c1", quantity: quantity)], for: "u1", policy: .transfer, at: F.start)
         return (directory, store)
     }
 
-    @Test func anAdmittedSpendIsRecordedWithItsExactAmount() throws {
-        let (directory, store) = try funded()
+    @Test(arguments: StoreKind.allCases) func anAdmittedSpendIsRecordedWithItsExactAmount(_ kind: StoreKind) throws {
+        guard let (directory, store) = try funded(kind) else { return }
         let amount = Decimal(string: "12.345", locale: Locale(identifier: "en_US_POSIX")) ?? 0
         let spend = F.spend("s1", amount)
         guard case .recorded(let record) = try store.spend(spend, for: "u1") else {
@@ -34,8 +34,8 @@ struct StoreSpendTests {
         _ = directory
     }
 
-    @Test func theSameSpendAgainIsADuplicate() throws {
-        let (directory, store) = try funded()
+    @Test(arguments: StoreKind.allCases) func theSameSpendAgainIsADuplicate(_ kind: StoreKind) throws {
+        guard let (directory, store) = try funded(kind) else { return }
         let spend = F.spend("s1", 30)
         _ = try store.spend(spend, for: "u1")
         let before = try store.customer("u1")
@@ -44,8 +44,8 @@ struct StoreSpendTests {
         _ = directory
     }
 
-    @Test func aRefusedSpendCarriesTheRuleErrorAndWritesNothing() throws {
-        let (directory, store) = try funded()
+    @Test(arguments: StoreKind.allCases) func aRefusedSpendCarriesTheRuleErrorAndWritesNothing(_ kind: StoreKind) throws {
+        guard let (directory, store) = try funded(kind) else { return }
         let before = try store.customer("u1")
         let spend = F.spend("s1", 101)
         let error = try #require(throws: CustomerStoreError.self) {
@@ -57,8 +57,8 @@ struct StoreSpendTests {
         _ = directory
     }
 
-    @Test func aSpendIdIsPerCustomer() throws {
-        let (directory, store) = try funded()
+    @Test(arguments: StoreKind.allCases) func aSpendIdIsPerCustomer(_ kind: StoreKind) throws {
+        guard let (directory, store) = try funded(kind) else { return }
         _ = try store.record([F.coins("c2")], for: "u2", policy: .transfer, at: F.start)
         for user in ["u1", "u2"] {
             let spend = F.spend("same", 10)
@@ -70,8 +70,8 @@ struct StoreSpendTests {
         _ = directory
     }
 
-    @Test func concurrentSpendsNeverOverdraw() async throws {
-        let (directory, store) = try funded(5)
+    @Test(arguments: StoreKind.allCases) func concurrentSpendsNeverOverdraw(_ kind: StoreKind) async throws {
+        guard let (directory, store) = try funded(kind, 5) else { return }
         let threads = 25
         let perThread = 40
         let results = ResultCounter()

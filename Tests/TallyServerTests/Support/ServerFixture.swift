@@ -29,6 +29,9 @@ struct ServerFixture {
     let api: EntitlementAPI
     let store: SwitchableStore
     let directory: TemporaryDirectory
+    /// The database when the fixture runs on a store of a chosen kind (``make(_:ownership:)``); nil: SQLite in
+    /// ``directory``.
+    let database: StoreUnderTest?
     let clock: TestClock
     let signer: SandboxSigner
     /// What the API wrote to the operator's log.
@@ -38,7 +41,9 @@ struct ServerFixture {
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
          environments: [Environment] = [.sandbox], bundleId: String = "com.example.market",
-         catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil) throws {
+         catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil,
+         database: StoreUnderTest? = nil) throws {
+        self.database = database
         let authority = try Signing.authority()
         signer = try authority.signer()
         let root = try #require(Certificate(der: authority.rootDER))
@@ -50,9 +55,20 @@ struct ServerFixture {
         clock = TestClock(Self.start)
         directory = try TemporaryDirectory()
         let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)
-        store = SwitchableStore(try directory.open(readers: 2, credits: credits))
+        if let database {
+            store = SwitchableStore(try database.open(readers: 2, credits: credits))
+        } else {
+            store = SwitchableStore(try directory.open(readers: 2, credits: credits))
+        }
         api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock,
                                  log: logged.append, accessLog: accessLogged.append)
+    }
+
+    /// A fixture on a fresh store of `kind`; nil when PostgreSQL is not available outside CI (the reason printed).
+    static func make(_ kind: StoreKind, ownership: OwnershipPolicy = .transfer,
+                     test: String = #function) throws -> ServerFixture? {
+        guard let database = try StoreUnderTest(kind, test: test) else { return nil }
+        return try ServerFixture(ownership: ownership, database: database)
     }
 
     static var keys: [APIKeyEntry] {

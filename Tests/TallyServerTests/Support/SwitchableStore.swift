@@ -3,14 +3,14 @@ import Synchronization
 import TallyCore
 @testable import TallyServer
 
-/// The real SQLite store behind a switch that makes every call fail with `busy`, to test 503 answers and
+/// A real store (SQLite or PostgreSQL) behind a switch that makes every call fail with `busy`, to test 503 answers and
 /// that the state cache really answers without the store.
 final class SwitchableStore: CustomerStore {
-    let base: SQLiteCustomerStore
+    let base: any CustomerStore
     private let failing = Mutex(false)
     private let readCount = Mutex(0)
 
-    init(_ base: SQLiteCustomerStore) {
+    init(_ base: any CustomerStore) {
         self.base = base
     }
 

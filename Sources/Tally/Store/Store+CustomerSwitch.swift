@@ -1,0 +1,87 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Logs in (or out): from now on the store speaks for `appUserId` on the server — purchases are posted for
+    /// it and carry its `appAccountToken`, ``state`` is its state — and this device's App Store purchases are
+    /// restored and posted for it, so the server's `ownership` policy decides where they belong: under
+    /// `transfer` a purchase owned by the previous customer moves to the new one (``CustomerSwitch/transferred``),
+    /// under `keep` it stays (``CustomerSwitch/kept``; the new customer does not get it). The outcome is
+    /// returned and emitted as ``StoreEvent/customerSwitched(_:)``. To log out, switch to an anonymous id of
+    /// the app's own (RevenueCat's `logOut`).
+    ///
+    /// The app remembers who is logged in and passes that customer's ``ServerLink`` at the next launch.
+    ///
+    /// - Parameters:
+    ///   - appUserId: the new customer's id on the server (not empty).
+    ///   - appAccountToken: the token for its purchases; by default ``ServerLink/appAccountToken(for:)``.
+    /// - Throws: ``StoreError`` — `invalidValue` without a server link or for an empty id; `networkError`, and
+    ///   nothing changes, while a purchase of the current customer waits to be posted (posting it for the new
+    ///   customer would credit the wrong one); the restore's errors (`networkError`, `backend`, `cancelled`,
+    ///   `storage`), after which the store already speaks for the new customer (call ``restore()`` again).
+    @discardableResult
+    public func switchCustomer(to appUserId: String, appAccountToken: UUID? = nil) async throws(StoreError)
+        -> CustomerSwitch
+    {
+        guard let link = serverLink, let client = server else {
+            throw StoreError(.invalidValue, "switchCustomer(to:) needs a server link: without one the store has "
+                + "no customer id")
+        }
+        guard !appUserId.isEmpty else { throw StoreError(.invalidValue, "the new appUserId is empty") }
+        if !pendingPosts.isEmpty { _ = await postPending() }
+        // A delivery under way posts for the current customer: let it end (posted, or left waiting) first.
+        while !inFlight.isEmpty { try? await Task.sleep(for: .milliseconds(2)) }
+        // From here to the switch nothing suspends, so no post of the current customer can start in between.
+        if let waiting = pendingPosts.first {
+            throw StoreError(.networkError, "transaction \(waiting.transactionId) of customer '\(link.appUserId)' "
+                + "waits to be posted to the server, which cannot be reached; switching now would credit it to "
+                + "'\(appUserId)'. Try again once the server answers")
+        }
+        let previous = link.appUserId
+        var switched = link
+        switched.appUserId = appUserId
+        switched.appAccountToken = appAccountToken ?? ServerLink.appAccountToken(for: appUserId)
+        prepareForChange()
+        serverLink = switched
+        server = client.with(switched)
+        loadSavedServerState()
+        if serverState == nil { stateSource = .localCache }
+        let restored = try await restoreWritten(announcingState: false)
+        let (posted, notPosted) = await postRestored(restored)
+        await readServerState()
+        let outcome = CustomerSwitch(previousAppUserId: previous, appUserId: appUserId, posted: posted,
+                                     notPosted: notPosted)
+        emit([.customerSwitched(outcome)] + stateChangeEvents())
+        return outcome
+    }
+
+    /// Posts restored transactions for the link's customer (they are finished with the store already): each
+    /// the server answered with its outcome — a 409 `owned_by_another_customer` is ``ServerOutcome/kept`` —
+    /// and those it could not be reached for (or refused for good: reported).
+    func postRestored(_ restored: [(transaction: Transaction, jwsRepresentation: String)]) async
+        -> (posted: [CustomerSwitch.Posted], notPosted: [Transaction])
+    {
+        guard let server else { return ([], []) }
+        var posted: [CustomerSwitch.Posted] = [], notPosted: [Transaction] = []
+        for (transaction, jws) in restored {
+            let id = transaction.transactionId
+            switch await server.post(signedTransaction: jws) {
+            case .accepted(let customer, let outcome):
+                adoptServerState(customer)
+                posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome ?? .unchanged))
+            case .refused(409, "owned_by_another_customer", _):
+                posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: .kept))
+            case .refused(let status, let code, let message):
+                report(StoreDiagnostic(.serverRefused, "the server refused restored transaction \(id) (\(status) "
+                    + "\(code): \(message))"))
+                emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
+            case .unavailable(let reason):
+                report(StoreDiagnostic(.serverUnavailable, "restored transaction \(id) could not be posted to the "
+                    + "server (\(reason)); a later restore() posts it again"))
+                notPosted.append(transaction)
+            }
+        }
+        return (posted, notPosted)
+    }
+}

@@ -1,0 +1,124 @@
+/// The PostgreSQL store's schema as forward migrations, versioned like the SQLite store's (``TallyServer``'s
+/// `StoreSchema`): migration `n` (1-based) takes `tally_schema.version` from `n - 1` to `n`, inside one
+/// transaction. Append new migrations; never edit a released one.
+///
+/// Ids (customers, transactions, chains, tokens, spends, currencies, notifications) are `bytea`: stored,
+/// compared and ordered as their exact UTF-8 bytes (a NUL byte included), as the SQLite store compares them.
+/// Amounts are `numeric` (exact); dates are milliseconds since 1970 (`bigint`).
+enum PostgresSchema {
+    /// Each migration is one script of statements without parameters.
+    static let migrations: [String] = [
+        // 1: everything the SQLite store holds after its fourth migration.
+        """
+        CREATE TABLE customers (
+            app_user_id bytea PRIMARY KEY,
+            version bigint NOT NULL DEFAULT 0
+        );
+        CREATE TABLE chains (
+            original_transaction_id bytea PRIMARY KEY,
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id)
+        );
+        CREATE INDEX chains_by_customer ON chains(app_user_id);
+        CREATE TABLE account_tokens (
+            app_account_token bytea PRIMARY KEY,
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id)
+        );
+        CREATE TABLE transactions (
+            transaction_id bytea PRIMARY KEY,
+            original_transaction_id bytea NOT NULL REFERENCES chains(original_transaction_id),
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            app_account_token bytea,
+            source text NOT NULL,
+            payload text NOT NULL,
+            signed_transaction bytea,
+            signed_date_ms bigint,
+            revoked boolean NOT NULL,
+            product_type text NOT NULL,
+            consumable boolean NOT NULL,
+            updated_at bigint NOT NULL
+        );
+        CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable);
+        CREATE INDEX transactions_by_chain ON transactions(original_transaction_id);
+        CREATE INDEX transactions_by_token ON transactions(app_account_token, app_user_id);
+        CREATE TABLE spends (
+            sequence bigserial PRIMARY KEY,
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            spend_id bytea NOT NULL,
+            currency bytea NOT NULL,
+            amount numeric NOT NULL,
+            date_ms bigint NOT NULL,
+            UNIQUE (app_user_id, spend_id)
+        );
+        CREATE TABLE transfers (
+            sequence bigserial PRIMARY KEY,
+            original_transaction_id bytea NOT NULL,
+            from_app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            to_app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            date_ms bigint NOT NULL
+        );
+        CREATE INDEX transfers_from ON transfers(from_app_user_id);
+        CREATE INDEX transfers_to ON transfers(to_app_user_id);
+        CREATE TABLE balances (
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            currency bytea NOT NULL,
+            net numeric NOT NULL,
+            PRIMARY KEY (app_user_id, currency)
+        );
+        CREATE TABLE store_settings (
+            name text PRIMARY KEY,
+            value text NOT NULL
+        );
+        CREATE TABLE renewal_infos (
+            original_transaction_id bytea PRIMARY KEY,
+            payload text NOT NULL,
+            signed_renewal_info bytea,
+            updated_at bigint NOT NULL
+        );
+        CREATE TABLE notifications (
+            sequence bigserial PRIMARY KEY,
+            notification_uuid bytea NOT NULL UNIQUE,
+            notification_type text NOT NULL,
+            subtype text,
+            signed_date_ms bigint NOT NULL,
+            original_transaction_id bytea,
+            app_account_token bytea,
+            app_user_id bytea REFERENCES customers(app_user_id),
+            result text NOT NULL,
+            signed_payload bytea NOT NULL,
+            transaction_payload text,
+            signed_transaction bytea,
+            renewal_payload text,
+            signed_renewal_info bytea,
+            received_at bigint NOT NULL,
+            applied_at bigint
+        );
+        CREATE INDEX notifications_by_customer ON notifications(app_user_id);
+        CREATE INDEX notifications_pending ON notifications(original_transaction_id, received_at) WHERE result = 'pending';
+        CREATE TABLE history_revisions (
+            app_user_id bytea PRIMARY KEY REFERENCES customers(app_user_id),
+            revision text NOT NULL,
+            updated_at bigint NOT NULL
+        );
+        """,
+        // 2: what the server did about each CONSUMPTION_REQUEST (the SQLite store's fifth migration).
+        """
+        CREATE TABLE consumption_answers (
+            notification_uuid bytea PRIMARY KEY REFERENCES notifications(notification_uuid),
+            transaction_id bytea NOT NULL,
+            status text NOT NULL,
+            body text,
+            detail text,
+            answered_at bigint NOT NULL
+        );
+        CREATE INDEX notifications_consumption_requests ON notifications(received_at)
+            WHERE notification_type = 'CONSUMPTION_REQUEST';
+        """,
+    ]
+
+    /// The schema version this code writes.
+    static var currentVersion: Int { migrations.count }
+
+    /// The key of the session advisory lock every server takes while it migrates, so servers starting together
+    /// migrate once (`pg_advisory_lock(bigint)`; the per-chain locks use the two-`int` form, another key space).
+    static let migrationLockKey: Int64 = 0x7461_6C6C_795F_6D67  // "tally_mg"
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import TallyCore
+import TallyServer
+
+/// A ``TallyServer/CustomerStore`` on PostgreSQL (libpq), for many `tally serve` processes on one database.
+///
+/// Isolation, per operation (every write runs in one transaction at READ COMMITTED, committed before it returns):
+/// - **Spends** are serialised per customer by a row lock: `SELECT … FROM customers … FOR UPDATE` before the net
+///   is read, so two servers judging spends of one customer judge them one after another (never an overdraft).
+/// - **Transactions** (posts, reconciliation, notifications' facts) take a transaction-scoped advisory lock per
+///   chain (`pg_advisory_xact_lock`, sorted, before reading its owner), so chain ownership and pending
+///   notifications are decided once; each copy is written with `INSERT … ON CONFLICT (transaction_id) DO UPDATE
+///   … WHERE` the incoming copy is newer by `signed_date_ms`, a revoked copy winning a tie (TallyCore's
+///   `Transaction.supersedes`, which decides first; the SQL condition must agree, or the write is run again).
+/// - **Notifications** are unique on `notification_uuid`: `INSERT … ON CONFLICT DO NOTHING` is the first write, so
+///   the same notification delivered to two servers is applied by one and is a duplicate for the other.
+/// - A customer's nets and version change only while its row is locked (`FOR UPDATE`), always before its
+///   balances; a conflict PostgreSQL reports (a deadlock, a unique violation between two first inserts) rolls the
+///   transaction back and runs it again, at most ``maxAttempts`` times.
+/// - **Reads** are single statements (one snapshot each, no BEGIN).
+///
+/// Failures: a connection that breaks is dropped and the next call connects again; a write that fails before
+/// its COMMIT is retried on a fresh connection (nothing was stored), and otherwise throws
+/// ``TallyServer/CustomerStoreError/Reason/unavailable`` (503). A store created while the database is down
+/// starts anyway: it migrates on the first call that reaches the database, and until then every call
+/// (and `/readyz`) fails.
+public final class PostgresCustomerStore: CustomerStore {
+    /// The most times one write runs when conflicts roll it back.
+    public static let maxAttempts = 40
+
+    /// What each transaction credits: the balances are kept with it.
+    public let credits: CurrencyCredits
+    let pool: PostgresConnectionPool
+    /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
+    /// with ``credits``.
+    private let ready = Mutex(false)
+
+    /// Connects to `url` (a `postgresql://` URL or libpq connection string), migrates the schema under an advisory
+    /// lock and rebuilds the balances when they were built with other credits. When the database cannot be reached
+    /// the store is still created; the first call that reaches it does this work.
+    ///
+    /// - Parameter poolSize: the most connections this store opens (each at most one call at a time).
+    /// - Throws: ``TallyServer/CustomerStoreError/Reason/unavailable`` when the database was written by a newer
+    ///   Tally, or refuses this login or database (not a passing outage).
+    public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5)
+        throws(CustomerStoreError)
+    {
+        self.credits = credits
+        if let problem = PostgresConnection.problem(withURL: url) {
+            throw CustomerStoreError(.unavailable, "PostgreSQL: the store URL cannot be used: \(problem)")
+        }
+        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
+        do throws(CustomerStoreError) {
+            try prepare()
+        } catch {
+            let failure = error.underlying as? PostgresError
+            if failure?.sqlState == PostgresError.newerSchemaSQLState || failure?.sqlState == "28P01"
+                || failure?.sqlState == "3D000" || failure?.sqlState == "28000" {
+                throw CustomerStoreError(.unavailable, error.message, underlying: error.underlying)
+            }
+            // Unreachable now: calls fail (503, /readyz not ready) until it is back.
+        }
+    }
+
+    /// Migrates and rebuilds the balances once per process (again after a failure).
+    private func prepare() throws(CustomerStoreError) {
+        if ready.withLock({ $0 }) { return }
+        let credits = self.credits
+        do throws(PostgresError) {
+            try pool.withConnection { (connection) throws(PostgresError) in
+                try connection.migrate()
+                try connection.query("SELECT pg_advisory_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
+                defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)]) }
+                connection.lockedCustomers.removeAll()
+                try connection.execute("BEGIN")
+                do throws(PostgresError) {
+                    try connection.rebuildBalancesIfNeeded(credits)
+                    try connection.execute("COMMIT")
+                } catch {
+                    _ = try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch {
+            throw error.storeError("the customer store cannot be opened")
+        }
+        ready.withLock { $0 = true }
+    }
+
+    /// Runs `body` in one READ COMMITTED transaction and commits it; runs it again after a conflict
+    /// (``PostgresError/isRetryable``) or a connection that broke before the COMMIT was sent.
+    func write<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
+        try prepare()
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(PostgresError) {
+                return try pool.withConnection { (connection) throws(PostgresError) -> T in
+                    connection.lockedCustomers.removeAll(keepingCapacity: true)
+                    try connection.execute("BEGIN")
+                    let value: T
+                    do throws(PostgresError) {
+                        value = try body(connection)
+                    } catch {
+                        if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+                        throw error
+                    }
+                    do throws(PostgresError) {
+                        try connection.execute("COMMIT")
+                    } catch {
+                        var failure = error
+                        failure.duringCommit = error.connectionLost
+                        throw failure
+                    }
+                    return value
+                }
+            } catch {
+                // A pooled connection found broken (the server restarted since) is replaced and the write run again;
+                // a failed connect or a COMMIT whose answer was lost is not.
+                let again = (error.isRetryable || (error.connectionLost && !error.duringCommit && !error.duringConnect))
+                    && attempt < Self.maxAttempts && !(error.connectionLost && attempt >= 3)
+                guard again else { throw error.storeError(what) }
+                if error.isRetryable && attempt > 2 { usleep(UInt32.random(in: 200...2_000) * UInt32(min(attempt, 10))) }
+            }
+        }
+    }
+
+    /// Runs one read (single statements, each its own snapshot) on a pooled connection; a connection that broke
+    /// is replaced and the read tried once more.
+    func read<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
+        try prepare()
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(PostgresError) {
+                return try pool.withConnection(body)
+            } catch {
+                guard error.connectionLost, !error.duringConnect, attempt < 2 else { throw error.storeError(what) }
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Where customers are kept (the `store` object of `tally-server.json`): SQLite in `--data` (the default), or
+/// PostgreSQL, which several `tally serve` processes may share.
+public struct StoreSettings: Sendable, Hashable {
+    /// The database behind the API.
+    public enum Kind: Sendable, Hashable {
+        /// `DIR/tally.sqlite` in the `--data` directory.
+        case sqlite
+        /// A PostgreSQL database: its libpq URL (`postgresql://…`) and the most connections one server opens.
+        case postgres(url: String, poolSize: Int)
+    }
+
+    /// The default pool size of a PostgreSQL store.
+    public static let defaultPoolSize = 8
+
+    /// The database.
+    public var kind: Kind
+    /// How long a state read from the store may be served from this server's memory, in seconds (0: never
+    /// cached). Every write through this server invalidates it; writes through another server sharing the
+    /// database do not, so with several servers this bounds how stale a `GET` may be.
+    public var cacheSeconds: Int
+
+    /// Creates settings: SQLite with a cache of up to 300 s by default, PostgreSQL with no cache.
+    public init(kind: Kind = .sqlite, cacheSeconds: Int? = nil) {
+        self.kind = kind
+        if let cacheSeconds {
+            self.cacheSeconds = cacheSeconds
+        } else if case .sqlite = kind {
+            self.cacheSeconds = 300
+        } else {
+            self.cacheSeconds = 0
+        }
+    }
+}

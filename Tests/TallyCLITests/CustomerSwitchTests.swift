@@ -1,0 +1,182 @@
+import Foundation
+import Tally
+import TallyCore
+import TallySandbox
+import TallySandboxBackend
+import Testing
+
+/// Logging in and out with a server link: ``Store/switchCustomer(to:appAccountToken:)`` against a real
+/// `tally serve` under each `ownership` policy; the restored purchases follow the server's policy.
+@Suite("Switching customers follows the server's ownership policy")
+struct CustomerSwitchTests {
+    typealias Scratch = ServerLinkTests.Scratch
+
+    /// The server's non-consumables for a customer.
+    static func owned(_ server: LinkedServer, _ appUserId: String) async throws -> [String] {
+        try await server.customer(appUserId)["nonConsumables"] as? [String] ?? []
+    }
+
+    @Test func underTransferTheRestoredPurchaseMovesToTheNewCustomer() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        let events = store.events()
+        _ = try await store.purchase(ServerLinkTests.premium)
+        _ = try await store.purchase(ServerLinkTests.coins)
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        // The app's backend spent some of alice's coins: the server holds 6, this device's file still 10.
+        let (spent, _) = try await server.request("POST", "/v1/customers/alice/currencies/coins/spend",
+                                                  body: ["amount": 4, "id": "order-1"])
+        #expect(spent == 200)
+        #expect(await store.refresh().balance("coins") == 6)
+
+        let during = store.events()
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.previousAppUserId == "alice")
+        #expect(change.appUserId == "bob")
+        #expect(change.ownership == .transferred)
+        #expect(change.transferred.map(\.productId) == [ServerLinkTests.premium])
+        #expect(change.kept.isEmpty)
+        #expect(await store.serverLink?.appUserId == "bob")
+        #expect(await store.stateSource == .server)
+        #expect(await store.isEntitled("premium"))
+        // Consumables are not restored: alice's coins stay hers.
+        #expect(await store.balance("coins") == 0)
+        #expect(try await Self.owned(server, "bob") == [ServerLinkTests.premium])
+        #expect(try await Self.owned(server, "alice").isEmpty)
+        #expect(try await server.coins("alice") == 6)
+        var announced: CustomerSwitch?
+        for await event in events {
+            if case .customerSwitched(let seen) = event {
+                announced = seen
+                break
+            }
+        }
+        #expect(announced == change)
+        // One change of state, alice's server state to bob's: never the device's file in between.
+        var seen: [StoreEvent] = []
+        for await event in during {
+            seen.append(event)
+            if case .balanceChanged = event { break }
+        }
+        #expect(seen == [.restored(count: 1), .customerSwitched(change), .balanceChanged(currency: "coins", balance: 0)])
+
+        // From now on purchases are bob's, with bob's token.
+        guard case .purchased(let coins) = try await store.purchase(ServerLinkTests.coins) else {
+            Issue.record("not purchased")
+            return
+        }
+        #expect(coins.appAccountToken == ServerLink.appAccountToken(for: "bob").uuidString.lowercased())
+        #expect(try await server.coins("bob") == 10)
+        #expect(try await server.coins("alice") == 6)
+        #expect(await store.balance("coins") == 10)
+        await store.close()
+    }
+
+    @Test func underKeepTheRestoredPurchaseStaysWithItsOwner() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
+        let store = try await scratch.store(server, user: "alice")
+        _ = try await store.purchase(ServerLinkTests.premium)
+
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.ownership == .kept)
+        #expect(change.kept.map(\.productId) == [ServerLinkTests.premium])
+        #expect(change.transferred.isEmpty)
+        #expect(await store.isEntitled("premium") == false, "bob does not get alice's premium")
+        #expect(await store.stateSource == .server)
+        #expect(try await Self.owned(server, "bob").isEmpty)
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        #expect(await store.diagnostics.contains { $0.kind == .serverRefused } == false,
+                "a kept purchase is an outcome, not a refusal")
+
+        // Logging back in as alice: nothing moves, premium is hers again.
+        let back = try await store.switchCustomer(to: "alice")
+        #expect(back.ownership == .none)
+        #expect(back.posted.map(\.outcome) == [.unchanged])
+        #expect(await store.isEntitled("premium"))
+        await store.close()
+    }
+
+    @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: .seconds(60)))
+        server.stop()
+        _ = try await store.purchase(ServerLinkTests.coins)
+        await #expect(throws: StoreError.self) { try await store.switchCustomer(to: "bob") }
+        do { try await store.switchCustomer(to: "bob") } catch {
+            #expect(error.code == .networkError)
+            #expect(error.message.contains("alice"))
+        }
+        #expect(await store.serverLink?.appUserId == "alice")
+        #expect(try scratch.unfinished() == 1)
+
+        // Back up: the switch first posts alice's purchase for alice, then switches.
+        try server.start()
+        let change = try await store.switchCustomer(to: "bob")
+        #expect(change.ownership == .none)
+        #expect(try scratch.unfinished() == 0)
+        #expect(try await server.coins("alice") == 10)
+        #expect(try await server.coins("bob") == 0)
+        #expect(await store.balance("coins") == 0)
+        await store.close()
+    }
+
+    @Test func aLinkedRestorePostsWhatItRestoredSoAPurchaseFromBeforeTheServerReachesIt() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        // The app before it had a server: the purchase lives in the App Store and the customer file only.
+        let saved = try SandboxDirectory(url: scratch.sandbox).load()
+        let unlinked = try await Store(
+            backend: SandboxBackend(directory: scratch.sandbox, pollInterval: .milliseconds(50)),
+            catalog: saved.catalog, configuration: saved.configuration, directory: scratch.app("default-default"),
+            locale: "en_US")
+        _ = try await unlinked.purchase(ServerLinkTests.premium)
+        await unlinked.close()
+
+        let store = try await scratch.store(server, user: "alice")
+        #expect(await store.isEntitled("premium") == false, "the server has never heard of it")
+        let restored = try await store.restore()
+        #expect(restored.map(\.productId) == [ServerLinkTests.premium])
+        #expect(try await Self.owned(server, "alice") == [ServerLinkTests.premium])
+        #expect(await store.stateSource == .server)
+        #expect(await store.isEntitled("premium"))
+        await store.close()
+    }
+
+    @MainActor
+    @Test func theSwiftUIModelSwitchesAndShowsWhereItsStateComesFrom() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
+        let store = try await scratch.store(server, user: "alice")
+        let model = await StoreModel(store: store)
+        #expect(model.stateSource == .server)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        let change = try #require(await model.switchCustomer(to: "bob"))
+        #expect(change.ownership == .transferred)
+        #expect(model.isEntitled("premium"))
+        #expect(model.stateSource == .server)
+        #expect(await model.switchCustomer(to: "") == nil)
+        #expect(model.lastError?.code == .invalidValue)
+        server.stop()
+        await model.reload()
+        #expect(model.stateSource == .savedServerState)
+        #expect(model.isEntitled("premium"))
+        await store.close()
+    }
+
+    @Test func anEmptyCustomerIdIsRefusedAndNothingChanges() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        let linked = try await scratch.store(server, user: "alice")
+        do {
+            try await linked.switchCustomer(to: "")
+            Issue.record("an empty appUserId was taken")
+        } catch {
+            #expect(error.code == .invalidValue)
+        }
+        #expect(await linked.serverLink?.appUserId == "alice")
+        await linked.close()
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `make demo`'s script, run for real: `tally sandbox serve`, `tally serve` and the market linked to them; a
+/// purchase typed into the market reaches the server, a refund made in the sandbox reaches it as a notification,
+/// and Ctrl-C (SIGINT to the terminal's process group) stops all three.
+@Suite("make demo (scripts/demo.sh)")
+struct DemoScriptTests {
+    #if os(Linux)
+    @Test func theDemoStartsAllThreeLinksThemAndCtrlCStopsThem() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let demo = Process()
+        // As a terminal runs it: its own process group (the terminal's Ctrl-C signals the whole group), SIGINT
+        // at its default and unblocked (the test process may ignore or block it, and both are inherited).
+        demo.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        demo.arguments = ["python3", "-c", "import os, signal, sys\nsignal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+            + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
+            + "if os.getpgid(0) != os.getpid(): os.setpgid(0, 0)\nos.execvp('bash', ['bash', sys.argv[1]])",
+            TallyProcess.packageRoot.appendingPathComponent("scripts/demo.sh").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEMO_DATA"] = data.path
+        environment["TALLY"] = TallyProcess.productsDirectory.appendingPathComponent("tally").path
+        demo.environment = environment
+        let stdin = Pipe(), stdout = Pipe()
+        demo.standardInput = stdin
+        demo.standardOutput = stdout
+        demo.standardError = stdout
+        let output = OutputCollector()
+        stdout.fileHandleForReading.readabilityHandler = { [output] in output.append($0.availableData) }
+        try demo.run()
+        defer { if demo.isRunning { kill(-demo.processIdentifier, SIGKILL) } }
+
+        #expect(try await Self.eventually { output.text.contains("Commands: products") }, "\(output.text)")
+        let line = try #require(output.line(startingWith: "make demo: "), "\(output.text)")
+        let api = try #require(Self.url(after: "server (tally serve) ", in: line), "\(line)")
+        let appStore = try #require(Self.url(after: "App Store (tally sandbox serve) ", in: line), "\(line)")
+        #expect(line.contains("notifying \(api)/v1/notifications/apple"))
+        #expect(line.contains("Ctrl-C stops all"))
+        #expect(try await Self.status(of: api + "/healthz") == 200)
+
+        stdin.fileHandleForWriting.write(Data("buy market.coins.10\n".utf8))
+        #expect(try await Self.eventually { output.text.contains("Purchased market.coins.10") }, "\(output.text)")
+        let secret = try Self.secretKey(data.appendingPathComponent("server/keys.json"))
+        #expect(try await Self.eventually { try await Self.coins(api, secret) == 10 })
+
+        // A refund in the App Store reaches the server through its notification, with no app involved.
+        let transactionId = try #require(Self.transactionId(in: output.text))
+        let refund = try TallyProcess.run(["sandbox", "refund", transactionId,
+                                           "--data", data.appendingPathComponent("sandbox").path])
+        #expect(refund.status == 0, "\(refund.stderr)")
+        #expect(try await Self.eventually { try await Self.coins(api, secret) == 0 }, "the REFUND did not arrive")
+
+        kill(-demo.processIdentifier, SIGINT)
+        #expect(try await Self.eventually { !demo.isRunning }, "Ctrl-C did not stop the demo")
+        #expect(try await Self.status(of: api + "/healthz") == nil, "tally serve still answers")
+        #expect(try await Self.status(of: appStore) == nil, "tally sandbox serve still answers")
+    }
+    #endif
+
+    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while ContinuousClock.now < deadline {
+            if (try? await condition()) == true { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await condition()
+    }
+
+    /// The `http://…` that follows `prefix` in `line`.
+    static func url(after prefix: String, in line: String) -> String? {
+        guard let range = line.range(of: prefix) else { return nil }
+        let url = line[range.upperBound...].prefix { !$0.isWhitespace && $0 != "," }
+        return url.hasPrefix("http://") ? String(url) : nil
+    }
+
+    /// The transaction id of the market's "Purchased PRODUCT: transaction N" line.
+    static func transactionId(in text: String, product: String = "market.coins.10") -> String? {
+        guard let range = text.range(of: "Purchased \(product): transaction ") else { return nil }
+        return String(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The secret key `scripts/demo.sh` made (one `tally serve key` JSON object a line).
+    static func secretKey(_ file: URL) throws -> String {
+        for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+            if let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+               entry["role"] as? String == "secret", let key = entry["key"] as? String { return key }
+        }
+        throw CLITestError("no secret key in \(file.path)")
+    }
+
+    /// The demo customer's coins on the server.
+    static func coins(_ api: String, _ secret: String) async throws -> Int? {
+        var request = URLRequest(url: URL(string: api + "/v1/customers/demo-user")!)
+        request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, _) = try await session.data(for: request)
+        let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return ((body?["customer"] as? [String: Any])?["balances"] as? [String: Any])?["coins"] as? Int ?? 0
+    }
+
+    /// The HTTP status of a GET, nil when nothing answers.
+    static func status(of url: String) async throws -> Int? {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 3
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        do {
+            let (_, response) = try await session.data(from: URL(string: url)!)
+            return (response as? HTTPURLResponse)?.statusCode
+        } catch {
+            return nil
+        }
+    }
+}

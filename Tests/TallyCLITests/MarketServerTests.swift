@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// `tally market --server URL --key PUBLIC_KEY --user ID` against a real `tally serve`: two markets (two
+/// devices of one customer, two App Store accounts) see the same premium and coins; spends go through the demo's
+/// app backend step (`--backend-key`); with the server stopped the market shows the server's saved state.
+@Suite("tally market linked to tally serve")
+struct MarketServerTests {
+    /// A sandbox and a server trusting it.
+    final class World {
+        let sandbox: MarketSandbox
+        let server: LinkedServer
+
+        init(ownership: String? = nil) throws {
+            sandbox = try MarketSandbox()
+            server = try LinkedServer(trusting: sandbox.directory, ownership: ownership)
+        }
+
+        /// The market's arguments for one device of `user`.
+        func arguments(_ device: String, user: String = "shared", backend: Bool = false) -> [String] {
+            ["--data", sandbox.directory.path, "--account", "\(device)-id", "--device", device,
+             "--server", server.url.absoluteString, "--key", server.publicKey, "--user", user]
+                + (backend ? ["--backend-key", server.secretKey] : [])
+        }
+
+        /// One market command, run to its end.
+        func market(_ device: String, _ command: [String], user: String = "shared",
+                    backend: Bool = false) throws -> TallyProcess.Output {
+            try TallyProcess.run(["market"] + arguments(device, user: user, backend: backend) + command)
+        }
+    }
+
+    @Test func twoMarketsOfOneCustomerSeeTheSamePremiumAndCoins() async throws {
+        let world = try World()
+        let tablet = try RunningMarket(world.arguments("tablet", backend: true))
+        #expect(tablet.waitFor("Premium: LOCKED"), "\(tablet.text)")
+        #expect(tablet.text.contains("State: the server's"))
+
+        // A purchase on the phone (one command, its own process)…
+        let bought = try world.market("phone", ["buy", "market.premium"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(try world.market("phone", ["buy", "market.coins.10"]).status == 0)
+        #expect(try await world.server.coins("shared") == 10)
+        // …shows on the tablet at its next refresh, without a restore.
+        tablet.send("status")
+        #expect(tablet.waitFor("Premium: UNLOCKED"), "\(tablet.text)")
+        #expect(tablet.waitFor("COINS: 10"))
+
+        // The tablet spends through the app backend step; the phone sees the server's balance.
+        tablet.send("spend coins 3")
+        #expect(tablet.waitFor("through the app backend"), "\(tablet.text)")
+        #expect(tablet.waitFor("COINS: 7"))
+        #expect(tablet.text.contains("demo only"))
+
+        // A purchase in the running market is announced once, though the sandbox's update stream delivers it
+        // again while the post to the server is under way.
+        tablet.send("buy market.coins.10")
+        #expect(tablet.waitFor("balanceChanged coins 17"), "\(tablet.text)")
+        try await Task.sleep(for: .seconds(1))
+        #expect(tablet.text.components(separatedBy: "event: purchased market.coins.10").count == 2, "\(tablet.text)")
+        #expect(try tablet.quit() == 0)
+        #expect(try await world.server.coins("shared") == 17)
+        let phone = try world.market("phone", ["status", "--json"]).json()
+        #expect((phone["balances"] as? [String: Any])?["coins"] as? Int == 17)
+        #expect((phone["server"] as? [String: Any])?["stateSource"] as? String == "server")
+        #expect(phone["nonConsumables"] as? [String] == ["market.premium"])
+
+        // A spend above the server's balance is refused by the server (exit 1), nothing spent.
+        let refused = try world.market("phone", ["spend", "coins", "18"], backend: true)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("more than the balance of 17"), "\(refused.stderr)")
+        #expect(try await world.server.coins("shared") == 17)
+    }
+
+    @Test func aRefundInTheSandboxReachesBothDevicesThroughTheServersNotifications() async throws {
+        let world = try World()
+        let appStore = try SandboxAPITests.Served(world.sandbox)
+        defer { _ = appStore.stop() }
+        let notifications = world.server.url.absoluteString + "/v1/notifications/apple"
+        #expect(try world.sandbox.run("set", "notification-url", notifications).status == 0)
+        let bought = try world.market("phone", ["buy", "market.premium"])
+        let transactionId = try #require(DemoScriptTests.transactionId(in: bought.stdout, product: "market.premium"),
+                                         "\(bought.stdout)")
+        #expect(try world.market("tablet", ["status"]).stdout.contains("Premium: UNLOCKED"))
+
+        #expect(try world.sandbox.run("refund", transactionId).status == 0)
+        // The tablet's App Store account never had the purchase: only the server's REFUND notification tells it.
+        #expect(try await DemoScriptTests.eventually {
+            try world.market("tablet", ["status"]).stdout.contains("Premium: LOCKED")
+        }, "the refund did not reach the tablet")
+        #expect(try world.market("phone", ["status"]).stdout.contains("Premium: LOCKED"))
+        #expect(try await world.server.customer("shared")["nonConsumables"] as? [String] == [])
+    }
+
+    @Test func withoutTheBackendKeyTheMarketDoesNotSpend() throws {
+        let world = try World()
+        #expect(try world.market("phone", ["buy", "market.coins.10"]).status == 0)
+        let spent = try world.market("phone", ["spend", "coins", "3"])
+        #expect(spent.status == 2)
+        #expect(spent.stderr.contains("--backend-key"), "\(spent.stderr)")
+        #expect(spent.stderr.contains("/currencies/coins/spend"))
+        let status = try world.market("phone", ["status", "--json"]).json()
+        #expect((status["balances"] as? [String: Any])?["coins"] as? Int == 10)
+    }
+
+    @Test func withTheServerStoppedTheMarketShowsTheServersSavedStateMarkedOffline() throws {
+        let world = try World()
+        #expect(try world.market("phone", ["buy", "market.premium"]).status == 0)
+        // The tablet bought nothing; it read the server once.
+        #expect(try world.market("tablet", ["status"]).stdout.contains("Premium: UNLOCKED"))
+        world.server.stop()
+        let offline = try world.market("tablet", ["status"])
+        #expect(offline.status == 0)
+        #expect(offline.stdout.contains("State: OFFLINE — the server's last state, saved"), "\(offline.stdout)")
+        #expect(offline.stdout.contains("Premium: UNLOCKED"))
+        let json = try world.market("tablet", ["status", "--json"]).json()
+        let server = json["server"] as? [String: Any]
+        #expect(server?["stateSource"] as? String == "savedServerState")
+        #expect(server?["serverStateDate"] is String)
+    }
+
+    @Test func loginOnAnotherAccountFollowsTheServersPolicy() async throws {
+        for (policy, outcome) in [("transfer", "transferred"), ("keep", "kept")] {
+            let world = try World(ownership: policy)
+            #expect(try world.market("phone", ["buy", "market.premium"], user: "alice").status == 0)
+            let login = try world.market("phone", ["login", "bob", "--json"], user: "alice")
+            #expect(login.status == 0, "\(login.stderr)")
+            let report = try login.json()
+            #expect(report["ownership"] as? String == outcome)
+            #expect(report[outcome] as? [String] == ["market.premium"])
+            let bob = try await world.server.customer("bob")["nonConsumables"] as? [String]
+            #expect(bob == (policy == "transfer" ? ["market.premium"] : []))
+        }
+    }
+
+    @Test func linkOptionsGoTogether() throws {
+        let world = try World()
+        let missing = try TallyProcess.run(["market", "--data", world.sandbox.directory.path,
+                                            "--server", world.server.url.absoluteString, "status"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--server, --key and --user go together"))
+        let badURL = try TallyProcess.run(["market", "--data", world.sandbox.directory.path, "--server", "ftp://x",
+                                           "--key", "k", "--user", "u", "status"])
+        #expect(badURL.status == 2)
+        #expect(badURL.stderr.contains("not an http or https URL"))
+    }
+}

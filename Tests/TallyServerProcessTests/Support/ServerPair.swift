@@ -1,0 +1,36 @@
+import Foundation
+
+/// Two `tally serve` processes on one PostgreSQL database (the same configuration, keys and signing
+/// authority), each with its own client.
+final class ServerPair {
+    /// The environment variable the configuration's `store.urlEnv` names.
+    static let urlVariable = "TALLY_TEST_DATABASE_URL"
+
+    let cluster: PostgresCluster
+    /// The database both servers use.
+    let database: String
+    /// The first server (and the configuration, keys and authority).
+    let fixture: ServerFixture
+    /// The second server.
+    private(set) var second: ServerProcess
+    private(set) var secondClient: APIClient
+
+    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions()) throws {
+        self.cluster = cluster
+        database = try cluster.createDatabase()
+        var options = options
+        options.postgresURLEnv = Self.urlVariable
+        fixture = try ServerFixture(options, environment: [Self.urlVariable: database])
+        second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
+                                   environment: fixture.environment)
+        secondClient = APIClient(port: second.port, keys: fixture.keys)
+    }
+
+    deinit {
+        secondClient.session.finishTasksAndInvalidate()
+        try? second.killNow()
+    }
+
+    /// The two clients: index 0 talks to the first server, 1 to the second.
+    var clients: [APIClient] { [fixture.client, secondClient] }
+}

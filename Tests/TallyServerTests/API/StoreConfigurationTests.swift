@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import TallyServer
+
+@Suite("tally-server.json: store")
+struct StoreConfigurationTests {
+    private func load(_ store: String?, environment: [String: String] = [:]) throws
+        -> Result<ServerConfiguration, ServerConfigurationError>
+    {
+        let member = store.map { #","store":\#($0)"# } ?? ""
+        let json = """
+            {"storekit":"Market.storekit","appConfiguration":"tally.json","verification":{"appAppleId":42},
+             "keys":[{"name":"app","role":"public","sha256":"\(ConfigurationTests.hash)"}]\(member)}
+            """
+        return Result { () throws(ServerConfigurationError) in
+            try ServerConfiguration(jsonData: Data(json.utf8), fileName: "tally-server.json",
+                                    directory: ServerFixture.marketDirectory, environment: environment)
+        }
+    }
+
+    private func problems(_ result: Result<ServerConfiguration, ServerConfigurationError>) -> [String] {
+        guard case .failure(let error) = result else { return [] }
+        return error.problems.map(\.description)
+    }
+
+    @Test func sqliteIsTheDefaultWithTheCacheOn() throws {
+        let store = try load(nil).get().store
+        #expect(store == StoreSettings(kind: .sqlite, cacheSeconds: 300))
+    }
+
+    @Test func postgresTakesAURLAndAPoolSizeWithTheCacheOff() throws {
+        let store = try load(#"{"kind":"postgres","url":"postgresql://tally@db/tally","poolSize":3}"#).get().store
+        #expect(store.kind == .postgres(url: "postgresql://tally@db/tally", poolSize: 3))
+        #expect(store.cacheSeconds == 0, "another server's writes would not invalidate this server's cache")
+        let defaults = try load(#"{"kind":"postgres","url":"postgresql:///tally","cacheSeconds":5}"#).get().store
+        #expect(defaults == StoreSettings(kind: .postgres(url: "postgresql:///tally", poolSize: 8), cacheSeconds: 5))
+    }
+
+    @Test func theURLMayComeFromANamedEnvironmentVariable() throws {
+        let store = try load(#"{"kind":"postgres","urlEnv":"TALLY_DATABASE_URL"}"#,
+                             environment: ["TALLY_DATABASE_URL": "postgresql://u:secret@db/tally"]).get().store
+        #expect(store.kind == .postgres(url: "postgresql://u:secret@db/tally", poolSize: 8))
+        #expect(problems(try load(#"{"kind":"postgres","urlEnv":"TALLY_DATABASE_URL"}"#))
+                == ["store.urlEnv: names the environment variable TALLY_DATABASE_URL, which is not set"])
+    }
+
+    @Test func mistakesAreNamedByPath() throws {
+        #expect(problems(try load(#"{"kind":"postgres"}"#)).first?.hasPrefix("store: \"kind\": \"postgres\" needs") == true)
+        #expect(problems(try load(#"{"kind":"postgres","url":"postgresql:///a","urlEnv":"X"}"#))
+                == ["store: give \"url\" or \"urlEnv\", not both"])
+        #expect(problems(try load(#"{"kind":"postgres","url":"mysql://db"}"#)) == ["store.url: must be a postgresql:// URL"])
+        #expect(problems(try load(#"{"kind":"mongo"}"#)) == [#"store.kind: must be "sqlite" or "postgres", not "mongo""#])
+        #expect(problems(try load(#"{"kind":"sqlite","poolSize":4}"#))
+                == [#"store.poolSize: applies to "kind": "postgres" only"#])
+        #expect(problems(try load(#"{"kind":"postgres","url":"postgresql:///a","poolSize":0}"#))
+                == ["store.poolSize: must be a whole number from 1 to 1000"])
+        #expect(problems(try load(#"{"kind":"sqlite","cacheSeconds":301}"#))
+                == ["store.cacheSeconds: must be a whole number from 0 to 300"])
+        #expect(problems(try load(#"{"kind":"sqlite","password":"x"}"#)).first?.hasPrefix("store.password: is not a known key") == true)
+    }
+}

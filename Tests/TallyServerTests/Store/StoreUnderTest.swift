@@ -1,0 +1,94 @@
+import Foundation
+import TallyCore
+import Testing
+@testable import TallyPostgres
+@testable import TallyServer
+
+/// The two implementations every `CustomerStore` contract test runs against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+}
+
+/// What the PostgreSQL tests need: `TALLY_TEST_POSTGRES_URL`, set by `scripts/with-postgres.sh` (what `make test`
+/// runs). Without it they are skipped with a printed reason, except under `CI=true`, where a missing database
+/// is a failure (a CI that silently skipped them would prove nothing).
+enum PostgresTestDatabase {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "TALLY_TEST_POSTGRES_URL is not set and CI=true: PostgreSQL tests must run in CI (make test starts a cluster)"
+        }
+    }
+
+    /// The cluster's URL; nil (after printing why) when absent outside CI; throws when absent in CI.
+    static func url(for test: String = #function) throws -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let url = environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty { return url }
+        if environment["CI"] == "true" { throw Missing() }
+        print("skipped (PostgreSQL) \(test): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
+        return nil
+    }
+
+    /// Creates a fresh database on the cluster and returns its URL.
+    static func create(in url: String) throws -> (name: String, url: String) {
+        let name = "tally_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
+        try admin.executeScript("CREATE DATABASE \(name)")  // a generated name: letters, digits, underscores
+        return (name, try databaseURL(url, name: name))
+    }
+
+    /// Drops a database made by ``create(in:)`` (its connections closed by force).
+    static func drop(_ name: String, in url: String) {
+        guard let admin = try? PostgresConnection(url: url, connectTimeoutSeconds: 5) else { return }
+        try? admin.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// `url` naming database `name` instead.
+    static func databaseURL(_ url: String, name: String) throws -> String {
+        guard var components = URLComponents(string: url) else { throw Missing() }
+        components.path = "/" + name
+        guard let result = components.string else { throw Missing() }
+        return result
+    }
+}
+
+/// A fresh, empty store of one kind: a temporary SQLite file, or a new database on the test cluster (dropped
+/// when this value is released). ``open(readers:credits:)`` may be called again to reopen the same data.
+final class StoreUnderTest: Sendable {
+    let kind: StoreKind
+    private let directory: TemporaryDirectory?
+    private let cluster: String?
+    private let database: (name: String, url: String)?
+
+    /// Nil when PostgreSQL is not available outside CI (the reason is printed).
+    init?(_ kind: StoreKind, test: String = #function) throws {
+        self.kind = kind
+        switch kind {
+        case .sqlite:
+            directory = try TemporaryDirectory()
+            cluster = nil
+            database = nil
+        case .postgres:
+            guard let url = try PostgresTestDatabase.url(for: test) else { return nil }
+            directory = nil
+            cluster = url
+            database = try PostgresTestDatabase.create(in: url)
+        }
+    }
+
+    deinit {
+        if let cluster, let database { PostgresTestDatabase.drop(database.name, in: cluster) }
+    }
+
+    /// The URL of the PostgreSQL database (nil for SQLite).
+    var url: String? { database?.url }
+
+    /// Opens the store on this data.
+    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits) throws -> any CustomerStore {
+        if let directory { return try directory.open(readers: readers, credits: credits) }
+        guard let database else { throw PostgresTestDatabase.Missing() }
+        return try PostgresCustomerStore(url: database.url, poolSize: max(readers, 4), credits: credits)
+    }
+}
