@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer",
-                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"]),
+                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"],
+                resources: [.copy("Dashboard/Web")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
         .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL"]),
@@ -125,7 +126,8 @@ let package = Package(
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(
-            name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"]),
+            name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"],
+            exclude: ["dashboard_browser.py"]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallyCrypto",

@@ -3,7 +3,9 @@
 # development files, pkg-config and the openssl tool (system packages), and Apple's app-store-server-library
 # (Python; tests and benchmarks compare against it). The sqlite3 tool: tests read and damage sandbox databases with it.
 # libpq's development files and the PostgreSQL server (initdb, pg_ctl, pgbench): `make test` runs the PostgreSQL
-# store's tests against a throw-away cluster (scripts/with-postgres.sh). With --bench, also the benchmark peers: wrk and nginx.
+# store's tests against a throw-away cluster (scripts/with-postgres.sh). The dashboard: Chart.js (libjs-chart.js,
+# served by `tally serve`), and for its browser test headless Chromium, chromium-driver and Selenium (Python; Linux
+# only). With --bench, also the benchmark peers: wrk and nginx.
 set -euo pipefail
 if [[ "$(uname)" == "Darwin" ]]; then
     command -v brew >/dev/null || { echo "Homebrew is needed to install openssl@3 and pkg-config" >&2; exit 1; }
@@ -18,7 +20,8 @@ if [[ "$(uname)" == "Darwin" ]]; then
     fi
 else
     missing=()
-    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libpq-dev postgresql)
+    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libpq-dev postgresql
+            libjs-chart.js chromium chromium-driver)
     [[ "${1:-}" == "--bench" ]] && wanted+=(wrk nginx-light)
     for pkg in "${wanted[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -38,4 +41,8 @@ fi
 if ! python3 -c "import appstoreserverlibrary" 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check app-store-server-library \
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages app-store-server-library
+fi
+if [[ "$(uname)" != "Darwin" ]] && ! python3 -c "import selenium" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check selenium \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages selenium
 fi

@@ -27,7 +27,7 @@ extension ServerProcessTests {
             let exit = try ServerProcess.runToExit(data: fixture.dataDirectory, config: broken)
             #expect(exit.status == 2, "\(what): exit \(exit.status), stderr: \(exit.stderr)")
             let expected = index == 0 ? "keys[0].sha256" : "keys[1].sha256"
-            #expect(exit.stderr.contains("keys[2].sha256") && exit.stderr.contains(expected),
+            #expect(exit.stderr.contains("keys[\(fixture.keys.configurationEntries.count)].sha256") && exit.stderr.contains(expected),
                     "\(what): stderr must name both entries: \(exit.stderr)")
         }
     }

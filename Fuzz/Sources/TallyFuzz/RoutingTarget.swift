@@ -18,8 +18,9 @@ enum RoutingTarget {
     static func checkRouter(_ path: String) {
         guard let match = try? Router.match(path) else { return }
         switch match.route {
-        case .healthz, .readyz, .metrics, .appleNotifications:
-            require(match.appUserId.isEmpty, "\(match.route) has an appUserId")
+        case .healthz, .readyz, .metrics, .appleNotifications, .dashboardOverview, .dashboardCustomers,
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile:
+            require(match.appUserId.isEmpty && match.currency.isEmpty, "\(match.route) has an appUserId or a currency")
             return
         case .spend:
             require(!match.currency.isEmpty, "spend without a currency")

@@ -11,7 +11,7 @@ extension APIError {
     static let unauthorized = APIError(
         401, "unauthorized", "send a configured key as 'Authorization: Bearer <key>'",
         headers: [HTTPResponse.Field("WWW-Authenticate", "Bearer")])
-    static let forbidden = APIError(403, "forbidden", "this route needs a secret key; a public key cannot use it")
+    static let forbidden = APIError(403, "forbidden", "this key's role may not use this route (a public key: no spends or history; a dashboard key: reads only)")
     static let notFound = APIError(404, "not_found", "no such route; see docs/server.md for the API")
     static func unknownCurrency(_ currency: String, known: [String]) -> APIError {
         APIError(404, "unknown_currency", "tally.json defines no currency '\(currency)' (currencies: "

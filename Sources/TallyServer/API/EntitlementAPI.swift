@@ -16,6 +16,8 @@ public final class EntitlementAPI: Sendable {
     let limiter: RateLimiter
     let verifier: PurchaseVerifier
     let cache = StateCache()
+    /// The dashboard's static files.
+    let dashboardFiles: DashboardFiles
     /// Whether writes work, for `/readyz`.
     let readiness = Readiness()
     /// Where problems the operator must see go (a failing store); the client gets only a 503.
@@ -41,6 +43,7 @@ public final class EntitlementAPI: Sendable {
         self.store = store
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
+        dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter(clock: clock)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
     }
@@ -48,6 +51,16 @@ public final class EntitlementAPI: Sendable {
     /// The handler to give an HTTP server.
     public var handler: HTTPHandler {
         { [self] request in handle(request) }
+    }
+
+    /// What the operator should know about the dashboard's files (missing files, no Chart.js); empty when all is there.
+    var dashboardProblems: [String] {
+        var problems = dashboardFiles.problem.map { ["dashboard: \($0)"] } ?? []
+        if !dashboardFiles.hasChartJS {
+            problems.append("dashboard: Chart.js not found at \(configuration.dashboard.chartJSPath) (Debian: "
+                + "libjs-chart.js; dashboard.chartJS); the dashboard shows its numbers as tables")
+        }
+        return problems
     }
 
     /// Answers one request; never throws, never crashes on input.
@@ -77,7 +90,7 @@ public final class EntitlementAPI: Sendable {
             return (template, APIError.methodNotAllowed(request.method, allowed: match.route.allowedMethods).response)
         }
         do {
-            if let role = match.route.role { try authorize(request, role: role, appUserId: match.appUserId) }
+            if match.route.role != nil { try authorize(request, route: match.route, appUserId: match.appUserId) }
             return (template, try perform(match, request))
         } catch {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
@@ -99,13 +112,19 @@ public final class EntitlementAPI: Sendable {
         case .history: return try history(match.appUserId, request)
         case .spend: return try spend(match.appUserId, currency: match.currency, request)
         case .reconcile: return try reconcile(match.appUserId)
+        case .dashboardOverview: return try dashboardOverview(request)
+        case .dashboardCustomers: return try dashboardCustomers(request)
+        case .dashboardTransactions: return try dashboardTransactions(request)
+        case .dashboardNotifications: return try dashboardNotifications(request)
+        case .dashboardCatalog: return dashboardCatalog()
+        case .dashboardFile: return dashboardFiles.response(match.file)
         }
     }
 
-    /// Checks the bearer key, its rate and its role. A secret key has one bucket; a public key (shared by
+    /// Checks the bearer key, its rate and its role (``Route/admits(_:)``). A secret or dashboard key has one bucket; a public key (shared by
     /// every install of the app) one per customer id plus a ceiling for the key; requests with no key or an
     /// unknown key are counted per client address.
-    private func authorize(_ request: HTTPRequest, role: KeyRole, appUserId: String) throws(APIError) {
+    private func authorize(_ request: HTTPRequest, route: Route, appUserId: String) throws(APIError) {
         let limits = configuration.limits
         guard let token = KeyRing.bearerToken(request.header("authorization")),
               let entry = keys.entry(forKey: token) else {
@@ -118,7 +137,7 @@ public final class EntitlementAPI: Sendable {
         }
         let rate = RateLimiter.Rate(perSecond: limits.requestsPerSecond, burst: Double(limits.burst))
         switch entry.role {
-        case .secret:
+        case .secret, .dashboard:
             if let wait = limiter.acquire([(.key(sha256: entry.sha256), rate)]) {
                 throw .rateLimited(retryAfter: wait, for: "this key")
             }
@@ -133,7 +152,7 @@ public final class EntitlementAPI: Sendable {
                 throw .rateLimited(retryAfter: wait, for: "this public key and customer, or this public key")
             }
         }
-        if role == .secret, entry.role != .secret { throw .forbidden }
+        if !route.admits(entry.role) { throw .forbidden }
     }
 
     /// Known methods as sent; anything else as `other`, so labels stay few.

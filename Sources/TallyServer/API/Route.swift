@@ -13,21 +13,42 @@ enum Route: String, Sendable, CaseIterable {
     case metrics = "/metrics"
     /// App Store Server Notifications; its path is `notifications.path` (this template is its metrics label).
     case appleNotifications = "/v1/notifications/apple"
+    /// The dashboard's JSON (docs/server.md, *Dashboard*).
+    case dashboardOverview = "/v1/dashboard/overview"
+    case dashboardCustomers = "/v1/dashboard/customers"
+    case dashboardTransactions = "/v1/dashboard/transactions"
+    case dashboardNotifications = "/v1/dashboard/notifications"
+    case dashboardCatalog = "/v1/dashboard/catalog"
+    /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
+    case dashboardFile = "/dashboard/{file}"
 
     /// The one method the route answers.
     var method: String {
         switch self {
-        case .customer, .history, .healthz, .readyz, .metrics: "GET"
+        case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile: "POST"
         }
     }
 
-    /// The key the route needs; nil for none.
+    /// Whether a key of `keyRole` may call the route (a route with no ``role`` takes no key at all).
+    func admits(_ keyRole: KeyRole) -> Bool {
+        switch keyRole {
+        case .secret: true
+        case .public: role == .public
+        case .dashboard: method == "GET" && role != nil
+        }
+    }
+
+    /// The key the route needs; nil for none. A secret key may call every route; a dashboard key every `GET`
+    /// route that takes a key (``admits(_:)``).
     var role: KeyRole? {
         switch self {
         case .customer, .transactions, .receipts: .public
         case .history, .spend, .reconcile: .secret
-        case .healthz, .readyz, .metrics: nil
+        case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
+             .dashboardCatalog: .dashboard
+        case .healthz, .readyz, .metrics, .dashboardFile: nil
         case .appleNotifications: nil  // the signature is the authentication
         }
     }
@@ -38,4 +59,6 @@ struct RouteMatch: Sendable {
     var route: Route
     var appUserId: String = ""
     var currency: String = ""
+    /// The file under `/dashboard/` (empty for the page itself), not decoded: only known names are served.
+    var file: String = ""
 }

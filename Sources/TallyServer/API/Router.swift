@@ -16,7 +16,15 @@ enum Router {
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)
+        case "/dashboard": return RouteMatch(route: .dashboardFile, file: DashboardFiles.redirectToPage)
+        case "/dashboard/": return RouteMatch(route: .dashboardFile)
         default: break
+        }
+        if path.hasPrefix("/v1/dashboard/") {
+            return Route(rawValue: path).map { RouteMatch(route: $0) }.flatMap { $0.route.role == .dashboard ? $0 : nil }
+        }
+        if path.hasPrefix("/dashboard/") {
+            return RouteMatch(route: .dashboardFile, file: String(path.dropFirst("/dashboard/".count)))
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count >= 4, segments[0].isEmpty, segments[1] == "v1", segments[2] == "customers" else {

@@ -4,4 +4,7 @@ public enum KeyRole: String, Sendable, Hashable, CaseIterable {
     case `public`
     /// The backend's key: everything, including spends and history.
     case secret
+    /// The dashboard's key: read-only — the `/v1/dashboard/…` endpoints, a customer's state and history; no
+    /// posts, no spends, no reconciliation.
+    case dashboard
 }

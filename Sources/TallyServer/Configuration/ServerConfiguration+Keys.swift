@@ -25,7 +25,7 @@ extension ServerConfiguration {
             let roleText = field(members, "role", of: element, reader: &reader).flatMap { reader.string($0) }
             let role = roleText.flatMap(KeyRole.init(rawValue:))
             if let roleText, role == nil {
-                reader.problem(element.path(of: "role"), "must be \"public\" or \"secret\", not \"\(roleText)\"")
+                reader.problem(element.path(of: "role"), "must be \"public\", \"secret\" or \"dashboard\", not \"\(roleText)\"")
             }
             let hexText = field(members, "sha256", of: element, reader: &reader).flatMap { reader.string($0) }
             let digest = hexText.flatMap(Self.hexBytes)

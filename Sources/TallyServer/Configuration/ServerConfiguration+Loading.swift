@@ -5,7 +5,8 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store"]
+                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
+                                  "dashboard"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -85,12 +86,25 @@ extension ServerConfiguration {
                 reader.problem("clock.sandboxURL", "must be the http URL of a running `tally sandbox serve`")
             }
         }
+        var dashboard = DashboardSettings()
+        if let node = members["dashboard"], let settings = reader.object(node, allowed: ["chartJS", "files"]) {
+            if let value = settings["chartJS"], let text = reader.string(value) {
+                dashboard.chartJSPath = reader.directory.appendingPathComponent(text).standardizedFileURL.path
+                if text.hasPrefix("/") { dashboard.chartJSPath = text }
+            }
+            if let value = settings["files"], let text = reader.string(value) {
+                dashboard.filesDirectory = text.hasPrefix("/") ? text
+                    : reader.directory.appendingPathComponent(text).standardizedFileURL.path
+            }
+        }
         let store = loadStore(members["store"], environment: environment, reader: &reader)
         guard let catalog, let app, let verification else { return nil }
-        return ServerConfiguration(listen: listen, catalog: catalog, appConfiguration: app,
-                                   verification: verification, ownership: ownership, keys: keys, limits: limits,
-                                   threads: threads, notifications: notifications, appStoreServerAPI: appStoreServerAPI,
-                                   sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
+        var configuration = ServerConfiguration(
+            listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
+            keys: keys, limits: limits, threads: threads, notifications: notifications,
+            appStoreServerAPI: appStoreServerAPI, sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
+        configuration.dashboard = dashboard
+        return configuration
     }
 
     private static func loadCatalog(_ node: JSONCursor?, reader: inout ConfigurationReader) -> Catalog? {

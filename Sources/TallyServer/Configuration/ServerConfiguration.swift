@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var sandboxClockURL: URL?
     /// Where customers are kept (SQLite by default) and how long this server may cache a state.
     public var store: StoreSettings
+    /// Where the dashboard's files come from.
+    public var dashboard = DashboardSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

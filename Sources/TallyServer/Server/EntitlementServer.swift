@@ -65,6 +65,7 @@ public final class EntitlementServer: Sendable {
             throw .configuration(error)
         }
         let api = self.api
+        for problem in api.dashboardProblems { log(problem) }
         let limits = configuration.limits, notifications = configuration.notifications
         let settings = HTTPServer.Configuration(
             host: address.host, port: UInt16(address.port), threads: configuration.threads,

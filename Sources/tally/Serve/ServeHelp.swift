@@ -1,7 +1,7 @@
 /// The text of `tally serve --help`.
 enum ServeHelp {
     static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT] [--access-log]"
-    static let keyUsage = "tally serve key --role public|secret [--name NAME]"
+    static let keyUsage = "tally serve key --role public|secret|dashboard [--name NAME]"
     static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
     static let backfillUsage = "tally serve backfill --data DIR --config tally-server.json --since DATE [--json]"
 

@@ -47,6 +47,11 @@ struct MarketStore {
         sandbox.advance(by: duration)
     }
 
+    /// Turns a sandbox switch (a billing issue, …) on or off, for one account or all.
+    mutating func set(_ toggle: SandboxToggle, enabled: Bool, account: String? = nil) {
+        sandbox.set(toggle, enabled: enabled, account: account)
+    }
+
     /// Any payload (a notification, renewal info) signed as the App Store signs it.
     func sign<T: Encodable>(_ payload: T) throws -> String {
         try signer.sign(payload)

@@ -7,16 +7,20 @@ struct ServerKeys: Sendable {
     let publicKey: String
     /// The backend's key (everything, including spends and history).
     let secretKey: String
+    /// The dashboard's key (read-only).
+    let dashboardKey: String
 
     init() {
         publicKey = "tk_public_" + Self.randomHex()
         secretKey = "tk_secret_" + Self.randomHex()
+        dashboardKey = "tk_dashboard_" + Self.randomHex()
     }
 
     /// The `keys` entries of the configuration.
     var configurationEntries: [[String: Any]] {
         [["name": "ios-app", "role": "public", "sha256": Self.sha256Hex(publicKey)],
-         ["name": "backend", "role": "secret", "sha256": Self.sha256Hex(secretKey)]]
+         ["name": "backend", "role": "secret", "sha256": Self.sha256Hex(secretKey)],
+         ["name": "dashboard", "role": "dashboard", "sha256": Self.sha256Hex(dashboardKey)]]
     }
 
     /// The lowercase hex SHA-256 of the key's UTF-8 bytes.

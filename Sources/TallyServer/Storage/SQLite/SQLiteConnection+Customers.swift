@@ -1,7 +1,11 @@
 extension SQLiteConnection {
+    /// The current time in milliseconds since 1970, as SQL: when a new customer row was first seen.
+    static let nowMilliseconds = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+
     /// Creates the customer row when absent (version 0), so rows that reference it may be written.
     func ensureCustomer(_ appUserId: String) throws(SQLiteError) {
-        try execute("INSERT OR IGNORE INTO customers (app_user_id, version) VALUES (?, 0)", [.text(appUserId)])
+        try execute("INSERT OR IGNORE INTO customers (app_user_id, version, first_seen_at) VALUES (?, 0, "
+            + Self.nowMilliseconds + ")", [.text(appUserId)])
     }
 
     /// Adds one to the customer's version (creating the row at version 1 when absent) and returns the new
@@ -9,7 +13,7 @@ extension SQLiteConnection {
     @discardableResult
     func bumpVersion(of appUserId: String) throws(SQLiteError) -> Int64 {
         try integer("""
-            INSERT INTO customers (app_user_id, version) VALUES (?, 1)
+            INSERT INTO customers (app_user_id, version, first_seen_at) VALUES (?, 1, \(Self.nowMilliseconds))
             ON CONFLICT (app_user_id) DO UPDATE SET version = version + 1 RETURNING version
             """, [.text(appUserId)]) ?? 0
     }

@@ -147,6 +147,40 @@ enum StoreSchema {
             WHERE notification_type = 'CONSUMPTION_REQUEST'
             """,
         ],
+        // 6: the dashboard (docs/server.md, *Dashboard*): when each customer was first seen (existing customers:
+        // their earliest stored transaction's write, else the migration's time); the payload fields its SQL
+        // aggregates as virtual generated columns (computed from `payload`, nothing stored in the table; no write
+        // path changes), with covering indexes over them — purchase and revocation days, live subscriptions,
+        // product lists.
+        [
+            "ALTER TABLE customers ADD COLUMN first_seen_at INTEGER",
+            """
+            UPDATE customers SET first_seen_at = coalesce(
+                (SELECT min(updated_at) FROM transactions WHERE transactions.app_user_id = customers.app_user_id),
+                CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+            """,
+            "CREATE INDEX customers_by_first_seen ON customers(first_seen_at)",
+            "ALTER TABLE transactions ADD COLUMN product_id TEXT AS (json_extract(payload, '$.productId')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN type TEXT AS (json_extract(payload, '$.type')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN purchase_ms INTEGER AS (json_extract(payload, '$.purchaseDate')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN expires_ms INTEGER AS (json_extract(payload, '$.expiresDate')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN revocation_ms INTEGER AS (json_extract(payload, '$.revocationDate')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN price INTEGER AS (json_extract(payload, '$.price')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN currency TEXT AS (json_extract(payload, '$.currency')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN offer_type INTEGER AS (json_extract(payload, '$.offerType')) VIRTUAL",
+            "ALTER TABLE transactions ADD COLUMN is_upgraded INTEGER AS (coalesce(json_extract(payload, '$.isUpgraded'), 0)) VIRTUAL",
+            "CREATE INDEX transactions_by_purchase ON transactions(purchase_ms, currency, price)",
+            """
+            CREATE INDEX transactions_by_revocation ON transactions(revocation_ms, currency, price)
+            WHERE revocation_ms IS NOT NULL
+            """,
+            """
+            CREATE INDEX transactions_live ON transactions(expires_ms, purchase_ms, revocation_ms, is_upgraded, product_id,
+                offer_type, original_transaction_id)
+            WHERE type = 'Auto-Renewable Subscription'
+            """,
+            "CREATE INDEX transactions_by_product ON transactions(product_id, purchase_ms)",
+        ],
     ]
 
     /// The schema version this code writes.

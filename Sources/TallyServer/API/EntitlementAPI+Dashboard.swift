@@ -1,0 +1,177 @@
+import Foundation
+import TallyCore
+import TallyHTTP
+
+extension EntitlementAPI {
+    /// The page size of the dashboard's lists when `limit` is not given, and the largest accepted.
+    static let defaultDashboardLimit = 50, maximumDashboardLimit = 500
+
+    /// 200 with a dashboard JSON body: never cached (customer data), never sniffed.
+    static func dashboardJSON(_ body: [UInt8]) -> HTTPResponse {
+        var response = APIResponse.json(body)
+        response.headers += [.init("Cache-Control", "no-store"), .init("X-Content-Type-Options", "nosniff")]
+        return response
+    }
+
+    /// The store's dashboard queries; 501 for a store without them.
+    private var dashboardStore: any DashboardStore {
+        get throws(APIError) {
+            guard let store = store as? any DashboardStore else {
+                throw APIError(501, "not_implemented", "this customer store has no dashboard queries yet")
+            }
+            return store
+        }
+    }
+
+    /// `GET /v1/dashboard/overview?days=7|30|90`.
+    func dashboardOverview(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        var count = 30
+        if let text = request.query["days"], !text.isEmpty {
+            guard let value = Int(text), DashboardDays.allowedCounts.contains(value) else {
+                throw .invalidRequest("days must be 7, 30 or 90")
+            }
+            count = value
+        }
+        let now = clock.now()
+        let days = DashboardDays(count: count, endingAt: now)
+        let store = try dashboardStore
+        let overview = try storeCall { () throws(CustomerStoreError) in try store.dashboardOverview(days: days, now: now) }
+        let mrr = MonthlyRecurringRevenue.compute(overview.products, catalog: configuration.catalog)
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.field("now", now)
+            writer.key("range")
+            writer.object { writer in
+                writer.field("days", count)
+                writer.field("start", days.start)
+                writer.field("end", days.end)
+            }
+            writer.field("activeSubscriptions", overview.products.reduce(0) { $0 + $1.active })
+            writer.field("activeTrials", overview.products.reduce(0) { $0 + $1.trials })
+            writer.field("inBillingRetry", overview.inBillingRetry)
+            writer.field("inGracePeriod", overview.inGracePeriod)
+            writer.objects("mrr", mrr.amounts) { writer, item in
+                writer.field("currency", item.currency)
+                writer.field("amount", item.amount)
+            }
+            writer.field("mrrUnpricedSubscriptions", mrr.unpriced)
+            writer.objects("products", overview.products) { writer, item in
+                writer.field("productId", item.productId)
+                writer.field("active", item.active)
+                writer.field("trials", item.trials)
+            }
+            writer.objects("daily", days.labels) { writer, day in
+                writer.field("day", day)
+                writer.field("newCustomers", overview.newCustomers[day] ?? 0)
+                for (name, amounts) in [("revenue", overview.revenue), ("refunds", overview.refunds)] {
+                    writer.objects(name, amounts.filter { $0.day == day }) { writer, item in
+                        writer.field("currency", item.currency)
+                        writer.field("amount", Decimal(item.milliunits) / 1000)
+                        writer.field("count", item.count)
+                    }
+                }
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/customers?q=`: customers by `appUserId` prefix or an exact id.
+    func dashboardCustomers(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard let text = request.query["q"], !text.isEmpty else { throw .invalidRequest("q is required: an id to find") }
+        guard text.utf8.count <= Router.maxAppUserIdBytes else {
+            throw .invalidRequest("q is \(text.utf8.count) bytes; the limit is \(Router.maxAppUserIdBytes)")
+        }
+        let limit = try dashboardLimit(request)
+        let store = try dashboardStore
+        let matches = try storeCall { () throws(CustomerStoreError) in try store.searchCustomers(text, limit: limit) }
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.objects("customers", matches) { writer, match in
+                writer.field("appUserId", match.appUserId)
+                writer.field("matchedBy", match.matchedBy)
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/transactions?productId=&type=&refunded=&limit=`: newest purchase first.
+    func dashboardTransactions(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        var filter = DashboardTransactionFilter()
+        if let productId = request.query["productId"], !productId.isEmpty { filter.productId = productId }
+        if let type = request.query["type"], !type.isEmpty { filter.type = type }
+        switch request.query["refunded"] {
+        case nil, "": break
+        case "true": filter.refunded = true
+        case "false": filter.refunded = false
+        default: throw .invalidRequest("refunded must be true or false")
+        }
+        let limit = try dashboardLimit(request)
+        let store = try dashboardStore
+        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestTransactions(filter, limit: limit) }
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.objects("transactions", rows) { writer, row in
+                writer.field("appUserId", row.appUserId)
+                writer.field("transactionId", row.transactionId)
+                writer.field("originalTransactionId", row.originalTransactionId)
+                writer.field("productId", row.productId)
+                writer.field("type", row.type)
+                writer.field("purchaseDate", row.purchaseDate)
+                writer.field("expiresDate", row.expiresDate)
+                writer.field("revocationDate", row.revocationDate)
+                writer.field("refunded", row.revocationDate != nil)
+                writer.key("price")
+                if let price = row.price { writer.decimal(Decimal(price) / 1000) } else { writer.null() }
+                writer.field("currency", row.currency)
+                writer.key("offerType")
+                if let offer = row.offerType { writer.integer(offer) } else { writer.null() }
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/notifications?limit=`: newest received first.
+    func dashboardNotifications(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let limit = try dashboardLimit(request)
+        let store = try dashboardStore
+        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestNotifications(limit: limit) }
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.objects("notifications", rows) { writer, row in
+                writer.field("notificationUUID", row.notificationUUID)
+                writer.field("notificationType", row.notificationType)
+                writer.field("subtype", row.subtype)
+                writer.field("signedDate", row.signedDate)
+                writer.field("receivedDate", row.receivedDate)
+                writer.field("appUserId", row.appUserId)
+                writer.field("originalTransactionId", row.originalTransactionId)
+                writer.field("result", row.result)
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/catalog`: the `.storekit` products with what `tally.json` makes of them.
+    func dashboardCatalog() -> HTTPResponse {
+        let app = configuration.appConfiguration
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.objects("products", configuration.catalog.products) { writer, product in
+                writer.field("productId", product.id)
+                writer.field("kind", product.kind.rawValue)
+                writer.field("referenceName", product.referenceName)
+                writer.field("price", product.price)
+                writer.field("currency", product.currency)
+                writer.field("period", product.subscription?.period.iso8601)
+                writer.field("groupId", product.subscription?.groupId)
+                writer.field("entitlements", app.entitlements.keys.sorted().filter { app.entitlements[$0]?.contains(product.id) == true })
+                let grants = app.currencies.keys.sorted().compactMap { name in
+                    app.currencies[name]?[product.id].map { (name, $0) }
+                }
+                writer.objects("currencies", grants) { writer, grant in
+                    writer.field("currency", grant.0)
+                    writer.field("amount", grant.1)
+                }
+            }
+        })
+    }
+
+    private func dashboardLimit(_ request: HTTPRequest) throws(APIError) -> Int {
+        guard let text = request.query["limit"], !text.isEmpty else { return Self.defaultDashboardLimit }
+        guard let value = Int(text), (1...Self.maximumDashboardLimit).contains(value) else {
+            throw .invalidRequest("limit must be a whole number from 1 to \(Self.maximumDashboardLimit)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// The dashboard's read-only queries, each aggregated by the database (docs/server.md, *Dashboard*).
+///
+/// Separate from ``CustomerStore`` so a store can serve the API before it serves the dashboard:
+/// ``SQLiteCustomerStore`` implements both; the API answers 501 `not_implemented` for a store that does not.
+public protocol DashboardStore: Sendable {
+    /// The overview at `now`: live counts, and per-day sums for the days `days` (UTC, oldest first).
+    func dashboardOverview(days: DashboardDays, now: Date) throws(CustomerStoreError) -> DashboardOverview
+
+    /// Customers matching `text`: an `appUserId` starting with it (compared as bytes), or the owner of the chain
+    /// (`originalTransactionId`), transaction (`transactionId`) or `appAccountToken` equal to it; at most `limit`.
+    func searchCustomers(_ text: String, limit: Int) throws(CustomerStoreError) -> [DashboardCustomerMatch]
+
+    /// The latest transactions across customers (newest purchase first) passing `filter`; at most `limit`.
+    func latestTransactions(_ filter: DashboardTransactionFilter, limit: Int) throws(CustomerStoreError)
+        -> [DashboardTransaction]
+
+    /// The latest stored App Store Server Notifications (newest received first); at most `limit`.
+    func latestNotifications(limit: Int) throws(CustomerStoreError) -> [DashboardNotification]
+}

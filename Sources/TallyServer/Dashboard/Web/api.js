@@ -1,0 +1,36 @@
+// The dashboard's only way to the server: same origin, the key as a bearer token from sessionStorage.
+const storageKey = "tally.dashboardKey";
+
+export function savedKey() { return sessionStorage.getItem(storageKey); }
+export function saveKey(key) { sessionStorage.setItem(storageKey, key); }
+export function forgetKey() { sessionStorage.removeItem(storageKey); }
+
+export class APIError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+// GET `path` (already encoded) with the saved key; the parsed JSON, or an APIError.
+export async function get(path, key = savedKey()) {
+  const response = await fetch(path, {
+    headers: { Authorization: "Bearer " + key, Accept: "application/json" },
+    credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer",
+  });
+  let body = null;
+  try { body = await response.json(); } catch { body = null; }
+  if (!response.ok) {
+    const error = body && body.error ? body.error : { code: "http_" + response.status, message: response.statusText };
+    throw new APIError(response.status, error.code, error.message);
+  }
+  return body;
+}
+
+export const path = {
+  overview: (days) => `/v1/dashboard/overview?days=${encodeURIComponent(days)}`,
+  search: (q) => `/v1/dashboard/customers?q=${encodeURIComponent(q)}`,
+  transactions: (filter) => "/v1/dashboard/transactions?" + new URLSearchParams(filter).toString(),
+  notifications: () => "/v1/dashboard/notifications",
+  catalog: () => "/v1/dashboard/catalog",
+  customer: (id) => `/v1/customers/${encodeURIComponent(id)}`,
+  history: (id, cursor) => `/v1/customers/${encodeURIComponent(id)}/history?limit=50` +
+    (cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""),
+};

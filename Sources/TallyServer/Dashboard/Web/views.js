@@ -1,0 +1,148 @@
+import { get, path } from "./api.js";
+import { el, table, card, formatNumber, formatMoney, formatDate } from "./dom.js";
+
+const chartsAvailable = () => typeof window.Chart === "function";
+
+function barChart(label, days, series) {
+  const canvas = el("canvas", { role: "img", "aria-label": label });
+  const box = el("div", { className: "chart" }, canvas);
+  new window.Chart(canvas, {
+    type: "bar",
+    data: { labels: days, datasets: series.map(([name, data]) => ({ label: name, data })) },
+    options: { animation: false, responsive: true, maintainAspectRatio: false },
+  });
+  return box;
+}
+
+export async function overview(view, days) {
+  const data = await get(path.overview(days));
+  const picker = el("select", { id: "range", "aria-label": "Range" },
+    [7, 30, 90].map((d) => el("option", { value: d, selected: d === data.range.days, text: `Last ${d} days` })));
+  picker.addEventListener("change", () => { location.hash = `#overview/${picker.value}`; });
+  const currencies = [...new Set(data.daily.flatMap((d) => [...d.revenue, ...d.refunds].map((a) => a.currency)))].sort();
+  const sumOf = (list, c) => list.filter((a) => a.currency === c).reduce((s, a) => s + a.amount, 0);
+  view.replaceChildren(
+    el("h2", { text: "Overview" }),
+    el("div", { className: "toolbar" }, picker),
+    el("div", { className: "cards" },
+      card("Active subscriptions", formatNumber(data.activeSubscriptions), "active-subscriptions"),
+      card("Active trials", formatNumber(data.activeTrials), "active-trials"),
+      card("Billing retry", formatNumber(data.inBillingRetry), "billing-retry"),
+      card("Grace period", formatNumber(data.inGracePeriod), "grace-period"),
+      card("MRR", data.mrr.length ? data.mrr.map((m) => formatMoney(m.amount, m.currency)).join(", ") : "—", "mrr"),
+      card("New customers", formatNumber(data.daily.reduce((s, d) => s + d.newCustomers, 0)), "new-customers")),
+  );
+  const labels = data.daily.map((d) => d.day);
+  if (chartsAvailable()) {
+    view.append(
+      barChart("Revenue per day", labels, currencies.map((c) => [`Revenue ${c}`, data.daily.map((d) => sumOf(d.revenue, c))])),
+      barChart("Refunds per day", labels, currencies.map((c) => [`Refunds ${c}`, data.daily.map((d) => sumOf(d.refunds, c))])),
+      barChart("New customers per day", labels, [["New customers", data.daily.map((d) => d.newCustomers)]]));
+  } else {
+    view.append(el("p", { className: "note", id: "charts-missing",
+      text: "Charts need Chart.js (Debian's libjs-chart.js, dashboard.chartJS); the numbers are shown as tables." }));
+  }
+  view.append(el("h3", { text: "Per day" }), table(["Day", "Revenue", "Refunds", "New customers"],
+    data.daily.slice().reverse().map((d) => [d.day,
+      d.revenue.map((a) => formatMoney(a.amount, a.currency)).join(", ") || "—",
+      d.refunds.map((a) => formatMoney(a.amount, a.currency)).join(", ") || "—",
+      formatNumber(d.newCustomers)]), "Per day"));
+  view.append(el("h3", { text: "Live subscriptions by product" }), table(["Product", "Active", "Trials"],
+    data.products.map((p) => [p.productId, formatNumber(p.active), formatNumber(p.trials)]), "By product"));
+}
+
+export async function customers(view, query) {
+  const input = el("input", { id: "search", type: "search", value: query || "", "aria-label": "Search customers",
+    placeholder: "appUserId prefix, transaction id, original transaction id or appAccountToken" });
+  const form = el("form", { className: "toolbar", role: "search" }, input, el("button", { type: "submit", text: "Search" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    location.hash = "#customers/" + encodeURIComponent(input.value);
+  });
+  view.replaceChildren(el("h2", { text: "Customers" }), form);
+  input.focus();
+  if (!query) return;
+  const data = await get(path.search(query));
+  if (!data.customers.length) { view.append(el("p", { id: "no-results", text: "No customer matches." })); return; }
+  view.append(table(["Customer", "Matched by"], data.customers.map((c) =>
+    [el("a", { href: "#customer/" + encodeURIComponent(c.appUserId), className: "customer-link", text: c.appUserId }), c.matchedBy]),
+    "Results"));
+}
+
+export async function customer(view, id, cursor) {
+  const [state, history] = await Promise.all([get(path.customer(id)), get(path.history(id, cursor))]);
+  const c = state.customer;
+  view.replaceChildren(
+    el("h2", {}, "Customer ", el("span", { id: "customer-id", text: c.appUserId })),
+    el("h3", { text: "Entitlements" }),
+    table(["Feature", "Products", "Expires"], c.entitlements.map((e) => [e.feature, e.productIds.join(", "), formatDate(e.expiresDate)]), "Entitlements"),
+    el("h3", { text: "Subscriptions" }),
+    table(["Product", "Status", "Expires", "Will renew", "Pending product"], c.subscriptions.map((s) =>
+      [s.productId, s.status, formatDate(s.expiresDate), s.willRenew ? "yes" : "no", s.pendingProductId]), "Subscriptions"),
+    el("h3", { text: "Balances and debts" }),
+    table(["Currency", "Balance", "Debt"], Object.keys({ ...c.balances, ...c.debts }).sort().map((k) =>
+      [k, formatNumber(c.balances[k] ?? 0), formatNumber(c.debts[k] ?? 0)]), "Balances"),
+    el("h3", { text: "History (newest first)" }),
+    table(["Date", "Kind", "Detail", "State"], history.items.map((item) => historyRow(item)), "History"),
+  );
+  if (history.nextCursor) {
+    view.append(el("a", { href: `#customer/${encodeURIComponent(id)}/${encodeURIComponent(history.nextCursor)}`, text: "Older…" }));
+  }
+}
+
+function historyRow(item) {
+  let detail = "";
+  let state = "";
+  switch (item.kind) {
+    case "transaction":
+      detail = `${item.productId} · ${item.transactionId} (${item.type})`;
+      if (item.revocationDate) state = el("span", { className: "refunded", text: "Refunded " + formatDate(item.revocationDate) });
+      break;
+    case "ledger": detail = `${item.entry} ${item.amount} ${item.currency}`; break;
+    case "transfer": detail = `${item.originalTransactionId}: ${item.fromAppUserId} → ${item.toAppUserId}`; break;
+    case "notification": detail = [item.type, item.subtype].filter(Boolean).join(" / "); state = item.result; break;
+    default: detail = item.kind;
+  }
+  return [formatDate(item.date), item.kind, detail, state];
+}
+
+export async function transactions(view, filter) {
+  const data = await get(path.transactions(filter));
+  const refunded = el("select", { id: "refunded", "aria-label": "Refunded" },
+    [["", "All"], ["true", "Refunded"], ["false", "Not refunded"]].map(([v, t]) => el("option", { value: v, selected: (filter.refunded ?? "") === v, text: t })));
+  const product = el("input", { id: "product", "aria-label": "Product id", placeholder: "product id", value: filter.productId ?? "" });
+  const type = el("select", { id: "type", "aria-label": "Type" },
+    [["", "All types"], ["Auto-Renewable Subscription", "Subscriptions"], ["Non-Renewing Subscription", "Non-renewing"],
+     ["Non-Consumable", "Non-consumables"], ["Consumable", "Consumables"]]
+      .map(([v, t]) => el("option", { value: v, selected: (filter.type ?? "") === v, text: t })));
+  const form = el("form", { className: "toolbar" }, product, type, refunded, el("button", { type: "submit", text: "Filter" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const next = {};
+    if (product.value) next.productId = product.value;
+    if (type.value) next.type = type.value;
+    if (refunded.value) next.refunded = refunded.value;
+    location.hash = "#transactions/" + new URLSearchParams(next).toString();
+  });
+  view.replaceChildren(el("h2", { text: "Transactions" }), form, table(
+    ["Purchased", "Customer", "Product", "Transaction", "Price", "State"],
+    data.transactions.map((t) => [formatDate(t.purchaseDate),
+      el("a", { href: "#customer/" + encodeURIComponent(t.appUserId), text: t.appUserId }), t.productId, t.transactionId,
+      t.price === null ? "—" : formatMoney(t.price, t.currency),
+      t.refunded ? el("span", { className: "refunded", text: "Refunded" }) : ""]), "Transactions"));
+}
+
+export async function notifications(view) {
+  const data = await get(path.notifications());
+  view.replaceChildren(el("h2", { text: "Notifications" }), data.notifications.length ? table(
+    ["Received", "Type", "Subtype", "Customer", "Result"],
+    data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result]),
+    "Notifications") : el("p", { text: "No notifications stored." }));
+}
+
+export async function catalog(view) {
+  const data = await get(path.catalog());
+  view.replaceChildren(el("h2", { text: "Catalog" }), table(["Product", "Kind", "Price", "Period", "Entitlements", "Currencies"],
+    data.products.map((p) => [p.productId, p.kind, formatMoney(p.price, p.currency), p.period, p.entitlements.join(", "),
+      p.currencies.map((c) => `${c.amount} ${c.currency}`).join(", ")]), "Catalog"));
+}

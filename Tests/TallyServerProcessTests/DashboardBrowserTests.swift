@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Whether headless Chromium, its driver and Selenium are installed (scripts/install-deps.sh installs them).
+enum BrowserTools {
+    static let chromium = ProcessInfo.processInfo.environment["CHROMIUM"] ?? "/usr/bin/chromium"
+    static let driver = ProcessInfo.processInfo.environment["CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+    /// In CI (`CI=true`) the browser test always runs, so a missing browser fails it instead of skipping.
+    static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Nil when everything is there; else what is missing.
+    static let missing: String? = {
+        let files = FileManager.default
+        if !files.isExecutableFile(atPath: chromium) { return "no Chromium at \(chromium)" }
+        if !files.isExecutableFile(atPath: driver) { return "no chromedriver at \(driver)" }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import selenium"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "no python3" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "no Selenium for python3 (pip install selenium)"
+    }()
+
+    static var shouldRun: Bool {
+        if let missing, !inCI {
+            print("dashboard browser test skipped: \(missing) (run scripts/install-deps.sh; CI=true makes this a failure)")
+            return false
+        }
+        return true
+    }
+
+    /// Where the screenshots go (`TALLY_SCREENSHOTS`, else `.build/dashboard-screenshots`).
+    static var screenshots: URL {
+        if let path = ProcessInfo.processInfo.environment["TALLY_SCREENSHOTS"] { return URL(fileURLWithPath: path) }
+        return TestPaths.packageRoot.appendingPathComponent(".build/dashboard-screenshots")
+    }
+}
+
+extension ServerProcessTests {
+    /// The dashboard in a real headless Chromium, against a seeded real `tally serve`.
+    @Suite struct DashboardBrowser {
+        @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
+        func theDashboardShowsTheAPIsNumbersAndEveryIdAsText() async throws {
+            try #require(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
+            let fixture = try ServerFixture()
+            let bought = try await Dashboard.seed(fixture)
+            let bob = try #require(bought["bob"]?.first)
+            let screenshots = BrowserTools.screenshots
+            try? FileManager.default.removeItem(at: screenshots)
+            print("dashboard screenshots: \(screenshots.path)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", TestPaths.packageRoot.appendingPathComponent("Tests/TallyServerProcessTests/dashboard_browser.py").path,
+                fixture.client.base, fixture.keys.dashboardKey, screenshots.path, bob.transactionId, "bob", "cy",
+                "<img src=x onerror=alert(1)>",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            print(text)
+            #expect(process.terminationStatus == 0, "the browser checks failed:\n\(text)")
+            for name in ["login-error", "overview", "search", "refunded", "xss-as-text"] {
+                #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
+                        "screenshot \(name).png")
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Drives the dashboard of a running, seeded `tally serve` in headless Chromium (Selenium; tooling only).
+
+Usage: dashboard_browser.py BASE_URL DASHBOARD_KEY SCREENSHOT_DIR SEARCH_TRANSACTION_ID SEARCH_OWNER REFUNDED_CUSTOMER XSS_ID
+Exits 0 when every check passes; prints each failure and exits 1 otherwise.
+"""
+import json
+import os
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+base, key, shots, transaction_id, owner, refunded_customer, xss_id = sys.argv[1:8]
+os.makedirs(shots, exist_ok=True)
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, flush=True)
+
+
+def api(path):
+    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + key})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+options = Options()
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1200,900", "--lang=en-US", "--no-first-run", "--disable-extensions"]:
+    options.add_argument(argument)
+options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+wait = WebDriverWait(driver, 15)
+
+
+def console_errors(allowed=()):
+    errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    return [e for e in errors if not any(a in e for a in allowed)]
+
+
+def ready():
+    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-state") == "ready")
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(shots, name + ".png"))
+
+
+def text(element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
+try:
+    # A wrong key: the login form says so (its 401 is the only console error allowed, on this page only).
+    driver.get(base + "/dashboard/")
+    wait.until(lambda d: d.find_element(By.ID, "login").is_displayed())
+    driver.find_element(By.ID, "key").send_keys("tk_dashboard_wrong")
+    driver.find_element(By.CSS_SELECTOR, "#login button").click()
+    wait.until(lambda d: d.find_element(By.ID, "login-error").is_displayed())
+    check("refused" in text("login-error"), "a wrong key shows a login error, got %r" % text("login-error"))
+    check(driver.execute_script("return sessionStorage.getItem('tally.dashboardKey')") is None,
+          "a refused key is not kept")
+    shot("login-error")
+    check(console_errors(allowed=("401",)) == [], "console errors on the login page")
+
+    # The right key: the overview's numbers are the API's.
+    driver.find_element(By.ID, "key").clear()
+    driver.find_element(By.ID, "key").send_keys(key)
+    driver.find_element(By.CSS_SELECTOR, "#login button").click()
+    wait.until(lambda d: d.find_element(By.ID, "nav").is_displayed())
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "active-subscriptions"))
+    overview = api("/v1/dashboard/overview?days=30")
+    check(text("active-subscriptions") == str(overview["activeSubscriptions"]),
+          "active subscriptions %r vs API %r" % (text("active-subscriptions"), overview["activeSubscriptions"]))
+    check(text("active-trials") == str(overview["activeTrials"]), "active trials")
+    check(text("billing-retry") == str(overview["inBillingRetry"]), "billing retry")
+    check(text("grace-period") == str(overview["inGracePeriod"]), "grace period")
+    new_customers = sum(day["newCustomers"] for day in overview["daily"])
+    check(text("new-customers") == str(new_customers), "new customers %r vs %r" % (text("new-customers"), new_customers))
+    check(driver.execute_script("return sessionStorage.getItem('tally.dashboardKey')") == key, "key in sessionStorage")
+    check(key not in driver.current_url, "the key never in the URL")
+    check(driver.get_cookies() == [], "no cookies")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "canvas")) == 3 or driver.find_elements(By.ID, "charts-missing"),
+          "charts, or the note that Chart.js is missing")
+    shot("overview")
+    check(console_errors() == [], "console errors on the overview")
+
+    # Search by transaction id, then the customer page.
+    driver.get(base + "/dashboard/#customers")
+    ready()
+    search = driver.find_element(By.ID, "search")
+    search.send_keys(transaction_id)
+    search.submit()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.customer-link"))
+    links = driver.find_elements(By.CSS_SELECTOR, "a.customer-link")
+    check([link.text for link in links] == [owner], "search by transaction id found %r" % [l.text for l in links])
+    shot("search")
+    links[0].click()
+    wait.until(lambda d: d.find_elements(By.ID, "customer-id"))
+    ready()
+    check(text("customer-id") == owner, "the customer page of the search result")
+    check(console_errors() == [], "console errors on search / customer")
+
+    # The refunded transaction shows as refunded.
+    driver.get(base + "/dashboard/#customer/" + urllib.parse.quote(refunded_customer, safe=""))
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "customer-id") and d.find_element(By.ID, "customer-id").text == refunded_customer)
+    refunded = driver.find_elements(By.CSS_SELECTOR, ".refunded")
+    check(len(refunded) == 1 and refunded[0].text.startswith("Refunded"), "the refund shown as refunded")
+    shot("refunded")
+
+    # The XSS id renders as text: no <img> element, no alert.
+    driver.get(base + "/dashboard/#customers/" + urllib.parse.quote("<img", safe=""))
+    ready()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.customer-link"))
+    check([l.text for l in driver.find_elements(By.CSS_SELECTOR, "a.customer-link")] == [xss_id], "the XSS id as text")
+    check(driver.find_elements(By.CSS_SELECTOR, "#view img") == [], "no <img> element made from a customer id")
+    driver.find_element(By.CSS_SELECTOR, "a.customer-link").click()
+    wait.until(lambda d: d.find_elements(By.ID, "customer-id"))
+    ready()
+    check(text("customer-id") == xss_id, "the XSS id's page shows it as text")
+    check(driver.find_elements(By.CSS_SELECTOR, "#view img") == [], "no <img> on the XSS id's page")
+    try:
+        alert = driver.switch_to.alert
+        failures.append("an alert ran: %r" % alert.text)
+    except Exception:
+        pass
+    shot("xss-as-text")
+
+    # A phone-width window: the overview fits without scrolling sideways.
+    driver.set_window_size(390, 844)
+    driver.get(base + "/dashboard/#overview/7")
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "active-subscriptions"))
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, "the overview is %s px wider than a phone-width window" % overflow)
+    shot("overview-phone")
+    driver.set_window_size(1200, 900)
+
+    # Keyboard: Tab reaches the navigation, Enter follows a link.
+    driver.get(base + "/dashboard/#overview")
+    ready()
+    body = driver.find_element(By.TAG_NAME, "body")
+    from selenium.webdriver.common.keys import Keys
+    for _ in range(10):
+        body = driver.switch_to.active_element
+        if body.tag_name == "a" and body.text == "Transactions":
+            break
+        body.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.text == "Transactions", "Tab reaches the Transactions link")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.current_url.endswith("#transactions"))
+    ready()
+
+    # The transactions list filtered to refunds: the one refund, marked refunded.
+    driver.get(base + "/dashboard/#transactions/refunded=true")
+    ready()
+    rows = driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")
+    check(len(rows) == 1 and rows[0].find_elements(By.CSS_SELECTOR, ".refunded"), "one refunded transaction listed")
+    check(refunded_customer in rows[0].text if rows else False, "the refund is %s's" % refunded_customer)
+    shot("transactions-refunded")
+
+    for page in ["transactions", "notifications", "catalog"]:
+        driver.get(base + "/dashboard/#" + page)
+        ready()
+        check(not driver.find_elements(By.CSS_SELECTOR, "#view .error"), "the %s page loads" % page)
+    check(console_errors() == [], "console errors on transactions / notifications / catalog")
+finally:
+    driver.quit()
+
+print("screenshots:", shots)
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("dashboard browser checks passed")
