@@ -54,6 +54,12 @@ extension AppStoreAPIClient {
         _ = try put("/inApps/v2/transactions/consumption/\(Self.pathSegment(transactionId))", body: body, expected: 202)
     }
 
+    /// `PUT /inApps/v1/transactions/consumption/{transactionId}` (Send Consumption Information V1) with a
+    /// `ConsumptionRequestV1` JSON body; returns when Apple answered 202.
+    public func sendConsumptionInformationV1(_ transactionId: String, body: Data) throws(AppStoreAPIClientError) {
+        _ = try put("/inApps/v1/transactions/consumption/\(Self.pathSegment(transactionId))", body: body, expected: 202)
+    }
+
     /// `GET /inApps/v1/transactions/{transactionId}`: the signed transaction.
     public func transactionInfo(_ transactionId: String) throws(AppStoreAPIClientError) -> String {
         struct Response: Decodable { var signedTransactionInfo: String }

@@ -90,6 +90,27 @@ extension ServerProcessTests {
             #expect(body?["sampleContentProvided"] as? Bool == true)
         }
 
+        @Test func version1SendsTheStatusTenureAndLifetimeBands() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try start(fixture, consumption: ["customerConsented": true, "version": 1])
+            try appStore.tally(["buy", "market.coins.100"])
+            let (coins, jws) = try Self.transactionId(appStore, product: "market.coins.100")
+            #expect(try await fixture.client.postTransaction(jws, for: "jan").status == 200)
+            #expect(try await fixture.client.spend(100, id: "all", for: "jan").status == 200)
+            let bought = try #require(try appStore.transactions().last?["transaction"] as? [String: Any])
+            try appStore.tally(["refund-request", coins, "--reason", "unsatisfied-with-purchase"])
+            let info = try #require(try await Self.received(appStore, coins))
+            #expect(info["version"] as? Int == 1 && info["consumptionStatus"] as? Int == 3, "all 100 coins spent: \(info)")
+            let body = try #require(try JSONSerialization.jsonObject(with: Data((info["body"] as? String ?? "").utf8)) as? [String: Any])
+            #expect(body["accountTenure"] as? Int == 1, "bought just now: 0–3 days")
+            // The band the sandbox's own price for the purchase falls in (USD milliunits), or undeclared without one.
+            let price = (bought["price"] as? Int).map { Decimal($0) / 1000 }
+            let expected = bought["currency"] as? String == "USD" ? (price.map { $0 == 0 ? 1 : $0 < 50 ? 2 : 3 } ?? 0) : 0
+            #expect(body["lifetimeDollarsPurchased"] as? Int == expected, "\(body) for \(bought)")
+            #expect(body["lifetimeDollarsRefunded"] as? Int == (expected == 0 ? 0 : 1))
+            #expect(body["platform"] as? Int == 1 && body["deliveryStatus"] as? Int == 0)
+        }
+
         @Test func withoutConsentInTheConfigurationNothingIsSent() async throws {
             let fixture = try ServerFixture()
             let appStore = try start(fixture, consumption: nil)
@@ -118,6 +139,8 @@ extension ServerProcessTests {
             api["consumptionInformation"] = ["customerConsented": false]
             #expect(throws: (any Error).self) { try fixture.reconfigure { $0["appStoreServerAPI"] = api } }
             api["consumptionInformation"] = ["customerConsented": true, "refundPreference": "PLEASE"]
+            #expect(throws: (any Error).self) { try fixture.reconfigure { $0["appStoreServerAPI"] = api } }
+            api["consumptionInformation"] = ["customerConsented": true, "version": 3]
             #expect(throws: (any Error).self) { try fixture.reconfigure { $0["appStoreServerAPI"] = api } }
         }
     }

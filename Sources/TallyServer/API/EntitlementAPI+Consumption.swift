@@ -53,19 +53,27 @@ extension EntitlementAPI {
                 continue
             }
             guard let information = ConsumptionInformation(transaction: stored.transaction, record: record,
-                                                           credits: credits, settings: settings)
+                                                           credits: credits, settings: settings, at: now)
             else {
                 try finish(.skipped, "the transaction is already refunded")
+                continue
+            }
+            if settings.version == 1, !information.isV1Kind {
+                try finish(.skipped, "Send Consumption Information V1 covers consumables and auto-renewable subscriptions only")
                 continue
             }
             if late {
                 try finish(.expired, "Apple's 12-hour window ended before the App Store Server API answered")
                 continue
             }
-            let body = information.json
+            let body = settings.version == 1 ? information.jsonV1 : information.json
             let failure: AppStoreAPIClientError?
             do throws(AppStoreAPIClientError) {
-                try client.sendConsumptionInformation(request.transactionId, body: Data(body))
+                if settings.version == 1 {
+                    try client.sendConsumptionInformationV1(request.transactionId, body: Data(body))
+                } else {
+                    try client.sendConsumptionInformation(request.transactionId, body: Data(body))
+                }
                 failure = nil
             } catch {
                 failure = error

@@ -7,13 +7,17 @@ public struct ConsumptionSettings: Sendable, Hashable {
     public var sampleContentProvided: Bool
     /// `refundPreference` sent with every answer: `DECLINE`, `GRANT_FULL` or `GRANT_PRORATED`; nil: none.
     public var refundPreference: String?
+    /// Which Send Consumption Information the server calls: 2 (`ConsumptionRequest`, the default; Apple's
+    /// current endpoint) or 1 (`ConsumptionRequestV1`, with account tenure and lifetime-dollar bands).
+    public var version: Int
 
     /// Apple's `refundPreference` values.
     public static let refundPreferences = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
 
     /// Creates settings.
-    public init(sampleContentProvided: Bool = false, refundPreference: String? = nil) {
+    public init(sampleContentProvided: Bool = false, refundPreference: String? = nil, version: Int = 2) {
         self.sampleContentProvided = sampleContentProvided
         self.refundPreference = refundPreference
+        self.version = version
     }
 }

@@ -70,7 +70,7 @@ extension ServerConfiguration {
     /// `sampleContentProvided` (default false), `refundPreference` (optional, one of Apple's three).
     static func loadConsumption(_ node: JSONCursor, reader: inout ConfigurationReader) -> ConsumptionSettings? {
         let path = "appStoreServerAPI.consumptionInformation"
-        guard let members = reader.object(node, allowed: ["customerConsented", "sampleContentProvided", "refundPreference"])
+        guard let members = reader.object(node, allowed: ["customerConsented", "sampleContentProvided", "refundPreference", "version"])
         else { return nil }
         let consented = members["customerConsented"].map { reader.bool($0) }
         guard consented == .some(true) else {
@@ -83,6 +83,10 @@ extension ServerConfiguration {
         if let value = members["sampleContentProvided"] {
             guard let flag = reader.bool(value) else { return nil }
             settings.sampleContentProvided = flag
+        }
+        if let value = members["version"] {
+            guard let version = reader.integer(value, in: 1...2) else { return nil }
+            settings.version = Int(version)
         }
         if let value = members["refundPreference"] {
             guard let text = reader.string(value) else { return nil }

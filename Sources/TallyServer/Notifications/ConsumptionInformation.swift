@@ -23,11 +23,29 @@ public struct ConsumptionInformation: Sendable, Hashable {
     public var consumptionPercentage: Int?
     /// `refundPreference`; nil: left out.
     public var refundPreference: String?
+    /// The transaction's `appAccountToken` (v1), when it has one.
+    public var appAccountToken: String?
+    /// v1 `accountTenure` band (1–7) of the time since the customer's earliest stored purchase; 0 undeclared.
+    public var accountTenure: Int
+    /// v1 `lifetimeDollarsPurchased` band (1–7) of the customer's stored purchases; 0 undeclared (a price that is
+    /// missing or not in USD).
+    public var lifetimeDollarsPurchased: Int
+    /// v1 `lifetimeDollarsRefunded` band of the customer's refunded purchases; 0 undeclared, as above.
+    public var lifetimeDollarsRefunded: Int
+    /// Whether the transaction is a consumable or an auto-renewable subscription: the only kinds v1 covers.
+    public var isV1Kind: Bool
 
     /// What to send for `transaction` (the copy stored for `record`'s customer); nil when it is already
     /// revoked (a refund was granted: there is nothing to decide).
-    public init?(transaction: Transaction, record: CustomerRecord, credits: CurrencyCredits, settings: ConsumptionSettings) {
+    public init?(transaction: Transaction, record: CustomerRecord, credits: CurrencyCredits, settings: ConsumptionSettings,
+                 at now: Date) {
         guard !transaction.isRevoked else { return nil }
+        appAccountToken = transaction.appAccountToken
+        isV1Kind = transaction.type == .consumable || transaction.type == .autoRenewable
+        let purchases = record.transactions.map(\.transaction)
+        accountTenure = purchases.map(\.purchaseDate).min().map { Self.tenureBand(days: now.timeIntervalSince($0) / 86_400) } ?? 0
+        lifetimeDollarsPurchased = Self.dollarBand(Self.usdTotal(purchases))
+        lifetimeDollarsRefunded = Self.dollarBand(Self.usdTotal(purchases.filter(\.isRevoked)))
         deliveryStatus = "DELIVERED"
         sampleContentProvided = settings.sampleContentProvided
         consumptionPercentage = transaction.type == .autoRenewable
