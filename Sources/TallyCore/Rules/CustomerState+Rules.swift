@@ -7,7 +7,8 @@ extension CustomerState {
     /// Only transactions purchased, refunds dated and spends made at or before `now` count. Duplicate
     /// copies of a transaction count once: the newest facts (``Transaction/supersedes(_:)``).
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory, at now: Date) {
-        self.init(catalog: catalog, configuration: configuration, history: history, nets: nil, at: now)
+        self.init(rules: CatalogRules(catalog: catalog, configuration: configuration), history: history,
+                  nets: Optional<[String: Decimal]>.none, at: now)
     }
 
     /// Computes what the customer owns at `now`, taking balances and debts from `nets` — the net amount per
@@ -20,24 +21,27 @@ extension CustomerState {
     /// subscription periods still follow their own dates.
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,
                 nets: [String: Decimal], at now: Date) {
+        self.init(rules: CatalogRules(catalog: catalog, configuration: configuration), history: history, nets: nets,
+                  at: now)
+    }
+
+    /// ``init(catalog:configuration:history:nets:at:)`` with the catalog and configuration read once into `rules`.
+    public init(rules: CatalogRules, history: PurchaseHistory, nets: [String: Decimal], at now: Date) {
         var stored = history
         if stored.transactions.contains(where: { $0.purchaseDate > now }) {
-            let products = ProductLookup(catalog)
             for index in stored.transactions.indices where stored.transactions[index].purchaseDate > now {
                 let transaction = stored.transactions[index]
-                let kind = ProductKind.of(transaction.type, catalogKind: products[transaction.productId]?.kind)
+                let kind = ProductKind.of(transaction.type, catalogKind: rules.products[transaction.productId]?.kind)
                 if kind == .nonConsumable { stored.transactions[index].purchaseDate = now }
             }
         }
-        self.init(catalog: catalog, configuration: configuration, history: stored, nets: Optional(nets), at: now)
+        self.init(rules: rules, history: stored, nets: Optional(nets), at: now)
     }
 
-    private init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory,
-                 nets: [String: Decimal]?, at now: Date) {
+    private init(rules: CatalogRules, history: PurchaseHistory, nets: [String: Decimal]?, at now: Date) {
+        let configuration = rules.configuration
         let transactions = history.transactions
-        let products = ProductLookup(catalog)
-        let classified = ClassifiedHistory(transactions, through: now, products: products,
-                                           rates: CurrencyRates(configuration))
+        let classified = ClassifiedHistory(transactions, through: now, products: rules.products, rates: rules.rates)
         let ownership = Ownership(history: classified, at: now)
         let resolver = SubscriptionResolver(transactions: transactions, history: classified,
                                             renewals: RenewalLookup(history.renewalInfos), now: now)

@@ -48,8 +48,7 @@ extension EntitlementAPI {
     /// The `customer` object for a record the caller already holds, and the state behind it (balances and
     /// debts from the store's materialised nets).
     func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {
-        let state = CustomerState(catalog: configuration.catalog, configuration: configuration.appConfiguration,
-                                  history: record.purchaseHistory, nets: record.nets, at: now)
+        let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: now)
         return (CustomerJSON.encode(appUserId: record.appUserId, state: state), state)
     }
 

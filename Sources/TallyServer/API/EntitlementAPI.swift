@@ -15,6 +15,8 @@ public final class EntitlementAPI: Sendable {
     let keys: KeyRing
     let limiter: RateLimiter
     let verifier: PurchaseVerifier
+    /// The catalog and `tally.json` read once for computing customer states.
+    let rules: CatalogRules
     let cache = StateCache()
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
@@ -46,6 +48,7 @@ public final class EntitlementAPI: Sendable {
         dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter(clock: clock)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
+        rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
     }
 
     /// The handler to give an HTTP server.
