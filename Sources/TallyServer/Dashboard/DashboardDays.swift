@@ -32,7 +32,7 @@ public struct DashboardDays: Sendable, Hashable {
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
-    static func label(dayNumber: Int64) -> String {
+    public static func label(dayNumber: Int64) -> String {
         let civil = CivilDate.components(ofDay: Int(dayNumber))
         return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
     }
