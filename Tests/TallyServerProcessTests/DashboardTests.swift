@@ -64,8 +64,17 @@ extension ServerProcessTests {
             return try reply.json()
         }
 
-        @Test func theOverviewCountsWhatTheCustomerAPISays() async throws {
-            let fixture = try ServerFixture()
+        /// A server on SQLite, or on a fresh PostgreSQL database (nil when PostgreSQL is not available outside CI).
+        static func fixture(_ store: String, test: String = #function) throws -> ServerFixture? {
+            guard store == "postgres" else { return try ServerFixture() }
+            guard let cluster = try PostgresCluster.shared(for: test) else { return nil }
+            var options = ServerOptions()
+            options.postgresURLEnv = ServerPair.urlVariable
+            return try ServerFixture(options, environment: [ServerPair.urlVariable: try cluster.createDatabase()])
+        }
+
+        @Test(arguments: ["sqlite", "postgres"]) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
             let bought = try await Self.seed(fixture)
             let customers = Self.customers
             var statuses: [String] = []
@@ -127,8 +136,8 @@ extension ServerProcessTests {
             #expect(bad.errorCode == "invalid_request")
         }
     
-        @Test func searchFindsACustomerByEachIdAndTheListsShowRefunds() async throws {
-            let fixture = try ServerFixture()
+        @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
             let bought = try await Self.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
             func found(_ q: String) async throws -> [String] {
