@@ -134,6 +134,37 @@ extension ServerProcessTests {
             let bad = try await fixture.client.send("GET", "/v1/dashboard/overview?days=8", key: fixture.keys.dashboardKey)
             #expect(bad.status == 400, "\(bad)")
             #expect(bad.errorCode == "invalid_request")
+
+            // A chosen range: the preset's own days give its numbers; one day 40 days back holds the first purchases.
+            let preset = try await Self.get(fixture, "/v1/dashboard/overview?days=90")
+            let presetRange = try #require(preset["range"] as? [String: Any])
+            let first = try #require(presetRange["from"] as? String), last = try #require(presetRange["to"] as? String)
+            let chosen = try await Self.get(fixture, "/v1/dashboard/overview?from=\(first)&to=\(last)")
+            func json(_ value: Any?) throws -> Data {
+                try JSONSerialization.data(withJSONObject: try #require(value), options: [.sortedKeys])
+            }
+            #expect(try json(chosen["daily"]) == json(preset["daily"]))
+            #expect(try json(chosen["range"]) == json(preset["range"]))
+            let dayFormat = DateFormatter()
+            dayFormat.locale = Locale(identifier: "en_US_POSIX")
+            dayFormat.timeZone = TimeZone(identifier: "UTC")
+            dayFormat.dateFormat = "yyyy-MM-dd"
+            let early = try #require(all.map(\.purchaseDate).min())
+            let day = dayFormat.string(from: early)
+            let one = try await Self.get(fixture, "/v1/dashboard/overview?from=\(day)&to=\(day)")
+            let oneDaily = try #require(one["daily"] as? [[String: Any]])
+            #expect(oneDaily.map { $0["day"] as? String } == [day])
+            let oneRevenue = (oneDaily.first?["revenue"] as? [[String: Any]] ?? []).reduce(Decimal(0)) {
+                $0 + Decimal(string: "\($1["amount"] ?? 0)")!
+            }
+            let expectedOne = all.filter { dayFormat.string(from: $0.purchaseDate) == day }.compactMap(\.price).reduce(Int64(0), +)
+            #expect(expectedOne > 0 && oneRevenue == Decimal(expectedOne) / 1000, "\(oneRevenue) on \(day)")
+            for query in ["from=\(last)&to=\(first)", "from=\(first)", "from=2020-01-01&to=2021-01-02", "from=2026-02-30&to=2026-03-01",
+                          "days=7&from=\(first)&to=\(last)"] {
+                let reply = try await fixture.client.send("GET", "/v1/dashboard/overview?\(query)", key: fixture.keys.dashboardKey)
+                #expect(reply.status == 400, "\(query): \(reply)")
+                #expect(reply.errorCode == "invalid_request", "\(query)")
+            }
         }
     
         @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {

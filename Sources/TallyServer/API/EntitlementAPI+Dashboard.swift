@@ -23,17 +23,37 @@ extension EntitlementAPI {
         }
     }
 
-    /// `GET /v1/dashboard/overview?days=7|30|90`.
-    func dashboardOverview(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        var count = 30
-        if let text = request.query["days"], !text.isEmpty {
+    /// The days an overview covers: `days=7|30|90` ending today (default 30), or `from=YYYY-MM-DD&to=YYYY-MM-DD`
+    /// (UTC days, both included, `from` ≤ `to`, at most ``DashboardDays/maximumCount`` days).
+    static func dashboardDays(_ request: HTTPRequest, now: Date) throws(APIError) -> DashboardDays {
+        let from = request.query["from"], to = request.query["to"], days = request.query["days"]
+        guard from != nil || to != nil else {
+            guard let text = days, !text.isEmpty else { return DashboardDays(count: 30, endingAt: now) }
             guard let value = Int(text), DashboardDays.allowedCounts.contains(value) else {
                 throw .invalidRequest("days must be 7, 30 or 90")
             }
-            count = value
+            return DashboardDays(count: value, endingAt: now)
         }
+        guard days == nil else { throw .invalidRequest("give days or from and to, not both") }
+        guard let from, let to else { throw .invalidRequest("from and to go together: give both") }
+        guard let first = DashboardDays.dayNumber(from) else {
+            throw .invalidRequest("from must be a date as YYYY-MM-DD (UTC), 1970 or later")
+        }
+        guard let last = DashboardDays.dayNumber(to) else {
+            throw .invalidRequest("to must be a date as YYYY-MM-DD (UTC), 1970 or later")
+        }
+        guard first <= last else { throw .invalidRequest("from must not be after to") }
+        guard last - first < Int64(DashboardDays.maximumCount) else {
+            throw .invalidRequest("the range is \(last - first + 1) days; the most is \(DashboardDays.maximumCount)")
+        }
+        return DashboardDays(firstDay: first, lastDay: last)
+    }
+
+    /// `GET /v1/dashboard/overview?days=7|30|90` or `?from=&to=`.
+    func dashboardOverview(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let now = clock.now()
-        let days = DashboardDays(count: count, endingAt: now)
+        let days = try Self.dashboardDays(request, now: now)
+        let count = days.count
         let store = try dashboardStore
         let overview = try storeCall { () throws(CustomerStoreError) in try store.dashboardOverview(days: days, now: now) }
         let mrr = MonthlyRecurringRevenue.compute(overview.products, catalog: configuration.catalog)
@@ -44,6 +64,8 @@ extension EntitlementAPI {
                 writer.field("days", count)
                 writer.field("start", days.start)
                 writer.field("end", days.end)
+                writer.field("from", days.labels.first)
+                writer.field("to", days.labels.last)
             }
             writer.field("activeSubscriptions", overview.products.reduce(0) { $0 + $1.active })
             writer.field("activeTrials", overview.products.reduce(0) { $0 + $1.trials })
