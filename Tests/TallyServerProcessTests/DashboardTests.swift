@@ -199,6 +199,42 @@ extension ServerProcessTests {
             let listed = try #require(notifications["notifications"] as? [[String: Any]])
             #expect(listed.map { $0["notificationType"] as? String } == ["DID_FAIL_TO_RENEW"])
             #expect(listed.first?["appUserId"] as? String == "ret")
+            #expect(notifications.keys.contains("nextCursor") && notifications["nextCursor"] is NSNull, "one page holds it all")
+        }
+
+        @Test(arguments: ["sqlite", "postgres"]) func theListsPageNewestFirstByCursor(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
+            let bought = try await Self.seed(fixture)
+            func ids(_ reply: [String: Any]) -> [String] {
+                (reply["transactions"] as? [[String: Any]] ?? []).compactMap { $0["transactionId"] as? String }
+            }
+            let whole = try await Self.get(fixture, "/v1/dashboard/transactions?limit=500")
+            #expect(whole["nextCursor"] is NSNull)
+            let expected = bought.values.flatMap { $0 }.sorted {
+                $0.purchaseDate != $1.purchaseDate ? $0.purchaseDate > $1.purchaseDate
+                    : $1.transactionId.utf8.lexicographicallyPrecedes($0.transactionId.utf8)
+            }.map(\.transactionId)
+            #expect(ids(whole) == expected, "every transaction, newest purchase first")
+            var pages: [[String]] = [], cursor: String?
+            repeat {
+                let query = "limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await Self.get(fixture, "/v1/dashboard/transactions?\(query)")
+                pages.append(ids(page))
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil && pages.count < 10
+            #expect(pages.dropLast().allSatisfy { $0.count == 3 } && pages.last.map { (1...3).contains($0.count) } == true,
+                    "\(pages)")
+            #expect(pages.flatMap { $0 } == ids(whole), "the pages are the whole list, in order, nothing twice")
+            let notifications = try await Self.get(fixture, "/v1/dashboard/notifications?limit=1")
+            #expect(notifications["nextCursor"] is NSNull, "one notification: no next page")
+            let first = try await Self.get(fixture, "/v1/dashboard/transactions?limit=1")
+            let transactionCursor = try #require(first["nextCursor"] as? String)
+            for (path, query) in [("transactions", "cursor=not-a-cursor"), ("transactions", "limit=0"), ("transactions", "limit=501"),
+                                  ("notifications", "cursor=\(transactionCursor)"), ("notifications", "limit=x"),
+                                  ("transactions", "cursor=" + String(repeating: "A", count: 5_000))] {
+                let reply = try await fixture.client.send("GET", "/v1/dashboard/\(path)?\(query)", key: fixture.keys.dashboardKey)
+                #expect(reply.status == 400 && reply.errorCode == "invalid_request", "\(path)?\(query.prefix(60)): \(reply)")
+            }
         }
 
         @Test func theDashboardKeyOnlyReadsAndThePublicKeyCannotUseTheDashboard() async throws {

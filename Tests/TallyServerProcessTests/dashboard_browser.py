@@ -217,6 +217,26 @@ try:
     check(refunded_customer in rows[0].text if rows else False, "the refund is %s's" % refunded_customer)
     shot("transactions-refunded")
 
+    # Paging: three at a time, "Older…" to the next page, until the last; together the API's whole list in order.
+    whole = [t["transactionId"] for t in api("/v1/dashboard/transactions?limit=500")["transactions"]]
+    driver.get(base + "/dashboard/#transactions/limit=3")
+    ready()
+    seen, pages = [], 0
+    while pages < 10:
+        pages += 1
+        rows = driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")
+        seen += [row.find_elements(By.TAG_NAME, "td")[3].text for row in rows]
+        older = driver.find_elements(By.ID, "older")
+        if not older:
+            break
+        previous = driver.current_url
+        older[0].send_keys(Keys.ENTER)
+        wait.until(lambda d: d.current_url != previous)
+        ready()
+    check(seen == whole, "the pages of 3 are the whole list: %r vs %r" % (seen, whole))
+    check(pages == (len(whole) + 2) // 3, "%d pages for %d transactions" % (pages, len(whole)))
+    shot("transactions-last-page")
+
     for page in ["transactions", "notifications", "catalog"]:
         driver.get(base + "/dashboard/#" + page)
         ready()

@@ -79,8 +79,8 @@ extension PostgresCustomerStore: DashboardStore {
         }
     }
 
-    public func latestTransactions(_ filter: DashboardTransactionFilter, limit: Int) throws(CustomerStoreError)
-        -> [DashboardTransaction]
+    public func latestTransactions(_ filter: DashboardTransactionFilter, before: DashboardListPosition?, limit: Int)
+        throws(CustomerStoreError) -> [DashboardTransaction]
     {
         var conditions: [String] = []
         var values: [PostgresValue] = []
@@ -96,6 +96,10 @@ extension PostgresCustomerStore: DashboardStore {
         }
         if let refunded = filter.refunded {
             conditions.append("revocation_ms IS \(refunded ? "NOT " : "")NULL")
+        }
+        if let before {
+            values += [.integer(before.number), .bytes(before.id)]
+            conditions.append("(purchase_ms, transaction_id) < ($\(values.count - 1)::bigint, $\(values.count))")
         }
         values.append(.integer(Int64(limit)))
         let sql = """
@@ -116,19 +120,22 @@ extension PostgresCustomerStore: DashboardStore {
                     originalTransactionId: try rows.requiredBytes(row, 2), productId: try rows.bytes(row, 3) ?? "",
                     type: rows.text(row, 4) ?? "", purchaseDate: try date(5) ?? Date(timeIntervalSince1970: 0),
                     expiresDate: try date(6), revocationDate: try date(7), price: try rows.integer(row, 8),
-                    currency: try rows.bytes(row, 9), offerType: try rows.integer(row, 10).map { Int($0) }))
+                    currency: try rows.bytes(row, 9), offerType: try rows.integer(row, 10).map { Int($0) },
+                    position: DashboardListPosition(number: try rows.integer(row, 5) ?? 0, id: try rows.requiredBytes(row, 1))))
             }
             return list
         }
     }
 
-    public func latestNotifications(limit: Int) throws(CustomerStoreError) -> [DashboardNotification] {
+    public func latestNotifications(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError)
+        -> [DashboardNotification]
+    {
         try snapshot("the latest notifications cannot be read") { (connection) throws(PostgresError) in
             let rows = try connection.query("""
                 SELECT notification_uuid, notification_type, subtype, signed_date_ms, received_at, app_user_id,
-                    original_transaction_id, result
-                FROM notifications ORDER BY sequence DESC LIMIT $1::bigint
-                """, [.integer(Int64(limit))])
+                    original_transaction_id, result, sequence
+                FROM notifications WHERE sequence < $1::bigint ORDER BY sequence DESC LIMIT $2::bigint
+                """, [.integer(before?.number ?? Int64.max), .integer(Int64(limit))])
             var list: [DashboardNotification] = []
             for row in 0..<rows.count {
                 list.append(DashboardNotification(
@@ -136,7 +143,7 @@ extension PostgresCustomerStore: DashboardStore {
                     subtype: rows.text(row, 2), signedDate: Date(millisecondsSince1970: try rows.integer(row, 3) ?? 0),
                     receivedDate: Date(millisecondsSince1970: try rows.integer(row, 4) ?? 0),
                     appUserId: try rows.bytes(row, 5), originalTransactionId: try rows.bytes(row, 6),
-                    result: try rows.requiredText(row, 7)))
+                    result: try rows.requiredText(row, 7), position: DashboardListPosition(number: try rows.integer(row, 8) ?? 0)))
             }
             return list
         }

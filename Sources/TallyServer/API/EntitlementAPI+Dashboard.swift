@@ -112,7 +112,7 @@ extension EntitlementAPI {
         })
     }
 
-    /// `GET /v1/dashboard/transactions?productId=&type=&refunded=&limit=`: newest purchase first.
+    /// `GET /v1/dashboard/transactions?productId=&type=&refunded=&cursor=&limit=`: newest purchase first, one page.
     func dashboardTransactions(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var filter = DashboardTransactionFilter()
         if let productId = request.query["productId"], !productId.isEmpty { filter.productId = productId }
@@ -124,10 +124,15 @@ extension EntitlementAPI {
         default: throw .invalidRequest("refunded must be true or false")
         }
         let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, .transactions)
         let store = try dashboardStore
-        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestTransactions(filter, limit: limit) }
+        let fetched = try storeCall { () throws(CustomerStoreError) in
+            try store.latestTransactions(filter, before: before, limit: limit + 1)
+        }
+        let rows = fetched.prefix(limit)
         return Self.dashboardJSON(JSONWriter.object { writer in
-            writer.objects("transactions", rows) { writer, row in
+            writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.transactions) : nil)
+            writer.objects("transactions", Array(rows)) { writer, row in
                 writer.field("appUserId", row.appUserId)
                 writer.field("transactionId", row.transactionId)
                 writer.field("originalTransactionId", row.originalTransactionId)
@@ -146,13 +151,18 @@ extension EntitlementAPI {
         })
     }
 
-    /// `GET /v1/dashboard/notifications?limit=`: newest received first.
+    /// `GET /v1/dashboard/notifications?cursor=&limit=`: newest received first, one page.
     func dashboardNotifications(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, .notifications)
         let store = try dashboardStore
-        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestNotifications(limit: limit) }
+        let fetched = try storeCall { () throws(CustomerStoreError) in
+            try store.latestNotifications(before: before, limit: limit + 1)
+        }
+        let rows = fetched.prefix(limit)
         return Self.dashboardJSON(JSONWriter.object { writer in
-            writer.objects("notifications", rows) { writer, row in
+            writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.notifications) : nil)
+            writer.objects("notifications", Array(rows)) { writer, row in
                 writer.field("notificationUUID", row.notificationUUID)
                 writer.field("notificationType", row.notificationType)
                 writer.field("subtype", row.subtype)
@@ -187,6 +197,17 @@ extension EntitlementAPI {
                 }
             }
         })
+    }
+
+    /// The position a `cursor` names (a `nextCursor` this server issued for `list`); nil when none is given.
+    private func dashboardCursor(_ request: HTTPRequest, _ list: DashboardListPosition.List) throws(APIError)
+        -> DashboardListPosition?
+    {
+        guard let text = request.query["cursor"], !text.isEmpty else { return nil }
+        guard text.utf8.count <= 4 * Router.maxAppUserIdBytes, let position = DashboardListPosition(cursor: text, list: list) else {
+            throw .invalidRequest("cursor is not a nextCursor this server issued for the \(list) list")
+        }
+        return position
     }
 
     private func dashboardLimit(_ request: HTTPRequest) throws(APIError) -> Int {

@@ -86,6 +86,43 @@ struct StoreDashboardTests {
         #expect(notifications.first?.appUserId == "cy")
     }
 
+    @Test(arguments: StoreKind.allCases) func listsPageNewestFirstWithTiesByIdAndFiltersKept(_ kind: StoreKind) throws {
+        guard let (database, store) = try Self.open(kind) else { return }
+        defer { withExtendedLifetime(database) {} }
+        // Three bought at one moment (ties go by transaction id, as bytes, greater first), a NUL id among them.
+        let purchases: [(String, Double, Date?)] = [("p1", 1, nil), ("p2", 2, F.day(3)), ("p3", 2, nil), ("p\u{0}", 2, F.day(4)),
+                                                    ("p4", 3, nil), ("p5", 4, F.day(5))]
+        for (id, day, revoked) in purchases {
+            _ = try store.record([Self.transaction(id, original: id, from: F.day(day), revokedAt: revoked)], for: "u-\(id)",
+                                 policy: .transfer, at: F.day(6))
+            _ = try store.recordNotification(StoredNotification(
+                notificationUUID: "n-\(id)", notificationType: "SUBSCRIBED", subtype: nil, signedDate: F.day(day),
+                signedPayload: "jws.n-\(id)", transaction: nil, renewalInfo: nil, appliesFacts: false), at: F.day(6))
+        }
+        func pages(_ filter: DashboardTransactionFilter, limit: Int) throws -> [[String]] {
+            var all: [[String]] = [], before: DashboardListPosition?
+            while true {
+                let page = try store.latestTransactions(filter, before: before, limit: limit)
+                if page.isEmpty { return all }
+                all.append(page.map(\.transactionId))
+                before = page.last?.position
+            }
+        }
+        let newestFirst = ["p5", "p4", "p3", "p2", "p\u{0}", "p1"]
+        #expect(try store.latestTransactions(.init(), limit: 10).map(\.transactionId) == newestFirst)
+        #expect(try pages(.init(), limit: 2) == [["p5", "p4"], ["p3", "p2"], ["p\u{0}", "p1"]], "a tie split across pages")
+        #expect(try pages(.init(), limit: 4).joined().map { $0 } == newestFirst)
+        #expect(try pages(.init(refunded: true), limit: 1) == [["p5"], ["p2"], ["p\u{0}"]], "the filter holds on every page")
+        var notifications: [[String]] = [], before: DashboardListPosition?
+        while true {
+            let page = try store.latestNotifications(before: before, limit: 4)
+            if page.isEmpty { break }
+            notifications.append(page.map(\.notificationUUID))
+            before = page.last?.position
+        }
+        #expect(notifications == [["n-p5", "n-p4", "n-p\u{0}", "n-p3"], ["n-p2", "n-p1"]], "newest received first")
+    }
+
     @Test(arguments: StoreKind.allCases) func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix(_ kind: StoreKind) throws {
         guard let (database, store) = try Self.open(kind) else { return }
         defer { withExtendedLifetime(database) {} }

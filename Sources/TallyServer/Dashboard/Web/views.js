@@ -157,14 +157,22 @@ export async function transactions(view, filter) {
       el("a", { href: "#customer/" + encodeURIComponent(t.appUserId), text: t.appUserId }), t.productId, t.transactionId,
       t.price === null ? "—" : formatMoney(t.price, t.currency),
       t.refunded ? el("span", { className: "refunded", text: "Refunded" }) : ""]), "Transactions"));
+  if (data.nextCursor) {
+    view.append(el("a", { id: "older", href: "#transactions/" + new URLSearchParams({ ...filter, cursor: data.nextCursor }).toString(),
+      text: "Older…" }));
+  }
 }
 
-export async function notifications(view) {
-  const data = await get(path.notifications());
+export async function notifications(view, page) {
+  const data = await get(path.notifications(page));
   view.replaceChildren(el("h2", { text: "Notifications" }), data.notifications.length ? table(
     ["Received", "Type", "Subtype", "Customer", "Result"],
     data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result]),
     "Notifications") : el("p", { text: "No notifications stored." }));
+  if (data.nextCursor) {
+    view.append(el("a", { id: "older", href: "#notifications/" + new URLSearchParams({ cursor: data.nextCursor }).toString(),
+      text: "Older…" }));
+  }
 }
 
 export async function catalog(view) {
