@@ -65,7 +65,7 @@ extension ServerProcessTests {
             let text = String(decoding: data, as: UTF8.self)
             print(text)
             #expect(process.terminationStatus == 0, "the browser checks failed:\n\(text)")
-            for name in ["login-error", "overview", "search", "refunded", "xss-as-text"] {
+            for name in ["login-error", "overview", "search", "refunded", "xss-as-text", "overview-range"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
                         "screenshot \(name).png")
             }

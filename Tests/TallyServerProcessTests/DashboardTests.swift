@@ -64,8 +64,17 @@ extension ServerProcessTests {
             return try reply.json()
         }
 
-        @Test func theOverviewCountsWhatTheCustomerAPISays() async throws {
-            let fixture = try ServerFixture()
+        /// A server on SQLite, or on a fresh PostgreSQL database (nil when PostgreSQL is not available outside CI).
+        static func fixture(_ store: String, test: String = #function) throws -> ServerFixture? {
+            guard store == "postgres" else { return try ServerFixture() }
+            guard let cluster = try PostgresCluster.shared(for: test) else { return nil }
+            var options = ServerOptions()
+            options.postgresURLEnv = ServerPair.urlVariable
+            return try ServerFixture(options, environment: [ServerPair.urlVariable: try cluster.createDatabase()])
+        }
+
+        @Test(arguments: ["sqlite", "postgres"]) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
             let bought = try await Self.seed(fixture)
             let customers = Self.customers
             var statuses: [String] = []
@@ -125,10 +134,41 @@ extension ServerProcessTests {
             let bad = try await fixture.client.send("GET", "/v1/dashboard/overview?days=8", key: fixture.keys.dashboardKey)
             #expect(bad.status == 400, "\(bad)")
             #expect(bad.errorCode == "invalid_request")
+
+            // A chosen range: the preset's own days give its numbers; one day 40 days back holds the first purchases.
+            let preset = try await Self.get(fixture, "/v1/dashboard/overview?days=90")
+            let presetRange = try #require(preset["range"] as? [String: Any])
+            let first = try #require(presetRange["from"] as? String), last = try #require(presetRange["to"] as? String)
+            let chosen = try await Self.get(fixture, "/v1/dashboard/overview?from=\(first)&to=\(last)")
+            func json(_ value: Any?) throws -> Data {
+                try JSONSerialization.data(withJSONObject: try #require(value), options: [.sortedKeys])
+            }
+            #expect(try json(chosen["daily"]) == json(preset["daily"]))
+            #expect(try json(chosen["range"]) == json(preset["range"]))
+            let dayFormat = DateFormatter()
+            dayFormat.locale = Locale(identifier: "en_US_POSIX")
+            dayFormat.timeZone = TimeZone(identifier: "UTC")
+            dayFormat.dateFormat = "yyyy-MM-dd"
+            let early = try #require(all.map(\.purchaseDate).min())
+            let day = dayFormat.string(from: early)
+            let one = try await Self.get(fixture, "/v1/dashboard/overview?from=\(day)&to=\(day)")
+            let oneDaily = try #require(one["daily"] as? [[String: Any]])
+            #expect(oneDaily.map { $0["day"] as? String } == [day])
+            let oneRevenue = (oneDaily.first?["revenue"] as? [[String: Any]] ?? []).reduce(Decimal(0)) {
+                $0 + Decimal(string: "\($1["amount"] ?? 0)")!
+            }
+            let expectedOne = all.filter { dayFormat.string(from: $0.purchaseDate) == day }.compactMap(\.price).reduce(Int64(0), +)
+            #expect(expectedOne > 0 && oneRevenue == Decimal(expectedOne) / 1000, "\(oneRevenue) on \(day)")
+            for query in ["from=\(last)&to=\(first)", "from=\(first)", "from=2020-01-01&to=2021-01-02", "from=2026-02-30&to=2026-03-01",
+                          "days=7&from=\(first)&to=\(last)"] {
+                let reply = try await fixture.client.send("GET", "/v1/dashboard/overview?\(query)", key: fixture.keys.dashboardKey)
+                #expect(reply.status == 400, "\(query): \(reply)")
+                #expect(reply.errorCode == "invalid_request", "\(query)")
+            }
         }
     
-        @Test func searchFindsACustomerByEachIdAndTheListsShowRefunds() async throws {
-            let fixture = try ServerFixture()
+        @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
             let bought = try await Self.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
             func found(_ q: String) async throws -> [String] {
@@ -159,6 +199,42 @@ extension ServerProcessTests {
             let listed = try #require(notifications["notifications"] as? [[String: Any]])
             #expect(listed.map { $0["notificationType"] as? String } == ["DID_FAIL_TO_RENEW"])
             #expect(listed.first?["appUserId"] as? String == "ret")
+            #expect(notifications.keys.contains("nextCursor") && notifications["nextCursor"] is NSNull, "one page holds it all")
+        }
+
+        @Test(arguments: ["sqlite", "postgres"]) func theListsPageNewestFirstByCursor(_ store: String) async throws {
+            guard let fixture = try Self.fixture(store) else { return }
+            let bought = try await Self.seed(fixture)
+            func ids(_ reply: [String: Any]) -> [String] {
+                (reply["transactions"] as? [[String: Any]] ?? []).compactMap { $0["transactionId"] as? String }
+            }
+            let whole = try await Self.get(fixture, "/v1/dashboard/transactions?limit=500")
+            #expect(whole["nextCursor"] is NSNull)
+            let expected = bought.values.flatMap { $0 }.sorted {
+                $0.purchaseDate != $1.purchaseDate ? $0.purchaseDate > $1.purchaseDate
+                    : $1.transactionId.utf8.lexicographicallyPrecedes($0.transactionId.utf8)
+            }.map(\.transactionId)
+            #expect(ids(whole) == expected, "every transaction, newest purchase first")
+            var pages: [[String]] = [], cursor: String?
+            repeat {
+                let query = "limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await Self.get(fixture, "/v1/dashboard/transactions?\(query)")
+                pages.append(ids(page))
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil && pages.count < 10
+            #expect(pages.dropLast().allSatisfy { $0.count == 3 } && pages.last.map { (1...3).contains($0.count) } == true,
+                    "\(pages)")
+            #expect(pages.flatMap { $0 } == ids(whole), "the pages are the whole list, in order, nothing twice")
+            let notifications = try await Self.get(fixture, "/v1/dashboard/notifications?limit=1")
+            #expect(notifications["nextCursor"] is NSNull, "one notification: no next page")
+            let first = try await Self.get(fixture, "/v1/dashboard/transactions?limit=1")
+            let transactionCursor = try #require(first["nextCursor"] as? String)
+            for (path, query) in [("transactions", "cursor=not-a-cursor"), ("transactions", "limit=0"), ("transactions", "limit=501"),
+                                  ("notifications", "cursor=\(transactionCursor)"), ("notifications", "limit=x"),
+                                  ("transactions", "cursor=" + String(repeating: "A", count: 5_000))] {
+                let reply = try await fixture.client.send("GET", "/v1/dashboard/\(path)?\(query)", key: fixture.keys.dashboardKey)
+                #expect(reply.status == 400 && reply.errorCode == "invalid_request", "\(path)?\(query.prefix(60)): \(reply)")
+            }
         }
 
         @Test func theDashboardKeyOnlyReadsAndThePublicKeyCannotUseTheDashboard() async throws {

@@ -13,8 +13,9 @@ extension ServerProcessTests {
     /// start, a database from a newer Tally. The tests that stop PostgreSQL use a private cluster.
     @Suite struct PostgresFailures {
         /// The PostgreSQL schema version this build migrates to (TallyPostgres's `PostgresSchema.currentVersion`):
-        /// 1, everything the SQLite store held after its fourth migration; 2, the consumption answers.
-        static let schemaVersion = "2"
+        /// 1, everything the SQLite store held after its fourth migration; 2, the consumption answers; 3, the
+        /// dashboard's columns.
+        static let schemaVersion = "3"
 
         /// What one posted purchase came to.
         struct Posted: Sendable {

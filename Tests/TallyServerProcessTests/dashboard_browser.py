@@ -152,7 +152,7 @@ try:
     ready()
     body = driver.find_element(By.TAG_NAME, "body")
     from selenium.webdriver.common.keys import Keys
-    for _ in range(10):
+    for _ in range(40):  # the overview's own stops first when focus was last inside the page (date fields: 3 each)
         body = driver.switch_to.active_element
         if body.tag_name == "a" and body.text == "Transactions":
             break
@@ -162,6 +162,53 @@ try:
     wait.until(lambda d: d.current_url.endswith("#transactions"))
     ready()
 
+    # The date-range picker by keyboard: Tab to From, type a date (en-US: month, day, year), Tab to To, type, Enter.
+    import datetime
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    first, last = today - datetime.timedelta(days=40), today
+    driver.get(base + "/dashboard/#overview/7")
+    ready()
+    for _ in range(20):
+        if driver.switch_to.active_element.get_attribute("id") == "range-from":
+            break
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.get_attribute("id") == "range-from", "Tab reaches the From date")
+    driver.switch_to.active_element.send_keys(first.strftime("%m%d%Y"))
+    check(driver.find_element(By.ID, "range-from").get_attribute("value") == first.isoformat(),
+          "From typed: %r" % driver.find_element(By.ID, "range-from").get_attribute("value"))
+    for _ in range(4):  # past the From field's remaining segments
+        if driver.switch_to.active_element.get_attribute("id") == "range-to":
+            break
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.get_attribute("id") == "range-to", "Tab goes on to the To date")
+    driver.switch_to.active_element.send_keys(last.strftime("%m%d%Y"))
+    check(driver.find_element(By.ID, "range-to").get_attribute("value") == last.isoformat(),
+          "To typed: %r" % driver.find_element(By.ID, "range-to").get_attribute("value"))
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wanted = "#overview/%s/%s" % (first.isoformat(), last.isoformat())
+    try:
+        wait.until(lambda d: d.current_url.endswith(wanted))
+    except Exception:
+        pass
+    check(driver.current_url.endswith(wanted), "the chosen range in the address: %r" % driver.current_url)
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "active-subscriptions"))
+    chosen = api("/v1/dashboard/overview?from=%s&to=%s" % (first.isoformat(), last.isoformat()))
+    check(len(chosen["daily"]) == 41, "41 days from the API")
+    chosen_new = sum(day["newCustomers"] for day in chosen["daily"])
+    check(text("new-customers") == str(chosen_new), "new customers over the chosen range %r vs %r" % (text("new-customers"), chosen_new))
+    per_day = driver.find_elements(By.CSS_SELECTOR, "table[aria-label='Per day'] tbody tr")
+    check(len(per_day) == 41, "the per-day table has the range's 41 days, got %d" % len(per_day))
+    check(driver.find_element(By.ID, "range").get_attribute("value") == "custom", "the picker says chosen dates")
+    shot("overview-range")
+    # A range the server refuses: the reason shows, the picker stays.
+    driver.get(base + "/dashboard/#overview/%s/%s" % (last.isoformat(), first.isoformat()))
+    ready()
+    wait.until(lambda d: d.find_elements(By.ID, "range-error"))
+    check("after" in text("range-error"), "a reversed range says why: %r" % text("range-error"))
+    check(driver.find_elements(By.ID, "range-from"), "the picker stays on a refused range")
+    check(console_errors(allowed=("400",)) == [], "console errors on the range picker")
+
     # The transactions list filtered to refunds: the one refund, marked refunded.
     driver.get(base + "/dashboard/#transactions/refunded=true")
     ready()
@@ -169,6 +216,26 @@ try:
     check(len(rows) == 1 and rows[0].find_elements(By.CSS_SELECTOR, ".refunded"), "one refunded transaction listed")
     check(refunded_customer in rows[0].text if rows else False, "the refund is %s's" % refunded_customer)
     shot("transactions-refunded")
+
+    # Paging: three at a time, "Older…" to the next page, until the last; together the API's whole list in order.
+    whole = [t["transactionId"] for t in api("/v1/dashboard/transactions?limit=500")["transactions"]]
+    driver.get(base + "/dashboard/#transactions/limit=3")
+    ready()
+    seen, pages = [], 0
+    while pages < 10:
+        pages += 1
+        rows = driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")
+        seen += [row.find_elements(By.TAG_NAME, "td")[3].text for row in rows]
+        older = driver.find_elements(By.ID, "older")
+        if not older:
+            break
+        previous = driver.current_url
+        older[0].send_keys(Keys.ENTER)
+        wait.until(lambda d: d.current_url != previous)
+        ready()
+    check(seen == whole, "the pages of 3 are the whole list: %r vs %r" % (seen, whole))
+    check(pages == (len(whole) + 2) // 3, "%d pages for %d transactions" % (pages, len(whole)))
+    shot("transactions-last-page")
 
     for page in ["transactions", "notifications", "catalog"]:
         driver.get(base + "/dashboard/#" + page)

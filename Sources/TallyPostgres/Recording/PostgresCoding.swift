@@ -40,3 +40,22 @@ enum PostgresCoding {
         }
     }
 }
+
+extension PostgresCoding {
+    /// The dashboard's columns of a transaction row (schema migration 3), in this order: `product_id`,
+    /// `purchase_ms`, `expires_ms`, `revocation_ms`, `price`, `currency`, `offer_type`, `is_upgraded`.
+    static func dashboardValues(of transaction: Transaction) -> [PostgresValue] {
+        [
+            .bytes(transaction.productId), .integer(transaction.purchaseDate.millisecondsSince1970),
+            transaction.expiresDate.map { .integer($0.millisecondsSince1970) } ?? .null,
+            transaction.revocationDate.map { .integer($0.millisecondsSince1970) } ?? .null,
+            transaction.price.map { .integer($0) } ?? .null, .optionalBytes(transaction.currency),
+            transaction.offerType.map { .integer(Int64($0.rawValue)) } ?? .null, .bool(transaction.isUpgraded == true),
+        ]
+    }
+
+    /// The dashboard's columns of a renewal info row (schema migration 3): `in_billing_retry`, `grace_expires_ms`.
+    static func dashboardValues(of info: RenewalInfo) -> [PostgresValue] {
+        [.bool(info.isInBillingRetryPeriod == true), info.gracePeriodExpiresDate.map { .integer($0.millisecondsSince1970) } ?? .null]
+    }
+}

@@ -116,11 +116,14 @@ extension PostgresConnection {
             guard stored != info.normalized, info.normalized.supersedes(stored) else { return false }
         }
         try query("""
-            INSERT INTO renewal_infos (original_transaction_id, payload, signed_renewal_info, updated_at)
-            VALUES ($1, $2, $3, $4::bigint)
+            INSERT INTO renewal_infos (original_transaction_id, payload, signed_renewal_info, updated_at,
+                in_billing_retry, grace_expires_ms)
+            VALUES ($1, $2, $3, $4::bigint, $5::boolean, $6::bigint)
             ON CONFLICT (original_transaction_id) DO UPDATE SET payload = EXCLUDED.payload,
-                signed_renewal_info = EXCLUDED.signed_renewal_info, updated_at = EXCLUDED.updated_at
-            """, [.bytes(chain), .text(info.json), .optionalBytes(info.signed), .integer(date.millisecondsSince1970)])
+                signed_renewal_info = EXCLUDED.signed_renewal_info, updated_at = EXCLUDED.updated_at,
+                in_billing_retry = EXCLUDED.in_billing_retry, grace_expires_ms = EXCLUDED.grace_expires_ms
+            """, [.bytes(chain), .text(info.json), .optionalBytes(info.signed), .integer(date.millisecondsSince1970)]
+                + PostgresCoding.dashboardValues(of: info.normalized))
         return true
     }
 

@@ -28,6 +28,7 @@ extension PostgresConnection {
                     try executeScript("CREATE TABLE tally_schema (version integer NOT NULL); INSERT INTO tally_schema VALUES (0)")
                 }
                 try executeScript(PostgresSchema.migrations[version])
+                if version + 1 == PostgresSchema.dashboardColumnsVersion { try fillDashboardColumns() }
                 try query("UPDATE tally_schema SET version = $1::integer", [.integer(Int64(version + 1))])
                 try execute("COMMIT")
             } catch {

@@ -113,7 +113,52 @@ enum PostgresSchema {
         CREATE INDEX notifications_consumption_requests ON notifications(received_at)
             WHERE notification_type = 'CONSUMPTION_REQUEST';
         """,
+        // 3: the dashboard (the SQLite store's sixth migration): when each customer was first seen (existing ones:
+        // their earliest stored transaction's write, else now; new rows: the inserting transaction's time), and the
+        // payload fields the dashboard's SQL aggregates as plain columns written beside the payload (PostgreSQL's
+        // JSON functions refuse a payload holding `\u0000`, which an id may contain), with indexes over them.
+        // Rows whose payload has no `\u0000` are filled here; the rest by ``PostgresConnection/fillDashboardColumns()``
+        // in the same transaction.
+        """
+        ALTER TABLE customers ADD COLUMN first_seen_at bigint;
+        UPDATE customers SET first_seen_at = coalesce(
+            (SELECT min(updated_at) FROM transactions t WHERE t.app_user_id = customers.app_user_id),
+            (extract(epoch FROM now()) * 1000)::bigint);
+        ALTER TABLE customers ALTER COLUMN first_seen_at SET DEFAULT (extract(epoch FROM now()) * 1000)::bigint,
+            ALTER COLUMN first_seen_at SET NOT NULL;
+        CREATE INDEX customers_by_first_seen ON customers(first_seen_at);
+        ALTER TABLE transactions ADD COLUMN product_id bytea, ADD COLUMN purchase_ms bigint, ADD COLUMN expires_ms bigint,
+            ADD COLUMN revocation_ms bigint, ADD COLUMN price bigint, ADD COLUMN currency bytea,
+            ADD COLUMN offer_type integer, ADD COLUMN is_upgraded boolean NOT NULL DEFAULT false;
+        UPDATE transactions SET product_id = convert_to(p.j ->> 'productId', 'UTF8'),
+            purchase_ms = (p.j ->> 'purchaseDate')::bigint, expires_ms = (p.j ->> 'expiresDate')::bigint,
+            revocation_ms = (p.j ->> 'revocationDate')::bigint, price = (p.j ->> 'price')::bigint,
+            currency = convert_to(p.j ->> 'currency', 'UTF8'), offer_type = (p.j ->> 'offerType')::integer,
+            is_upgraded = coalesce((p.j ->> 'isUpgraded')::boolean, false)
+        FROM (SELECT transaction_id AS id, payload::json AS j FROM transactions
+              WHERE strpos(payload, '\\u0000') = 0) AS p
+        WHERE transactions.transaction_id = p.id;
+        ALTER TABLE renewal_infos ADD COLUMN in_billing_retry boolean NOT NULL DEFAULT false,
+            ADD COLUMN grace_expires_ms bigint;
+        UPDATE renewal_infos SET in_billing_retry = coalesce((p.j ->> 'isInBillingRetryPeriod')::boolean, false),
+            grace_expires_ms = (p.j ->> 'gracePeriodExpiresDate')::bigint
+        FROM (SELECT original_transaction_id AS id, payload::json AS j FROM renewal_infos
+              WHERE strpos(payload, '\\u0000') = 0) AS p
+        WHERE renewal_infos.original_transaction_id = p.id;
+        CREATE INDEX renewal_infos_in_billing_retry ON renewal_infos(original_transaction_id, grace_expires_ms)
+            WHERE in_billing_retry;
+        CREATE INDEX transactions_by_purchase ON transactions(purchase_ms, transaction_id) INCLUDE (currency, price);
+        CREATE INDEX transactions_by_revocation ON transactions(revocation_ms) INCLUDE (currency, price)
+            WHERE revocation_ms IS NOT NULL;
+        CREATE INDEX transactions_live ON transactions(expires_ms)
+            INCLUDE (purchase_ms, revocation_ms, is_upgraded, product_id, offer_type, original_transaction_id)
+            WHERE product_type = 'Auto-Renewable Subscription';
+        CREATE INDEX transactions_by_product ON transactions(product_id, purchase_ms, transaction_id);
+        """,
     ]
+
+    /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).
+    static let dashboardColumnsVersion = 3
 
     /// The schema version this code writes.
     static var currentVersion: Int { migrations.count }

@@ -18,7 +18,8 @@ import TallyServer
 /// - A customer's nets and version change only while its row is locked (`FOR UPDATE`), always before its
 ///   balances; a conflict PostgreSQL reports (a deadlock, a unique violation between two first inserts) rolls the
 ///   transaction back and runs it again, at most ``maxAttempts`` times.
-/// - **Reads** are single statements (one snapshot each, no BEGIN).
+/// - **Reads** are single statements (one snapshot each, no BEGIN); the dashboard's are one READ ONLY REPEATABLE
+///   READ transaction each.
 ///
 /// Failures: a connection that breaks is dropped and the next call connects again; a write that fails before
 /// its COMMIT is retried on a fresh connection (nothing was stored), and otherwise throws

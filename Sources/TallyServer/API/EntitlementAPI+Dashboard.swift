@@ -23,17 +23,37 @@ extension EntitlementAPI {
         }
     }
 
-    /// `GET /v1/dashboard/overview?days=7|30|90`.
-    func dashboardOverview(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        var count = 30
-        if let text = request.query["days"], !text.isEmpty {
+    /// The days an overview covers: `days=7|30|90` ending today (default 30), or `from=YYYY-MM-DD&to=YYYY-MM-DD`
+    /// (UTC days, both included, `from` ≤ `to`, at most ``DashboardDays/maximumCount`` days).
+    static func dashboardDays(_ request: HTTPRequest, now: Date) throws(APIError) -> DashboardDays {
+        let from = request.query["from"], to = request.query["to"], days = request.query["days"]
+        guard from != nil || to != nil else {
+            guard let text = days, !text.isEmpty else { return DashboardDays(count: 30, endingAt: now) }
             guard let value = Int(text), DashboardDays.allowedCounts.contains(value) else {
                 throw .invalidRequest("days must be 7, 30 or 90")
             }
-            count = value
+            return DashboardDays(count: value, endingAt: now)
         }
+        guard days == nil else { throw .invalidRequest("give days or from and to, not both") }
+        guard let from, let to else { throw .invalidRequest("from and to go together: give both") }
+        guard let first = DashboardDays.dayNumber(from) else {
+            throw .invalidRequest("from must be a date as YYYY-MM-DD (UTC), 1970 or later")
+        }
+        guard let last = DashboardDays.dayNumber(to) else {
+            throw .invalidRequest("to must be a date as YYYY-MM-DD (UTC), 1970 or later")
+        }
+        guard first <= last else { throw .invalidRequest("from must not be after to") }
+        guard last - first < Int64(DashboardDays.maximumCount) else {
+            throw .invalidRequest("the range is \(last - first + 1) days; the most is \(DashboardDays.maximumCount)")
+        }
+        return DashboardDays(firstDay: first, lastDay: last)
+    }
+
+    /// `GET /v1/dashboard/overview?days=7|30|90` or `?from=&to=`.
+    func dashboardOverview(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let now = clock.now()
-        let days = DashboardDays(count: count, endingAt: now)
+        let days = try Self.dashboardDays(request, now: now)
+        let count = days.count
         let store = try dashboardStore
         let overview = try storeCall { () throws(CustomerStoreError) in try store.dashboardOverview(days: days, now: now) }
         let mrr = MonthlyRecurringRevenue.compute(overview.products, catalog: configuration.catalog)
@@ -44,6 +64,8 @@ extension EntitlementAPI {
                 writer.field("days", count)
                 writer.field("start", days.start)
                 writer.field("end", days.end)
+                writer.field("from", days.labels.first)
+                writer.field("to", days.labels.last)
             }
             writer.field("activeSubscriptions", overview.products.reduce(0) { $0 + $1.active })
             writer.field("activeTrials", overview.products.reduce(0) { $0 + $1.trials })
@@ -90,7 +112,7 @@ extension EntitlementAPI {
         })
     }
 
-    /// `GET /v1/dashboard/transactions?productId=&type=&refunded=&limit=`: newest purchase first.
+    /// `GET /v1/dashboard/transactions?productId=&type=&refunded=&cursor=&limit=`: newest purchase first, one page.
     func dashboardTransactions(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var filter = DashboardTransactionFilter()
         if let productId = request.query["productId"], !productId.isEmpty { filter.productId = productId }
@@ -102,10 +124,15 @@ extension EntitlementAPI {
         default: throw .invalidRequest("refunded must be true or false")
         }
         let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, .transactions)
         let store = try dashboardStore
-        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestTransactions(filter, limit: limit) }
+        let fetched = try storeCall { () throws(CustomerStoreError) in
+            try store.latestTransactions(filter, before: before, limit: limit + 1)
+        }
+        let rows = fetched.prefix(limit)
         return Self.dashboardJSON(JSONWriter.object { writer in
-            writer.objects("transactions", rows) { writer, row in
+            writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.transactions) : nil)
+            writer.objects("transactions", Array(rows)) { writer, row in
                 writer.field("appUserId", row.appUserId)
                 writer.field("transactionId", row.transactionId)
                 writer.field("originalTransactionId", row.originalTransactionId)
@@ -124,13 +151,18 @@ extension EntitlementAPI {
         })
     }
 
-    /// `GET /v1/dashboard/notifications?limit=`: newest received first.
+    /// `GET /v1/dashboard/notifications?cursor=&limit=`: newest received first, one page.
     func dashboardNotifications(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, .notifications)
         let store = try dashboardStore
-        let rows = try storeCall { () throws(CustomerStoreError) in try store.latestNotifications(limit: limit) }
+        let fetched = try storeCall { () throws(CustomerStoreError) in
+            try store.latestNotifications(before: before, limit: limit + 1)
+        }
+        let rows = fetched.prefix(limit)
         return Self.dashboardJSON(JSONWriter.object { writer in
-            writer.objects("notifications", rows) { writer, row in
+            writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.notifications) : nil)
+            writer.objects("notifications", Array(rows)) { writer, row in
                 writer.field("notificationUUID", row.notificationUUID)
                 writer.field("notificationType", row.notificationType)
                 writer.field("subtype", row.subtype)
@@ -165,6 +197,17 @@ extension EntitlementAPI {
                 }
             }
         })
+    }
+
+    /// The position a `cursor` names (a `nextCursor` this server issued for `list`); nil when none is given.
+    private func dashboardCursor(_ request: HTTPRequest, _ list: DashboardListPosition.List) throws(APIError)
+        -> DashboardListPosition?
+    {
+        guard let text = request.query["cursor"], !text.isEmpty else { return nil }
+        guard text.utf8.count <= 4 * Router.maxAppUserIdBytes, let position = DashboardListPosition(cursor: text, list: list) else {
+            throw .invalidRequest("cursor is not a nextCursor this server issued for the \(list) list")
+        }
+        return position
     }
 
     private func dashboardLimit(_ request: HTTPRequest) throws(APIError) -> Int {

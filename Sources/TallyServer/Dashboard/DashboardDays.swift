@@ -21,6 +21,34 @@ public struct DashboardDays: Sendable, Hashable {
         end = Date(timeIntervalSince1970: today + day)
     }
 
+    /// The most days a chosen range (`from`…`to`) may cover.
+    public static let maximumCount = 366
+
+    /// The days `first`…`last` (days since 1970-01-01, both included); `last` not before `first`.
+    init(firstDay first: Int64, lastDay last: Int64) {
+        count = Int(last - first + 1)
+        start = Date(timeIntervalSince1970: Double(first) * 86_400)
+        end = Date(timeIntervalSince1970: Double(last + 1) * 86_400)
+    }
+
+    /// The day number of `YYYY-MM-DD` (exactly ten characters, a real date of years 1970…9999); nil otherwise.
+    static func dayNumber(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              year >= 1970, (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return Int64(CivilDate.dayNumber(year: year, month: month, day: day))
+    }
+
     /// Each day as `YYYY-MM-DD`, oldest first.
     public var labels: [String] {
         (0..<count).map { DashboardDays.label(start.addingTimeInterval(Double($0) * 86_400)) }
@@ -32,7 +60,7 @@ public struct DashboardDays: Sendable, Hashable {
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
-    static func label(dayNumber: Int64) -> String {
+    public static func label(dayNumber: Int64) -> String {
         let civil = CivilDate.components(ofDay: Int(dayNumber))
         return String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
     }

@@ -14,7 +14,7 @@ public struct DashboardCustomerMatch: Sendable, Hashable {
     }
 }
 
-/// Which transactions ``DashboardStore/latestTransactions(_:limit:)`` lists; nil fields do not filter.
+/// Which transactions ``DashboardStore/latestTransactions(_:before:limit:)`` lists; nil fields do not filter.
 public struct DashboardTransactionFilter: Sendable, Hashable {
     /// Only this product (compared as bytes).
     public var productId: String?
@@ -49,11 +49,14 @@ public struct DashboardTransaction: Sendable, Hashable {
     public var currency: String?
     /// Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back).
     public var offerType: Int?
+    /// Its place in the list: the stored purchase milliseconds and the transaction id.
+    public var position: DashboardListPosition
 
     /// Creates a row.
     public init(appUserId: String, transactionId: String, originalTransactionId: String, productId: String,
                 type: String, purchaseDate: Date, expiresDate: Date? = nil, revocationDate: Date? = nil,
-                price: Int64? = nil, currency: String? = nil, offerType: Int? = nil) {
+                price: Int64? = nil, currency: String? = nil, offerType: Int? = nil, position: DashboardListPosition) {
+        self.position = position
         self.appUserId = appUserId
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -84,10 +87,14 @@ public struct DashboardNotification: Sendable, Hashable {
     public var originalTransactionId: String?
     /// `applied`, `pending`, `recorded`, `unchanged`…, as stored.
     public var result: String
+    /// Its place in the list: the stored sequence.
+    public var position: DashboardListPosition
 
     /// Creates a row.
     public init(notificationUUID: String, notificationType: String, subtype: String?, signedDate: Date,
-                receivedDate: Date, appUserId: String?, originalTransactionId: String?, result: String) {
+                receivedDate: Date, appUserId: String?, originalTransactionId: String?, result: String,
+                position: DashboardListPosition) {
+        self.position = position
         self.notificationUUID = notificationUUID
         self.notificationType = notificationType
         self.subtype = subtype

@@ -12,10 +12,26 @@ public protocol DashboardStore: Sendable {
     /// (`originalTransactionId`), transaction (`transactionId`) or `appAccountToken` equal to it; at most `limit`.
     func searchCustomers(_ text: String, limit: Int) throws(CustomerStoreError) -> [DashboardCustomerMatch]
 
-    /// The latest transactions across customers (newest purchase first) passing `filter`; at most `limit`.
-    func latestTransactions(_ filter: DashboardTransactionFilter, limit: Int) throws(CustomerStoreError)
-        -> [DashboardTransaction]
+    /// The latest transactions across customers (newest purchase first, then the greater transaction id, as bytes)
+    /// passing `filter`, after `before` (the position of the previous page's last row) when given; at most `limit`.
+    func latestTransactions(_ filter: DashboardTransactionFilter, before: DashboardListPosition?, limit: Int)
+        throws(CustomerStoreError) -> [DashboardTransaction]
 
-    /// The latest stored App Store Server Notifications (newest received first); at most `limit`.
-    func latestNotifications(limit: Int) throws(CustomerStoreError) -> [DashboardNotification]
+    /// The latest stored App Store Server Notifications (newest received first), after `before` when given; at
+    /// most `limit`.
+    func latestNotifications(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError) -> [DashboardNotification]
+}
+
+extension DashboardStore {
+    /// The first page of ``latestTransactions(_:before:limit:)``.
+    public func latestTransactions(_ filter: DashboardTransactionFilter, limit: Int) throws(CustomerStoreError)
+        -> [DashboardTransaction]
+    {
+        try latestTransactions(filter, before: nil, limit: limit)
+    }
+
+    /// The first page of ``latestNotifications(before:limit:)``.
+    public func latestNotifications(limit: Int) throws(CustomerStoreError) -> [DashboardNotification] {
+        try latestNotifications(before: nil, limit: limit)
+    }
 }

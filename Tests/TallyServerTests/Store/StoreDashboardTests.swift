@@ -1,11 +1,12 @@
 import Foundation
 import TallyCore
 import Testing
+@testable import TallyPostgres
 @testable import TallyServer
 
 private typealias F = StoreFixtures
 
-@Suite("SQLite store: the dashboard's queries")
+@Suite("Both stores: the dashboard's queries")
 struct StoreDashboardTests {
     private static func transaction(_ id: String, original: String, from: Date, days: Double = 30,
                                     offer: OfferType? = nil, upgraded: Bool? = nil, revokedAt: Date? = nil,
@@ -17,9 +18,19 @@ struct StoreDashboardTests {
             revocationDate: revokedAt, isUpgraded: upgraded, offerType: offer, currency: "USD", price: price))
     }
 
-    @Test func aChainCountsOnceWhileAPeriodIsInForceAndNotWhenRevokedOrUpgraded() throws {
-        let directory = try TemporaryDirectory()
-        let store = try directory.open()
+    /// A fresh store of `kind` and its dashboard queries; nil when PostgreSQL is not available outside CI.
+    private static func open(_ kind: StoreKind, test: String = #function) throws
+        -> (database: StoreUnderTest, store: any CustomerStore & DashboardStore)?
+    {
+        guard let database = try StoreUnderTest(kind, test: test) else { return nil }
+        let store = try #require(try database.open() as? any CustomerStore & DashboardStore,
+                                 "the \(kind) store has the dashboard's queries")
+        return (database, store)
+    }
+
+    @Test(arguments: StoreKind.allCases) func aChainCountsOnceWhileAPeriodIsInForceAndNotWhenRevokedOrUpgraded(_ kind: StoreKind) throws {
+        guard let (database, store) = try Self.open(kind) else { return }
+        defer { withExtendedLifetime(database) {} }
         let now = F.day(40)
         _ = try store.record([Self.transaction("a1", original: "a1", from: F.start),
                               Self.transaction("a2", original: "a1", from: F.day(30))], for: "ann", policy: .transfer, at: now)
@@ -43,9 +54,9 @@ struct StoreDashboardTests {
         #expect(mrr.amounts.map(\.amount) == [Decimal(string: "1.99")!])
     }
 
-    @Test func billingRetryAndGraceCountWhatTheCustomerStateSays() throws {
-        let directory = try TemporaryDirectory()
-        let store = try directory.open()
+    @Test(arguments: StoreKind.allCases) func billingRetryAndGraceCountWhatTheCustomerStateSays(_ kind: StoreKind) throws {
+        guard let (database, store) = try Self.open(kind) else { return }
+        defer { withExtendedLifetime(database) {} }
         let now = F.day(40)
         let chains = [("ann", "g1", F.day(45) as Date?), ("bob", "r1", nil), ("cy", "x1", F.day(39))]
         for (customer, chain, grace) in chains {
@@ -75,9 +86,46 @@ struct StoreDashboardTests {
         #expect(notifications.first?.appUserId == "cy")
     }
 
-    @Test func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix() throws {
-        let directory = try TemporaryDirectory()
-        let store = try directory.open()
+    @Test(arguments: StoreKind.allCases) func listsPageNewestFirstWithTiesByIdAndFiltersKept(_ kind: StoreKind) throws {
+        guard let (database, store) = try Self.open(kind) else { return }
+        defer { withExtendedLifetime(database) {} }
+        // Three bought at one moment (ties go by transaction id, as bytes, greater first), a NUL id among them.
+        let purchases: [(String, Double, Date?)] = [("p1", 1, nil), ("p2", 2, F.day(3)), ("p3", 2, nil), ("p\u{0}", 2, F.day(4)),
+                                                    ("p4", 3, nil), ("p5", 4, F.day(5))]
+        for (id, day, revoked) in purchases {
+            _ = try store.record([Self.transaction(id, original: id, from: F.day(day), revokedAt: revoked)], for: "u-\(id)",
+                                 policy: .transfer, at: F.day(6))
+            _ = try store.recordNotification(StoredNotification(
+                notificationUUID: "n-\(id)", notificationType: "SUBSCRIBED", subtype: nil, signedDate: F.day(day),
+                signedPayload: "jws.n-\(id)", transaction: nil, renewalInfo: nil, appliesFacts: false), at: F.day(6))
+        }
+        func pages(_ filter: DashboardTransactionFilter, limit: Int) throws -> [[String]] {
+            var all: [[String]] = [], before: DashboardListPosition?
+            while true {
+                let page = try store.latestTransactions(filter, before: before, limit: limit)
+                if page.isEmpty { return all }
+                all.append(page.map(\.transactionId))
+                before = page.last?.position
+            }
+        }
+        let newestFirst = ["p5", "p4", "p3", "p2", "p\u{0}", "p1"]
+        #expect(try store.latestTransactions(.init(), limit: 10).map(\.transactionId) == newestFirst)
+        #expect(try pages(.init(), limit: 2) == [["p5", "p4"], ["p3", "p2"], ["p\u{0}", "p1"]], "a tie split across pages")
+        #expect(try pages(.init(), limit: 4).joined().map { $0 } == newestFirst)
+        #expect(try pages(.init(refunded: true), limit: 1) == [["p5"], ["p2"], ["p\u{0}"]], "the filter holds on every page")
+        var notifications: [[String]] = [], before: DashboardListPosition?
+        while true {
+            let page = try store.latestNotifications(before: before, limit: 4)
+            if page.isEmpty { break }
+            notifications.append(page.map(\.notificationUUID))
+            before = page.last?.position
+        }
+        #expect(notifications == [["n-p5", "n-p4", "n-p\u{0}", "n-p3"], ["n-p2", "n-p1"]], "newest received first")
+    }
+
+    @Test(arguments: StoreKind.allCases) func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix(_ kind: StoreKind) throws {
+        guard let (database, store) = try Self.open(kind) else { return }
+        defer { withExtendedLifetime(database) {} }
         _ = try store.record([F.coins("t1", token: "11111111-2222-3333-4444-555555555555")], for: "café", policy: .transfer,
                              at: F.start)
         _ = try store.record([F.coins("t2")], for: "cafe\u{301}", policy: .transfer, at: F.start)
@@ -113,4 +161,59 @@ struct StoreDashboardTests {
         let overview = try reopened.dashboardOverview(days: DashboardDays(count: 7, endingAt: F.day(6)), now: F.day(6))
         #expect(overview.newCustomers == [DashboardDays.label(F.day(2)): 1])
     }
+
+    /// What `dashboardOverview` says of the rows ``seedWithNULs(_:)`` writes, at day 6 over 7 days; customers are
+    /// first seen at their first write when back-filled (when written, at the database's clock instead).
+    private static func expectSeededOverview(_ store: any DashboardStore, backfilled: Bool, _ comment: Comment) throws {
+        let overview = try store.dashboardOverview(days: DashboardDays(count: 7, endingAt: F.day(6)), now: F.day(6))
+        #expect(overview.products == [.init(productId: "app.pro.month", active: 1, trials: 0)], comment)
+        #expect(overview.revenue.map(\.milliunits) == [1990, 2990], comment)
+        #expect(overview.refunds.map(\.day) == [DashboardDays.label(F.day(4))], comment)
+        #expect(overview.inBillingRetry == 1 && overview.inGracePeriod == 0, comment)
+        guard backfilled else { return }
+        #expect(overview.newCustomers == [DashboardDays.label(F.day(1)): 1, DashboardDays.label(F.day(2)): 1,
+                                          DashboardDays.label(F.day(3)): 1], comment)
+    }
+
+    /// A live subscription, a refunded one whose ids hold a NUL byte (its JSON payload holds `\u0000`, which
+    /// PostgreSQL's JSON functions refuse), and a chain with a NUL byte in billing retry.
+    private static func seedWithNULs(_ store: any CustomerStore) throws {
+        _ = try store.record([transaction("s1", original: "s1", from: F.day(2))], for: "u1", policy: .transfer, at: F.day(2))
+        _ = try store.record([transaction("n\u{0}1", original: "n\u{0}1", from: F.day(3), revokedAt: F.day(4), price: 2990)],
+                             for: "u\u{0}2", policy: .transfer, at: F.day(3))
+        let period = transaction("r\u{0}", original: "r\u{0}", from: F.day(-35), price: 990)
+        _ = try store.record([period], for: "u3", policy: .transfer, at: F.day(1))
+        _ = try store.recordNotification(StoredNotification(
+            notificationUUID: "n-r", notificationType: "DID_FAIL_TO_RENEW", subtype: nil, signedDate: F.day(1),
+            signedPayload: "jws.n-r", transaction: period,
+            renewalInfo: RenewalInfo(originalTransactionId: "r\u{0}", productId: "app.pro.month",
+                                     isInBillingRetryPeriod: true, signedDate: F.day(1)),
+            appliesFacts: true), at: F.day(1))
+    }
+
+    @Test func postgresRowsStoredBeforeMigration3AreFilledIncludingPayloadsWithNULs() throws {
+        guard let database = try StoreUnderTest(.postgres), let url = database.url else { return }
+        do {
+            let store = try database.open()
+            try Self.seedWithNULs(store)
+            try Self.expectSeededOverview(try #require(store as? any DashboardStore), backfilled: false, "as written")
+            #expect(try (store as? any DashboardStore)?.searchCustomers("u\u{0}", limit: 5).map(\.appUserId) == ["u\u{0}2"])
+        }
+        do {  // Back to schema 2.
+            let connection = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
+            try connection.executeScript("""
+                DROP INDEX customers_by_first_seen, transactions_by_purchase, transactions_by_revocation, transactions_live,
+                    transactions_by_product, renewal_infos_in_billing_retry;
+                ALTER TABLE customers DROP COLUMN first_seen_at;
+                ALTER TABLE transactions DROP COLUMN product_id, DROP COLUMN purchase_ms, DROP COLUMN expires_ms,
+                    DROP COLUMN revocation_ms, DROP COLUMN price, DROP COLUMN currency, DROP COLUMN offer_type,
+                    DROP COLUMN is_upgraded;
+                ALTER TABLE renewal_infos DROP COLUMN in_billing_retry, DROP COLUMN grace_expires_ms;
+                UPDATE tally_schema SET version = 2;
+                """)
+        }
+        let reopened = try #require(try database.open() as? any DashboardStore)
+        try Self.expectSeededOverview(reopened, backfilled: true, "filled by migration 3")
+    }
 }
+

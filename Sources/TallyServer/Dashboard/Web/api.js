@@ -25,10 +25,10 @@ export async function get(path, key = savedKey()) {
 }
 
 export const path = {
-  overview: (days) => `/v1/dashboard/overview?days=${encodeURIComponent(days)}`,
+  overview: (range) => "/v1/dashboard/overview?" + new URLSearchParams(range).toString(),
   search: (q) => `/v1/dashboard/customers?q=${encodeURIComponent(q)}`,
   transactions: (filter) => "/v1/dashboard/transactions?" + new URLSearchParams(filter).toString(),
-  notifications: () => "/v1/dashboard/notifications",
+  notifications: (page = {}) => "/v1/dashboard/notifications?" + new URLSearchParams(page).toString(),
   catalog: () => "/v1/dashboard/catalog",
   customer: (id) => `/v1/customers/${encodeURIComponent(id)}`,
   history: (id, cursor) => `/v1/customers/${encodeURIComponent(id)}/history?limit=50` +

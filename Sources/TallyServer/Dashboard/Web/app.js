@@ -45,9 +45,11 @@ async function route() {
       case "customers": await views.customers(view, arg); break;
       case "customer": await views.customer(view, arg, rest[1] ? decodeURIComponent(rest[1]) : ""); break;
       case "transactions": await views.transactions(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
-      case "notifications": await views.notifications(view); break;
+      case "notifications": await views.notifications(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       case "catalog": await views.catalog(view); break;
-      default: await views.overview(view, [7, 30, 90].includes(Number(arg)) ? Number(arg) : 30);
+      default: await views.overview(view, /^\d{4}-\d{2}-\d{2}$/.test(arg) && rest.length === 2
+        ? { from: arg, to: decodeURIComponent(rest[1]) }
+        : { days: [7, 30, 90].includes(Number(arg)) ? Number(arg) : 30 });
     }
   } catch (error) {
     if (error instanceof APIError && error.status === 401) { forgetKey(); showLogin("The key is no longer accepted."); return; }

@@ -1,4 +1,4 @@
-import { get, path } from "./api.js";
+import { get, path, APIError } from "./api.js";
 import { el, table, card, formatNumber, formatMoney, formatDate } from "./dom.js";
 
 const chartsAvailable = () => typeof window.Chart === "function";
@@ -14,16 +14,43 @@ function barChart(label, days, series) {
   return box;
 }
 
-export async function overview(view, days) {
-  const data = await get(path.overview(days));
+// `range` is {days} (a preset) or {from, to} (YYYY-MM-DD, UTC days, both included).
+export async function overview(view, range) {
+  const presets = [7, 30, 90];
   const picker = el("select", { id: "range", "aria-label": "Range" },
-    [7, 30, 90].map((d) => el("option", { value: d, selected: d === data.range.days, text: `Last ${d} days` })));
-  picker.addEventListener("change", () => { location.hash = `#overview/${picker.value}`; });
+    presets.map((d) => el("option", { value: d, selected: d === range.days, text: `Last ${d} days` })),
+    el("option", { value: "custom", selected: !range.days, text: "Chosen dates" }));
+  picker.addEventListener("change", () => {
+    if (picker.value === "custom") { from.focus(); return; }
+    location.hash = `#overview/${picker.value}`;
+  });
+  const from = el("input", { id: "range-from", type: "date", required: true, value: range.from ?? "" });
+  const to = el("input", { id: "range-to", type: "date", required: true, value: range.to ?? "" });
+  const form = el("form", { className: "toolbar", id: "range-form", "aria-label": "Date range" },
+    el("label", { for: "range-from", text: "From" }), from, el("label", { for: "range-to", text: "To" }), to,
+    el("button", { type: "submit", id: "range-show", text: "Show" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    location.hash = `#overview/${encodeURIComponent(from.value)}/${encodeURIComponent(to.value)}`;
+  });
+  const toolbar = el("div", { className: "toolbar" }, picker, form);
+  let data;
+  try {
+    data = await get(path.overview(range));
+  } catch (error) {
+    // A range the server refuses (from after to, too long, not a date): say why, keep the picker.
+    if (!(error instanceof APIError) || error.status !== 400) throw error;
+    view.replaceChildren(el("h2", { text: "Overview" }), toolbar,
+      el("p", { className: "error", id: "range-error", role: "alert", text: error.message }));
+    return;
+  }
+  if (!from.value) from.value = data.range.from;
+  if (!to.value) to.value = data.range.to;
   const currencies = [...new Set(data.daily.flatMap((d) => [...d.revenue, ...d.refunds].map((a) => a.currency)))].sort();
   const sumOf = (list, c) => list.filter((a) => a.currency === c).reduce((s, a) => s + a.amount, 0);
   view.replaceChildren(
     el("h2", { text: "Overview" }),
-    el("div", { className: "toolbar" }, picker),
+    toolbar,
     el("div", { className: "cards" },
       card("Active subscriptions", formatNumber(data.activeSubscriptions), "active-subscriptions"),
       card("Active trials", formatNumber(data.activeTrials), "active-trials"),
@@ -130,14 +157,22 @@ export async function transactions(view, filter) {
       el("a", { href: "#customer/" + encodeURIComponent(t.appUserId), text: t.appUserId }), t.productId, t.transactionId,
       t.price === null ? "—" : formatMoney(t.price, t.currency),
       t.refunded ? el("span", { className: "refunded", text: "Refunded" }) : ""]), "Transactions"));
+  if (data.nextCursor) {
+    view.append(el("a", { id: "older", href: "#transactions/" + new URLSearchParams({ ...filter, cursor: data.nextCursor }).toString(),
+      text: "Older…" }));
+  }
 }
 
-export async function notifications(view) {
-  const data = await get(path.notifications());
+export async function notifications(view, page) {
+  const data = await get(path.notifications(page));
   view.replaceChildren(el("h2", { text: "Notifications" }), data.notifications.length ? table(
     ["Received", "Type", "Subtype", "Customer", "Result"],
     data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result]),
     "Notifications") : el("p", { text: "No notifications stored." }));
+  if (data.nextCursor) {
+    view.append(el("a", { id: "older", href: "#notifications/" + new URLSearchParams({ cursor: data.nextCursor }).toString(),
+      text: "Older…" }));
+  }
 }
 
 export async function catalog(view) {

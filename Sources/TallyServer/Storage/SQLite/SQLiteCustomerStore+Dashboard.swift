@@ -79,8 +79,8 @@ extension SQLiteCustomerStore: DashboardStore {
         }
     }
 
-    public func latestTransactions(_ filter: DashboardTransactionFilter, limit: Int) throws(CustomerStoreError)
-        -> [DashboardTransaction]
+    public func latestTransactions(_ filter: DashboardTransactionFilter, before: DashboardListPosition?, limit: Int)
+        throws(CustomerStoreError) -> [DashboardTransaction]
     {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
@@ -94,6 +94,10 @@ extension SQLiteCustomerStore: DashboardStore {
         }
         if let refunded = filter.refunded {
             conditions.append("revocation_ms IS \(refunded ? "NOT " : "")NULL")
+        }
+        if let before {
+            conditions.append("(purchase_ms, transaction_id) < (?, ?)")
+            values += [.integer(before.number), .text(before.id)]
         }
         values.append(.integer(Int64(limit)))
         let sql = """
@@ -113,25 +117,29 @@ extension SQLiteCustomerStore: DashboardStore {
                     originalTransactionId: try row.requiredText(2), productId: row.text(3) ?? "",
                     type: row.text(4) ?? "", purchaseDate: date(5) ?? Date(timeIntervalSince1970: 0),
                     expiresDate: date(6), revocationDate: date(7), price: row.isNull(8) ? nil : row.int64(8),
-                    currency: row.text(9), offerType: row.isNull(10) ? nil : Int(row.int64(10))))
+                    currency: row.text(9), offerType: row.isNull(10) ? nil : Int(row.int64(10)),
+                    position: DashboardListPosition(number: row.int64(5), id: try row.requiredText(1))))
             }
             return rows
         }
     }
 
-    public func latestNotifications(limit: Int) throws(CustomerStoreError) -> [DashboardNotification] {
+    public func latestNotifications(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError)
+        -> [DashboardNotification]
+    {
         try read { (connection) throws(SQLiteError) in
             var rows: [DashboardNotification] = []
             try connection.query("""
                 SELECT notification_uuid, notification_type, subtype, signed_date_ms, received_at, app_user_id,
-                    original_transaction_id, result
-                FROM notifications ORDER BY sequence DESC LIMIT ?
-                """, [.integer(Int64(limit))]) { (row) throws(SQLiteError) in
+                    original_transaction_id, result, sequence
+                FROM notifications WHERE sequence < ? ORDER BY sequence DESC LIMIT ?
+                """, [.integer(before?.number ?? Int64.max), .integer(Int64(limit))]) { (row) throws(SQLiteError) in
                 rows.append(DashboardNotification(
                     notificationUUID: try row.requiredText(0), notificationType: try row.requiredText(1),
                     subtype: row.text(2), signedDate: Date(millisecondsSince1970: row.int64(3)),
                     receivedDate: Date(millisecondsSince1970: row.int64(4)), appUserId: row.text(5),
-                    originalTransactionId: row.text(6), result: try row.requiredText(7)))
+                    originalTransactionId: row.text(6), result: try row.requiredText(7),
+                    position: DashboardListPosition(number: row.int64(8))))
             }
             return rows
         }
