@@ -199,6 +199,9 @@ extension ServerProcessTests {
             let listed = try #require(notifications["notifications"] as? [[String: Any]])
             #expect(listed.map { $0["notificationType"] as? String } == ["DID_FAIL_TO_RENEW"])
             #expect(listed.first?["appUserId"] as? String == "ret")
+            // The seed posts the billing-retry notification days after the sandbox signed it: a late delivery.
+            #expect((listed.first?["anomaly"] as? String)?.hasSuffix("after Apple signed it (Apple's retries)") == true,
+                    "\(listed.first ?? [:])")
             #expect(notifications.keys.contains("nextCursor") && notifications["nextCursor"] is NSNull, "one page holds it all")
         }
 

@@ -160,6 +160,7 @@ extension EntitlementAPI {
             try store.latestNotifications(before: before, limit: limit + 1)
         }
         let rows = fetched.prefix(limit)
+        let now = clock.now()
         return Self.dashboardJSON(JSONWriter.object { writer in
             writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.notifications) : nil)
             writer.objects("notifications", Array(rows)) { writer, row in
@@ -171,6 +172,7 @@ extension EntitlementAPI {
                 writer.field("appUserId", row.appUserId)
                 writer.field("originalTransactionId", row.originalTransactionId)
                 writer.field("result", row.result)
+                writer.field("anomaly", row.anomaly(at: now))
             }
         })
     }

@@ -166,8 +166,8 @@ export async function transactions(view, filter) {
 export async function notifications(view, page) {
   const data = await get(path.notifications(page));
   view.replaceChildren(el("h2", { text: "Notifications" }), data.notifications.length ? table(
-    ["Received", "Type", "Subtype", "Customer", "Result"],
-    data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result]),
+    ["Received", "Type", "Subtype", "Customer", "Result", "Delivery anomaly"],
+    data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result, n.anomaly ?? ""]),
     "Notifications") : el("p", { text: "No notifications stored." }));
   if (data.nextCursor) {
     view.append(el("a", { id: "older", href: "#notifications/" + new URLSearchParams({ cursor: data.nextCursor }).toString(),
