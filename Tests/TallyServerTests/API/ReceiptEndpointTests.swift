@@ -20,17 +20,19 @@ struct ReceiptEndpointTests {
     }
 
     /// A server for the receipt's app whose catalog calls the annual product a non-consumable.
-    static func fixture(environments: [Environment] = [.sandbox], bundleId: String = "com.revenuecat.sampleapp")
-        throws -> ServerFixture
+    static func fixture(environments: [Environment] = [.sandbox], bundleId: String = "com.revenuecat.sampleapp",
+                        database: StoreUnderTest? = nil) throws -> ServerFixture
     {
         let catalog = Catalog(products: [Product(id: annual, kind: .nonConsumable, price: 39.99, currency: "USD")])
         return try ServerFixture(environments: environments, bundleId: bundleId, catalog: catalog,
-                                 appConfiguration: AppConfiguration(bundleId: bundleId, entitlements: ["annual": [annual]]))
+                                 appConfiguration: AppConfiguration(bundleId: bundleId, entitlements: ["annual": [annual]]),
+                                 database: database)
     }
 
-    @Test("a real sandbox receipt imports every in-app record once, typed by the catalog")
-    func importsOnce() throws {
-        let fixture = try Self.fixture()
+    @Test("a real sandbox receipt imports every in-app record once, typed by the catalog", arguments: StoreKind.allCases)
+    func importsOnce(_ kind: StoreKind) throws {
+        guard let database = try StoreUnderTest(kind) else { return }
+        let fixture = try Self.fixture(database: database)
         let expected = try ReceiptVerifier().verify(base64: Self.receipt(Self.sandboxReceipt)).get()
             .transactions().map(\.transactionId)
         #expect(expected.count == 9)

@@ -69,6 +69,31 @@ struct StoreRecordTests {
         #expect(try store.customer("u1").transactions == [receipt])
     }
 
+    /// A receipt's in-app record carries no `signedDate`: it never replaces a signed copy, and a signed copy
+    /// replaces it (TallyCore's `Transaction.supersedes`), on both stores whatever the order.
+    @Test(arguments: StoreKind.allCases) func aReceiptRecordNeverReplacesASignedCopy(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
+        let store = try directory.open()
+        var unsigned = F.premium("t1").transaction
+        unsigned.signedDate = nil
+        let receipt = StoredTransaction(transaction: unsigned, source: .receipt)
+        let signed = F.premium("t1", revokedAt: F.day(2))  // signed at F.start, and refunded since
+        _ = try store.record([signed], for: "u1", policy: .transfer, at: F.start)
+        let replay = try store.record([receipt], for: "u1", policy: .transfer, at: F.day(3))
+        #expect(replay.unchanged == ["t1"] && replay.updated.isEmpty, "\(replay)")
+        #expect(try store.customer("u1").transactions.first?.transaction.revocationDate == F.day(2),
+                "an old receipt does not undo the refund")
+
+        var unsignedSecond = unsigned
+        unsignedSecond.transactionId = "t2"
+        unsignedSecond.originalTransactionId = "t2"
+        let receiptFirst = StoredTransaction(transaction: unsignedSecond, source: .receipt)
+        _ = try store.record([receiptFirst], for: "u3", policy: .transfer, at: F.start)
+        let upgraded = try store.record([F.premium("t2")], for: "u3", policy: .transfer, at: F.day(1))
+        #expect(upgraded.updated == ["t2"], "the signed copy replaces the receipt's: \(upgraded)")
+        #expect(try store.customer("u3").transactions.first?.source == .signedTransaction)
+    }
+
     @Test(arguments: StoreKind.allCases) func customersAreSeparate(_ kind: StoreKind) throws {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
