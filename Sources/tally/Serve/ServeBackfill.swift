@@ -8,26 +8,14 @@ enum ServeBackfill {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments(words, flags: ["json"], options: ["data", "config", "since"])
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        guard let data = arguments.value("data") else { throw UsageError("missing --data DIR") }
-        guard let configPath = arguments.value("config") else { throw UsageError("missing --config FILE") }
+        let paths = try ServeOffline.paths(arguments)
         guard let text = arguments.value("since"), let since = ISO8601DateFormatter().date(from: text) else {
             throw UsageError("missing or bad --since DATE (ISO 8601, such as 2026-11-01T00:00:00Z)")
         }
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration(contentsOf: URL(fileURLWithPath: configPath))
-        } catch {
-            Output.error("tally serve backfill: \(error.description)")
-            return ExitCode.usage
-        }
         let api: EntitlementAPI
-        do {
-            let store = try ServeStore.open(configuration, data: data, readers: 1)
-            api = try EntitlementAPI(configuration: configuration, store: store,
-                                     clock: try ServerClock.configured(for: configuration))
-        } catch {
-            Output.error("tally serve backfill: \(error)")
-            return ExitCode.refused
+        switch ServeOffline.api(paths, command: "backfill") {
+        case .success(let built): api = built
+        case .failure(let status): return status.code
         }
         let json = arguments.flag("json")
         let result: BackfillProgress

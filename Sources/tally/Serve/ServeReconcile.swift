@@ -8,24 +8,12 @@ enum ServeReconcile {
     static func run(_ words: [String]) throws -> Int32 {
         let arguments = try Arguments(words, flags: ["json"], options: ["data", "config", "customer"])
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        guard let data = arguments.value("data") else { throw UsageError("missing --data DIR") }
-        guard let configPath = arguments.value("config") else { throw UsageError("missing --config FILE") }
+        let paths = try ServeOffline.paths(arguments)
         guard let customer = arguments.value("customer"), !customer.isEmpty else { throw UsageError("missing --customer ID") }
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ServerConfiguration(contentsOf: URL(fileURLWithPath: configPath))
-        } catch {
-            Output.error("tally serve reconcile: \(error.description)")
-            return ExitCode.usage
-        }
         let api: EntitlementAPI
-        do {
-            let store = try ServeStore.open(configuration, data: data, readers: 1)
-            api = try EntitlementAPI(configuration: configuration, store: store,
-                                     clock: try ServerClock.configured(for: configuration))
-        } catch {
-            Output.error("tally serve reconcile: \(error)")
-            return ExitCode.refused
+        switch ServeOffline.api(paths, command: "reconcile") {
+        case .success(let built): api = built
+        case .failure(let status): return status.code
         }
         let result: Reconciliation
         do {
