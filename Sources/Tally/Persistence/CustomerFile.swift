@@ -115,7 +115,15 @@ final class CustomerFile {
     private func lock() throws(StoreError) {
         let path = directory.appendingPathComponent(Self.lockName).path
         lockFD = try POSIXFile.open(path, O_RDWR | O_CREAT)
-        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+        // A process forked by this one (any `Process` launch) shares the previous holder's open file until it
+        // execs, which closes it (close-on-exec): a lock released just now can stay held that long. So a busy
+        // lock is tried again for up to a second before the directory is called in use.
+        var locked = flock(lockFD, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<100 where !locked {
+            usleep(10_000)
+            locked = flock(lockFD, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             POSIXFile.close(lockFD)
             lockFD = -1
             throw StoreError(.storage, "\(directory.path) is in use by another Store (this process or another); "
