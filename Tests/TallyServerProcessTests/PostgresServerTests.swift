@@ -49,6 +49,34 @@ extension ServerProcessTests {
             #expect(spent == Set(recorded.map(\.0)), "the stored spends are exactly the ones answered 200")
         }
 
+        /// Each server keeps the state it computed in the database (cache off): after a write on the other server,
+        /// the kept state is never served again, so every read shows every write before it, on either server.
+        @Test func aStateKeptByOneServerIsNeverServedAfterAWriteOnTheOther() async throws {
+            guard let cluster = try PostgresCluster.shared() else { return }
+            let pair = try ServerPair(cluster: cluster)
+            var market = try pair.fixture.market()
+            let clients = pair.clients
+            for round in 1...15 {
+                let reader = clients[round % 2], writer = clients[(round + 1) % 2]
+                let before = try await reader.customer("kay")
+                #expect(JSONFields.balance(before) == Decimal(100 * (round - 1)), "round \(round), before")
+                #expect(JSONFields.balance(try await reader.customer("kay")) == Decimal(100 * (round - 1)),
+                        "round \(round): the kept state, read again")
+                let (_, jws) = try market.buySigned("market.coins.100", account: "kay")
+                #expect(try await writer.postTransaction(jws, for: "kay").status == 200)
+                #expect(JSONFields.balance(try await reader.customer("kay")) == Decimal(100 * round),
+                        "round \(round): the other server's write is seen at once")
+            }
+            _ = try await clients[0].spend(250, id: "kay-spend", for: "kay")
+            #expect(JSONFields.balance(try await clients[1].customer("kay")) == 1_250)
+            let kept = try cluster.psql("SELECT count(*) FROM customers WHERE state_version = version", database: pair.database)
+            #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "the last read kept its state")
+            // A state kept in the row but wrong (as a bug would leave it) is what a read serves: proof the reads above
+            // went through the kept states.
+            try cluster.psql("UPDATE customers SET state_body = replace(state_body, '1250', '7')", database: pair.database)
+            #expect(JSONFields.balance(try await clients[0].customer("kay")) == 7)
+        }
+
         /// The same JWS posted to both servers at the same moment, for many purchases: one `inserted` each.
         @Test func theSameTransactionPostedToBothAtOnceIsInsertedOnce() async throws {
             guard let cluster = try PostgresCluster.shared() else { return }

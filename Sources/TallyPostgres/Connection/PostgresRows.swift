@@ -31,6 +31,13 @@ final class PostgresRows {
         }
     }
 
+    /// A text value's bytes as they arrived (no `String` made); nil for NULL.
+    func textBytes(_ row: Int, _ column: Int) -> [UInt8]? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
     /// A text value that must be present.
     func requiredText(_ row: Int, _ column: Int) throws(PostgresError) -> String {
         guard let value = text(row, column) else { throw .corrupt("column \(column) is NULL where a value is required") }

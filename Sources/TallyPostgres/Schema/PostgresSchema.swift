@@ -155,6 +155,12 @@ enum PostgresSchema {
             WHERE product_type = 'Auto-Renewable Subscription';
         CREATE INDEX transactions_by_product ON transactions(product_id, purchase_ms, transaction_id);
         """,
+        // 4: each customer's encoded state, kept beside its row at the version it was computed from
+        // (``PostgresCustomerStore/storedState(of:fingerprint:at:)``); a write changes `version`, which leaves it unused.
+        """
+        ALTER TABLE customers ADD COLUMN state_version bigint, ADD COLUMN state_fingerprint text,
+            ADD COLUMN state_from_ms bigint, ADD COLUMN state_until_ms bigint, ADD COLUMN state_body text;
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

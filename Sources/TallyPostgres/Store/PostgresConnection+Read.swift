@@ -9,6 +9,12 @@ extension PostgresConnection {
         try record(appUserId, sql: Self.stateSQL)
     }
 
+    /// ``customerStateRecord(_:)`` and, in its ``TallyServer/CustomerRecord/spends``, the spend recorded with
+    /// `spendId` (compared as bytes) if any, in one statement (one snapshot).
+    func customerStateRecord(_ appUserId: String, withSpend spendId: String) throws(PostgresError) -> CustomerRecord {
+        try record(appUserId, sql: Self.stateSQL + Self.spendSQL, extra: [.bytes(spendId)])
+    }
+
     /// Everything stored for `appUserId`, in one statement (one snapshot).
     func customerRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
         try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: " AND NOT consumable", with: "") + Self.historySQL)
@@ -24,6 +30,12 @@ extension PostgresConnection {
         UNION ALL SELECT 'r', original_transaction_id, payload, NULL, NULL, NULL, NULL, NULL, NULL FROM renewal_infos
             WHERE original_transaction_id IN (SELECT original_transaction_id FROM transactions
                                               WHERE app_user_id = $1 AND product_type = $2)
+        """
+
+    private static let spendSQL = """
+
+        UNION ALL SELECT 's', spend_id, amount::text, NULL, NULL, sequence, date_ms, currency, NULL
+            FROM spends WHERE app_user_id = $1 AND spend_id = $3
         """
 
     private static let historySQL = """
@@ -47,8 +59,10 @@ extension PostgresConnection {
         return decoded
     }
 
-    private func record(_ appUserId: String, sql: String) throws(PostgresError) -> CustomerRecord {
-        let rows = try query(sql, [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)])
+    private func record(_ appUserId: String, sql: String, extra: [PostgresValue] = []) throws(PostgresError)
+        -> CustomerRecord
+    {
+        let rows = try query(sql, [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)] + extra)
         var record = CustomerRecord(appUserId: appUserId)
         var transactions: [(id: String, value: StoredTransaction)] = []
         var renewals: [(chain: String, info: RenewalInfo)] = []

@@ -18,26 +18,19 @@ extension PostgresCustomerStore {
     {
         let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> Admission in
             try connection.lockCustomer(appUserId)
-            // The spend already recorded with this id (if any) and the net of `currency`, in one statement.
-            let rows = try connection.query("""
-                SELECT (SELECT net::text FROM balances WHERE app_user_id = $1 AND currency = $3),
-                       s.currency, s.amount::text, s.date_ms
-                FROM (VALUES (1)) AS one LEFT JOIN spends s ON s.app_user_id = $1 AND s.spend_id = $2
-                """, [.bytes(appUserId), .bytes(id), .bytes(currency)])
-            var existing: Spend?
-            if rows.count > 0, !rows.isNull(0, 1) {
-                guard let amount = try rows.decimal(0, 2) else { throw .corrupt("spend '\(id.prefix(64))' has no amount") }
-                existing = Spend(id: id, currency: try rows.requiredBytes(0, 1), amount: amount,
-                                 date: Date(millisecondsSince1970: try rows.integer(0, 3) ?? 0))
-            }
-            let net = rows.count > 0 ? try rows.decimal(0, 0) ?? 0 : 0
+            // After the lock, in one statement: the state record (its nets hold the net of `currency`) and the spend
+            // already recorded with this id, if any. Nothing else changes the nets or version while the row is locked.
+            var record = try connection.customerStateRecord(appUserId, withSpend: id)
+            let existing = record.spends.first
+            record.spends = []
+            let net = record.nets.first { $0.key.hasSameBytes(as: currency) }?.value ?? 0
             let admitted: Spend?
             do {
                 admitted = try admit(existing, net)
             } catch {
                 return .refused(error)
             }
-            guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId)) }
+            guard let spend = admitted else { return .duplicate(record) }
             // The spend, the net and the version in one statement (the customer's row is locked above).
             try connection.query("""
                 WITH spend AS (
@@ -50,7 +43,11 @@ extension PostgresCustomerStore {
                 UPDATE customers SET version = version + 1 WHERE app_user_id = $1
                 """, [.bytes(appUserId), .bytes(spend.id), .bytes(spend.currency), .decimal(spend.amount),
                       .integer(spend.date.millisecondsSince1970)])
-            return .recorded(try connection.customerStateRecord(appUserId))
+            // The record as this spend leaves it, without reading it again.
+            let key = record.nets.keys.first { $0.hasSameBytes(as: spend.currency) } ?? spend.currency
+            record.nets[key] = (record.nets[key] ?? 0) - spend.amount
+            record.version += 1
+            return .recorded(record)
         }
         switch admission {
         case .recorded(let record): return .recorded(record)

@@ -3,6 +3,10 @@ import TallyCore
 
 /// The `customer` object of docs/server.md, written field by field in the documented order.
 enum CustomerJSON {
+    /// The encoding's version, part of every kept state's fingerprint: change it with the encoding, so states a
+    /// store kept from an older encoding are computed again.
+    static let format = "customer/1"
+
     /// The encoded object for `appUserId` in `state`.
     static func encode(appUserId: String, state: CustomerState) -> [UInt8] {
         JSONWriter.object { writer in

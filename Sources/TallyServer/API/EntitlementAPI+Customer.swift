@@ -3,27 +3,55 @@ import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {
-    /// `GET /v1/customers/{appUserId}`: from the cache while it is fresh, else from the store.
+    /// How long a state kept in the store (``CustomerStore/keepsEncodedStates``) may be served at most, in seconds.
+    static let maximumKeptStateAge: TimeInterval = 86_400
+
+    /// `GET /v1/customers/{appUserId}`: from the cache while it is fresh, else the state the store kept while it
+    /// is still right, else computed from the store's record.
     func getCustomer(_ appUserId: String) throws(APIError) -> HTTPResponse {
         let now = clock.now()
         let customer: [UInt8]
         if cacheMaximumAge > 0, let cached = cache.lookup(appUserId, now: now) {
             customer = cached.body
+        } else if store.keepsEncodedStates, let kept = try keptState(appUserId, now: now) {
+            customer = kept
         } else {
             customer = try loadCustomer(appUserId, now: now)
         }
         return APIResponse.json(Self.wrap(("customer", customer)))
     }
 
-    /// Reads the customer from the store, encodes its state at `now` and caches it.
+    /// The state the store kept for `appUserId`, when still right at `now`, put in the cache too.
+    private func keptState(_ appUserId: String, now: Date) throws(APIError) -> [UInt8]? {
+        let ticket = cache.ticket()
+        guard let kept = try storeCall({ () throws(CustomerStoreError) in
+            try store.storedState(of: appUserId, fingerprint: stateFingerprint, at: now)
+        }) else { return nil }
+        if cacheMaximumAge > 0 {
+            let expires = min(kept.validUntil, now.addingTimeInterval(cacheMaximumAge))
+            cache.insert(StateCache.Entry(version: kept.version, expires: expires, body: kept.body), for: appUserId,
+                         ticket: ticket)
+        }
+        return kept.body
+    }
+
+    /// Reads the customer from the store, encodes its state at `now`, caches it, and has a store that keeps
+    /// states keep it.
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
         let (body, state) = encodeCustomer(record, now: now)
-        let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
         if cacheMaximumAge > 0 {
+            let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
             cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
                          ticket: ticket)
+        }
+        if store.keepsEncodedStates, record.version > 0 {
+            let until = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumKeptStateAge)
+            // Best effort: a state not kept (a write came first, the database refused) is computed again next time.
+            _ = try? store.keepState(StoredCustomerState(version: record.version, fingerprint: stateFingerprint,
+                                                         validFrom: now, validUntil: until, body: body),
+                                     for: appUserId)
         }
         return body
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyCrypto
 import TallyHTTP
 
 /// The `/v1` API of docs/server.md as a plain function from request to response: routing, keys, rate
@@ -17,6 +18,8 @@ public final class EntitlementAPI: Sendable {
     let verifier: PurchaseVerifier
     /// The catalog and `tally.json` read once for computing customer states.
     let rules: CatalogRules
+    /// What a kept encoded state must have been computed with (``CustomerJSON/format`` and the rules), hashed.
+    let stateFingerprint: String
     let cache = StateCache()
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
@@ -49,6 +52,8 @@ public final class EntitlementAPI: Sendable {
         limiter = RateLimiter(clock: clock)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
+        stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
+            .map { String(format: "%02x", $0) }.joined()
     }
 
     /// The handler to give an HTTP server.

@@ -97,9 +97,37 @@ public protocol CustomerStore: Sendable {
 
     /// The answer recorded for the notification `notificationUUID` (compared as bytes); nil when none.
     func consumptionAnswer(notificationUUID: String) throws(CustomerStoreError) -> ConsumptionAnswer?
+
+    /// Whether this store keeps each customer's encoded state beside its record (``storedState(of:fingerprint:at:)``,
+    /// ``keepState(_:for:)``). PostgreSQL does: several servers read one database, and a kept state makes a read
+    /// one row. SQLite does not: it reads in-process, and computes the state each time.
+    var keepsEncodedStates: Bool { get }
+
+    /// The encoded state kept for `appUserId` when it is still right: computed at the customer's current version
+    /// with `fingerprint`, and `date` within its validity; nil otherwise (and for a customer never seen).
+    func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
+        -> StoredCustomerState?
+
+    /// Keeps `state` for `appUserId` when the customer's version is still `state.version` (a write since then
+    /// leaves nothing kept); true when it was kept.
+    @discardableResult
+    func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool
 }
 
 extension CustomerStore {
+    /// False: the store computes every state from its record.
+    public var keepsEncodedStates: Bool { false }
+
+    /// Nil: nothing is kept.
+    public func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
+        -> StoredCustomerState? { nil }
+
+    /// Keeps nothing (false).
+    @discardableResult
+    public func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool {
+        false
+    }
+
     /// Records, then reads the state record in a second call (another write may come between them).
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
                                    policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)

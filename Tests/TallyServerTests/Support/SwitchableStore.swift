@@ -101,4 +101,18 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.consumptionAnswer(notificationUUID: notificationUUID)
     }
+
+    var keepsEncodedStates: Bool { base.keepsEncodedStates }
+
+    func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
+        -> StoredCustomerState?
+    {
+        try check()
+        return try base.storedState(of: appUserId, fingerprint: fingerprint, at: date)
+    }
+
+    func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool {
+        try check()
+        return try base.keepState(state, for: appUserId)
+    }
 }

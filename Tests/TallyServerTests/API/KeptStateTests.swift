@@ -1,0 +1,83 @@
+import Foundation
+import TallyCore
+import Testing
+@testable import TallyServer
+
+/// `GET /v1/customers/{id}` on a store that keeps encoded states (PostgreSQL): the state kept beside the
+/// customer's row is served, without reading the record, only while it is still right.
+@Suite("Customer states kept in the store")
+struct KeptStateTests {
+    private static let start = ServerFixture.start
+
+    /// Lets the fixture's in-memory cache (``EntitlementAPI/maximumCacheAge``) lapse, so the next read goes to the store.
+    private func pastTheCache(_ fixture: ServerFixture) {
+        fixture.clock.advance(by: EntitlementAPI.maximumCacheAge + 1)
+    }
+
+    @Test func aKeptStateIsServedUntilAWriteOrANotificationChangesTheCustomer() throws {
+        guard let fixture = try ServerFixture.make(.postgres) else { return }
+        let monthly = Purchases.monthly("6001", original: "6001", at: Self.start.addingTimeInterval(-86_400),
+                                        expires: Self.start.addingTimeInterval(20 * 86_400))
+        #expect(try fixture.post(monthly, for: "k").status == 200)
+        pastTheCache(fixture)
+        #expect(fixture.customer("k").features == ["plus", "pro"], "computed from the record and kept")
+        let reads = fixture.store.reads
+        pastTheCache(fixture)
+        #expect(fixture.customer("k").features == ["plus", "pro"])
+        #expect(fixture.store.reads == reads, "served from the kept state, not from the record")
+
+        #expect(try fixture.post(Purchases.coins("6002", at: Self.start), for: "k").status == 200)
+        let afterPost = fixture.store.reads
+        pastTheCache(fixture)
+        #expect(fixture.customer("k").balance("coins") == "10", "a post moves the version")
+        #expect(fixture.store.reads == afterPost + 1)
+
+        pastTheCache(fixture)
+        let refunded = monthly.signed(fixture.clock.now)
+        var revoked = refunded
+        revoked.revocationDate = fixture.clock.now
+        revoked.revocationReason = .other
+        #expect(try fixture.notify(.refund, signed: fixture.clock.now, transaction: revoked).result == "applied")
+        let afterNotification = fixture.store.reads
+        pastTheCache(fixture)
+        let after = fixture.customer("k")
+        #expect(after.features.isEmpty, "a notification moves the version too: \(after.text)")
+        #expect(fixture.store.reads == afterNotification + 1)
+    }
+
+    @Test func aKeptStateEndsWhenTheStateChangesByItself() throws {
+        guard let fixture = try ServerFixture.make(.postgres) else { return }
+        let expires = Self.start.addingTimeInterval(3_600)
+        let monthly = Purchases.monthly("6010", original: "6010", at: Self.start.addingTimeInterval(-86_400),
+                                        expires: expires)
+        #expect(try fixture.post(monthly, for: "e").status == 200)
+        pastTheCache(fixture)
+        #expect(fixture.customer("e").features == ["plus", "pro"])
+        let reads = fixture.store.reads
+        fixture.clock.set(expires.addingTimeInterval(-1))
+        #expect(fixture.customer("e").features == ["plus", "pro"])
+        #expect(fixture.store.reads == reads, "still right a second before the expiry")
+        fixture.clock.set(expires.addingTimeInterval(0.001))
+        let after = fixture.customer("e")
+        #expect(after.features.isEmpty)
+        #expect(after.subscription["status"] as? String == "expired")
+        #expect(fixture.store.reads == reads + 1, "computed again at the expiry, with no write")
+    }
+
+    @Test func aStateKeptUnderOtherRulesIsComputedAgain() throws {
+        guard let database = try StoreUnderTest(.postgres) else { return }
+        let first = try ServerFixture(database: database)
+        var renamed = try ServerFixture.appConfiguration()
+        renamed.entitlements["gold"] = renamed.entitlements.removeValue(forKey: "premium")
+        let second = try ServerFixture(appConfiguration: renamed, database: database)
+        #expect(try first.post(Purchases.premium("6020", at: Self.start.addingTimeInterval(-60)), for: "r").status == 200)
+        pastTheCache(first)
+        #expect(first.customer("r").features == ["no-ads", "premium"])
+        let firstReads = first.store.reads
+        #expect(second.customer("r").features == ["gold", "no-ads"], "a server with other rules computes its own")
+        #expect(second.store.reads == 1)
+        pastTheCache(first)
+        #expect(first.customer("r").features == ["no-ads", "premium"])
+        #expect(first.store.reads == firstReads + 1, "the state the other rules kept is not served here")
+    }
+}
