@@ -40,11 +40,15 @@ enum PostgresServerBenchmark {
             cluster = started
             let database = try started.createDatabase("tally_bench")
             let pgbenchDatabase = try started.createDatabase("pgbench_peer")
-            let setup = try ServerBenchSetup(tally: tally, folder: folder)
+            // Two servers share this machine: each gets its share of the cores for HTTP threads, and as many write
+            // threads as its pool has connections (a write waits for a connection; more threads only queue).
+            let setup = try ServerBenchSetup(tally: tally, folder: folder,
+                                             threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
+                                             writeThreads: 8)
             let funding = try fund(setup: setup, url: database)
             Report.line(String(format: "funded %d customers through the store in %.1f s", spenders, funding))
             let wrk = Wrk(executable: wrkPath, threads: 1, connections: 32, seconds: seconds)
-            Report.line("PostgreSQL on a Unix socket (fsync on); two tally serve (threads \(ProcessInfo.processInfo.environment["TALLY_BENCH_SERVER_THREADS"] ?? "4"), poolSize 8); per server "
+            Report.line("PostgreSQL on a Unix socket (fsync on); two tally serve (threads \(setup.threads), writeThreads \(setup.writeThreads), poolSize 8); per server "
                 + "wrk -t1 -c32 -d\(seconds)s" + BenchTools.loadAverageNote)
 
             let (selectOnly, tpcb) = try pgbench(started, database: pgbenchDatabase, seconds: seconds)

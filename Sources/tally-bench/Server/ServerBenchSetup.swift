@@ -13,10 +13,16 @@ struct ServerBenchSetup {
     let key: String
     let signer: SandboxSigner
     let now = Date()
+    /// The server's `threads` and `writeThreads`.
+    let threads: Int, writeThreads: Int
 
-    /// Writes everything into `folder`, asking `tally serve key` for the key.
-    init(tally: URL, folder: URL) throws {
+    /// Writes everything into `folder`, asking `tally serve key` for the key. `TALLY_BENCH_SERVER_THREADS` and
+    /// `TALLY_BENCH_WRITE_THREADS` override `threads` and `writeThreads`.
+    init(tally: URL, folder: URL, threads: Int = 4, writeThreads: Int = 32) throws {
         self.folder = folder
+        let environment = ProcessInfo.processInfo.environment
+        self.threads = environment["TALLY_BENCH_SERVER_THREADS"].flatMap { Int($0) } ?? threads
+        self.writeThreads = environment["TALLY_BENCH_WRITE_THREADS"].flatMap { Int($0) } ?? writeThreads
         let example = BenchTools.packageRoot.appendingPathComponent("Examples/Market")
         for name in ["Market.storekit", "tally.json"] {
             try FileManager.default.copyItem(at: example.appendingPathComponent(name),
@@ -39,8 +45,8 @@ struct ServerBenchSetup {
             "verification": ["bundleId": Self.bundleId, "environments": ["Sandbox"], "roots": ["root.pem"]],
             "keys": [["name": "bench", "role": "secret", "sha256": sha256]],
             "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000],
-            "threads": ProcessInfo.processInfo.environment["TALLY_BENCH_SERVER_THREADS"].flatMap { Int($0) } ?? 4,
-            "writeThreads": ProcessInfo.processInfo.environment["TALLY_BENCH_WRITE_THREADS"].flatMap { Int($0) } ?? 32,
+            "threads": self.threads,
+            "writeThreads": self.writeThreads,
         ]
         config = folder.appendingPathComponent("tally-server.json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.prettyPrinted, .sortedKeys])

@@ -199,12 +199,13 @@ struct StoreDashboardTests {
             try Self.expectSeededOverview(try #require(store as? any DashboardStore), backfilled: false, "as written")
             #expect(try (store as? any DashboardStore)?.searchCustomers("u\u{0}", limit: 5).map(\.appUserId) == ["u\u{0}2"])
         }
-        do {  // Back to schema 2.
+        do {  // Back to schema 2 (migrations 3 and 4 undone).
             let connection = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
             try connection.executeScript("""
                 DROP INDEX customers_by_first_seen, transactions_by_purchase, transactions_by_revocation, transactions_live,
                     transactions_by_product, renewal_infos_in_billing_retry;
-                ALTER TABLE customers DROP COLUMN first_seen_at;
+                ALTER TABLE customers DROP COLUMN first_seen_at, DROP COLUMN state_version, DROP COLUMN state_fingerprint,
+                    DROP COLUMN state_from_ms, DROP COLUMN state_until_ms, DROP COLUMN state_body;
                 ALTER TABLE transactions DROP COLUMN product_id, DROP COLUMN purchase_ms, DROP COLUMN expires_ms,
                     DROP COLUMN revocation_ms, DROP COLUMN price, DROP COLUMN currency, DROP COLUMN offer_type,
                     DROP COLUMN is_upgraded;
