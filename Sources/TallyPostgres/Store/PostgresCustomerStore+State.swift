@@ -7,21 +7,15 @@ extension PostgresCustomerStore {
     public var keepsEncodedStates: Bool { true }
 
     /// The state kept in the customer's row, when it was computed at the row's current `version` with
-    /// `fingerprint` and `date` is inside its validity; one statement (one snapshot).
+    /// `fingerprint` and `date` is inside its validity. Reads arriving together share one statement
+    /// (``StateReadBatch``); each is one snapshot.
     public func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
         -> StoredCustomerState?
     {
-        try read("the customer's state cannot be read") { (connection) throws(PostgresError) -> StoredCustomerState? in
-            let rows = try connection.query("""
-                SELECT state_body, version, state_from_ms, state_until_ms FROM customers WHERE app_user_id = $1 AND state_version = version
-                    AND state_fingerprint = $2 AND state_from_ms <= $3::bigint AND $3::bigint < state_until_ms
-                """, [.bytes(appUserId), .text(fingerprint), .integer(date.millisecondsSince1970)])
-            guard rows.count == 1, let body = rows.textBytes(0, 0), let version = try rows.integer(0, 1),
-                let from = try rows.integer(0, 2), let until = try rows.integer(0, 3)
-            else { return nil }
-            return StoredCustomerState(version: version, fingerprint: fingerprint,
-                                       validFrom: Date(millisecondsSince1970: from),
-                                       validUntil: Date(millisecondsSince1970: until), body: body)
+        try stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) { (customers) throws(CustomerStoreError) in
+            try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
+                try connection.keptStates(of: customers)
+            }
         }
     }
 
@@ -40,5 +34,31 @@ extension PostgresCustomerStore {
                       .text(body)])
             return rows.affected == 1
         }
+    }
+}
+
+extension PostgresConnection {
+    /// `… WHERE app_user_id IN ($1, …, $n)` for n = 1…``StateReadBatch/maximumBatch``.
+    private static let keptStateSQL: [String] = (1...StateReadBatch.maximumBatch).map { count in
+        "SELECT app_user_id, state_body, version, state_fingerprint, state_from_ms, state_until_ms FROM customers "
+            + "WHERE state_version = version AND app_user_id IN ("
+            + (1...count).map { "$\($0)" }.joined(separator: ", ") + ")"
+    }
+
+    /// The states kept at their rows' current versions for `customers` (at most ``StateReadBatch/maximumBatch``),
+    /// by id bytes, in one statement; a customer without one is absent.
+    func keptStates(of customers: [String]) throws(PostgresError) -> [UTF8Key: StoredCustomerState] {
+        guard !customers.isEmpty else { return [:] }
+        let rows = try query(Self.keptStateSQL[customers.count - 1], customers.map(PostgresValue.bytes))
+        var states: [UTF8Key: StoredCustomerState] = [:]
+        for row in 0..<rows.count {
+            guard let body = rows.textBytes(row, 1), let version = try rows.integer(row, 2),
+                let fingerprint = rows.text(row, 3), let from = try rows.integer(row, 4), let until = try rows.integer(row, 5)
+            else { continue }
+            states[UTF8Key(try rows.requiredBytes(row, 0))] = StoredCustomerState(
+                version: version, fingerprint: fingerprint, validFrom: Date(millisecondsSince1970: from),
+                validUntil: Date(millisecondsSince1970: until), body: body)
+        }
+        return states
     }
 }

@@ -33,6 +33,8 @@ public final class PostgresCustomerStore: CustomerStore {
     /// What each transaction credits: the balances are kept with it.
     public let credits: CurrencyCredits
     let pool: PostgresConnectionPool
+    /// Kept-state reads sharing statements.
+    let stateReads = StateReadBatch()
     /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
     /// with ``credits``.
     private let ready = Mutex(false)

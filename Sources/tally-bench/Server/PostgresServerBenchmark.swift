@@ -40,11 +40,8 @@ enum PostgresServerBenchmark {
             cluster = started
             let database = try started.createDatabase("tally_bench")
             let pgbenchDatabase = try started.createDatabase("pgbench_peer")
-            // Two servers share this machine: each gets its share of the cores for HTTP threads, and as many write
-            // threads as its pool has connections (a write waits for a connection; more threads only queue).
-            let setup = try ServerBenchSetup(tally: tally, folder: folder,
-                                             threads: max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
-                                             writeThreads: 8)
+            // As many write threads as the pool has connections (a write waits for a connection; more only queue).
+            let setup = try ServerBenchSetup(tally: tally, folder: folder, writeThreads: 8)
             let funding = try fund(setup: setup, url: database)
             Report.line(String(format: "funded %d customers through the store in %.1f s", spenders, funding))
             let wrk = Wrk(executable: wrkPath, threads: 1, connections: 32, seconds: seconds)
