@@ -37,24 +37,6 @@ extension PostgresConnection {
             """, [.bytes(appUserId), .bytes(currency), .decimal(amount)])
     }
 
-    /// Moves the nets for `incoming` stored for `owner`, replacing `stored` of `previousOwner`, by TallyCore's
-    /// ``TallyCore/CurrencyCredits/change(from:to:)`` (as the SQLite store does).
-    func applyCredits(_ credits: CurrencyCredits, replacing stored: Transaction?, of previousOwner: String?,
-                      with incoming: Transaction, owner: String) throws(PostgresError) {
-        if let stored, let previousOwner, !previousOwner.hasSameBytes(as: owner) {
-            for change in credits.change(from: nil, to: stored) {
-                try addToNet(of: previousOwner, currency: change.currency, -change.amount)
-            }
-            for change in credits.change(from: nil, to: incoming) {
-                try addToNet(of: owner, currency: change.currency, change.amount)
-            }
-            return
-        }
-        for change in credits.change(from: stored, to: incoming) {
-            try addToNet(of: owner, currency: change.currency, change.amount)
-        }
-    }
-
     /// Locks each chain for the rest of the transaction (`pg_advisory_xact_lock`, in a fixed order so two
     /// writes over the same chains never wait for each other crosswise); works for chains not stored yet.
     func lockChains(_ chains: [String]) throws(PostgresError) {

@@ -71,12 +71,12 @@ struct PostgresNotificationRecorder {
         guard rows.count > 0, let owner = try owner(chain: chain, token: nil) else { return }
         for row in 0..<rows.count {
             let uuid = try rows.requiredBytes(row, 1)
-            var transaction: PreparedCopy?
+            var transaction: PreparedTransaction?
             if let json = rows.text(row, 2) {
                 let value = try PostgresCoding.transaction(json: json, id: "of notification \(uuid.prefix(64))")
                 let signed = try rows.bytes(row, 3)
                 do throws(CustomerStoreError) {
-                    transaction = try PreparedCopy(StoredTransaction(transaction: value, source: .signedTransaction,
+                    transaction = try PreparedTransaction(StoredTransaction(transaction: value, source: .signedTransaction,
                                                                      signedTransaction: signed))
                 } catch {
                     throw .corrupt("a pending notification's transaction does not encode: \(error.message)")
@@ -94,12 +94,12 @@ struct PostgresNotificationRecorder {
         }
     }
 
-    private mutating func apply(transaction: PreparedCopy?, renewalInfo: PreparedRenewal?,
+    private mutating func apply(transaction: PreparedTransaction?, renewalInfo: PreparedRenewal?,
                                 to owner: String) throws(PostgresError) -> NotificationResult {
         var changedAnything = false
         if let transaction {
             try connection.lockChains([transaction.normalized.originalTransactionId])
-            var recorder = PostgresTransactionRecorder(connection: connection, appUserId: owner, policy: .keep,
+            var recorder = TransactionRecorder(rows: PostgresTransactionRows(connection: connection), appUserId: owner, policy: .keep,
                                                        credits: credits, date: date)
             try recorder.store(transaction)
             let outcome = try recorder.finish()

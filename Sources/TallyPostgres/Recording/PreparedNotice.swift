@@ -5,13 +5,13 @@ import TallyServer
 /// A notification made ready before the write transaction.
 struct PreparedNotice: Sendable {
     var stored: StoredNotification
-    var transaction: PreparedCopy?
+    var transaction: PreparedTransaction?
     var renewalInfo: PreparedRenewal?
 
     init(_ stored: StoredNotification) throws(CustomerStoreError) {
         self.stored = stored
         if stored.appliesFacts {
-            transaction = try stored.transaction.map { (item) throws(CustomerStoreError) in try PreparedCopy(item) }
+            transaction = try stored.transaction.map { (item) throws(CustomerStoreError) in try PreparedTransaction(item) }
             renewalInfo = try stored.renewalInfo.map { (info) throws(CustomerStoreError) in
                 try PreparedRenewal(info, signed: stored.signedRenewalInfo)
             }

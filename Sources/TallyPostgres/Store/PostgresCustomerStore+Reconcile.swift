@@ -15,15 +15,15 @@ extension PostgresCustomerStore {
     /// infos by newer-wins, and the revision.
     public func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
                           for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome {
-        var prepared: [PreparedCopy] = []
-        for transaction in transactions { prepared.append(try PreparedCopy(transaction)) }
+        var prepared: [PreparedTransaction] = []
+        for transaction in transactions { prepared.append(try PreparedTransaction(transaction)) }
         var infos: [PreparedRenewal] = []
         for info in renewalInfos { infos.append(try PreparedRenewal(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos, credits = self.credits
         return try write("the reconciliation cannot be stored") { (connection) throws(PostgresError) -> ReconcileOutcome in
             try connection.lockChains(items.map(\.normalized.originalTransactionId)
                                       + renewals.map(\.normalized.originalTransactionId))
-            var writer = PostgresTransactionRecorder(connection: connection, appUserId: appUserId, policy: .keep,
+            var writer = TransactionRecorder(rows: PostgresTransactionRows(connection: connection), appUserId: appUserId, policy: .keep,
                                                      credits: credits, date: date)
             for item in items { try writer.store(item) }
             var updated = 0

@@ -36,13 +36,13 @@ extension PostgresCustomerStore {
                         at date: Date, readingState: Bool) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord?)
     {
-        var prepared: [PreparedCopy] = []
-        for transaction in transactions { prepared.append(try PreparedCopy(transaction)) }
+        var prepared: [PreparedTransaction] = []
+        for transaction in transactions { prepared.append(try PreparedTransaction(transaction)) }
         let items = prepared, credits = self.credits
         return try write("the transactions cannot be stored") {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
             try connection.lockChains(items.map(\.normalized.originalTransactionId))
-            var writer = PostgresTransactionRecorder(connection: connection, appUserId: appUserId, policy: policy,
+            var writer = TransactionRecorder(rows: PostgresTransactionRows(connection: connection), appUserId: appUserId, policy: policy,
                                                      credits: credits, date: date)
             for item in items { try writer.store(item) }
             var outcome = try writer.finish()

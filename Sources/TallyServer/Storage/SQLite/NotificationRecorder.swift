@@ -100,7 +100,7 @@ struct NotificationRecorder {
                                 to owner: String) throws(SQLiteError) -> NotificationResult {
         var changedAnything = false
         if let transaction {
-            var recorder = TransactionRecorder(connection: connection, appUserId: owner, policy: .keep,
+            var recorder = TransactionRecorder(rows: SQLiteTransactionRows(connection: connection), appUserId: owner, policy: .keep,
                                                credits: credits, date: date)
             try recorder.store(transaction)
             let outcome = try recorder.finish()

@@ -37,25 +37,6 @@ extension SQLiteConnection {
             """, [.text(appUserId), .text(currency), .text(StoredValueCoding.text(net))])
     }
 
-    /// Moves the nets for `incoming`, stored for `owner`, replacing `stored` (owned by `previousOwner`; both nil
-    /// for a first copy), by ``TallyCore/CurrencyCredits/change(from:to:)``: a refund takes the credit back, a
-    /// reversal returns it, and a copy that changed owner takes its credit along.
-    func applyCredits(_ credits: CurrencyCredits, replacing stored: Transaction?, of previousOwner: String?,
-                      with incoming: Transaction, owner: String) throws(SQLiteError) {
-        if let stored, let previousOwner, !previousOwner.hasSameBytes(as: owner) {
-            for change in credits.change(from: nil, to: stored) {
-                try addToNet(of: previousOwner, currency: change.currency, -change.amount)
-            }
-            for change in credits.change(from: nil, to: incoming) {
-                try addToNet(of: owner, currency: change.currency, change.amount)
-            }
-            return
-        }
-        for change in credits.change(from: stored, to: incoming) {
-            try addToNet(of: owner, currency: change.currency, change.amount)
-        }
-    }
-
     /// A store setting; nil when never set.
     func setting(_ name: String) throws(SQLiteError) -> String? {
         try text("SELECT value FROM store_settings WHERE name = ?", [.text(name)])

@@ -23,7 +23,7 @@ extension SQLiteCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos
         return try write { (connection) throws(SQLiteError) -> ReconcileOutcome in
-            var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: .keep,
+            var writer = TransactionRecorder(rows: SQLiteTransactionRows(connection: connection), appUserId: appUserId, policy: .keep,
                                              credits: credits, date: date)
             for item in items { try writer.store(item) }
             var updated = 0

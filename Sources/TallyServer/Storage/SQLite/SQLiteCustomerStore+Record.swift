@@ -35,7 +35,7 @@ extension SQLiteCustomerStore {
         }
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
-            var writer = TransactionRecorder(connection: connection, appUserId: appUserId, policy: policy,
+            var writer = TransactionRecorder(rows: SQLiteTransactionRows(connection: connection), appUserId: appUserId, policy: policy,
                                              credits: credits, date: date)
             for item in items {
                 try writer.store(item)

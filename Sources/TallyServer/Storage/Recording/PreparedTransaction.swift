@@ -1,17 +1,18 @@
 import TallyCore
 
 /// A posted transaction made ready before the write transaction starts: its JSON, and the value that JSON
-/// reads back as (dates at whole milliseconds), which is what a stored copy is compared with.
-struct PreparedTransaction: Sendable {
+/// reads back as (dates at whole milliseconds), which is what a stored copy is compared with. Every store
+/// keeps this JSON as the transaction's payload.
+public struct PreparedTransaction: Sendable {
     /// The transaction as posted.
-    var stored: StoredTransaction
+    public var stored: StoredTransaction
     /// TallyCore's JSON of the transaction.
-    var json: String
+    public var json: String
     /// The transaction as it reads back from ``json``.
-    var normalized: Transaction
+    public var normalized: Transaction
 
     /// Encodes `stored`.
-    init(_ stored: StoredTransaction) throws(CustomerStoreError) {
+    public init(_ stored: StoredTransaction) throws(CustomerStoreError) {
         self.stored = stored
         self.json = try StoredValueCoding.json(stored.transaction)
         self.normalized = try StoredValueCoding.normalized(stored.transaction)

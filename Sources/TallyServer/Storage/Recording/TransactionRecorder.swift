@@ -1,0 +1,151 @@
+import Foundation
+import TallyCore
+
+/// Stores one ``CustomerStore/record(_:for:policy:at:)`` call's transactions inside the store's write
+/// transaction, by one set of rules for every store: the ownership policy, kept chains, newer facts win
+/// (TallyCore's `Transaction.supersedes`), nets moved by ``TallyCore/CurrencyCredits``, versions bumped.
+/// The store supplies the rows (``TransactionRows``) and has locked the posted chains (``TransactionRows/lockChains(_:)``).
+public struct TransactionRecorder<Rows: TransactionRows> {
+    let rows: Rows
+    let appUserId: String
+    let policy: OwnershipPolicy
+    /// What each transaction credits: every stored copy that changes moves its owner's nets in the same write.
+    let credits: CurrencyCredits
+    /// When the post happened, at whole milliseconds (as transfers read back).
+    let date: Date
+    var outcome = RecordOutcome()
+    /// Customers whose versions grow at ``finish()`` besides the poster (each once, compared by bytes).
+    var losers: [String] = []
+
+    /// A recorder of posts for `appUserId` under `policy`.
+    public init(rows: Rows, appUserId: String, policy: OwnershipPolicy, credits: CurrencyCredits, date: Date) {
+        self.rows = rows
+        self.appUserId = appUserId
+        self.policy = policy
+        self.credits = credits
+        self.date = Date(millisecondsSince1970: date.millisecondsSince1970)
+    }
+
+    /// Applies the ownership policy to `item`, then inserts, updates or leaves its stored copy.
+    ///
+    /// Only restorable purchases (``TallyCore/ProductType/isRestorable``) move under ``OwnershipPolicy/transfer``:
+    /// a consumable stays with the customer it was first credited to under every policy, so one purchase
+    /// never credits two accounts.
+    public mutating func store(_ item: PreparedTransaction) throws(Rows.Failure) {
+        let transaction = item.normalized
+        let chain = transaction.originalTransactionId
+        let token = transaction.appAccountToken
+        let chainOwner = try rows.owner(ofChain: chain)
+        let tokenOwner = try token.map { (token) throws(Rows.Failure) in try rows.owner(ofToken: token) } ?? nil
+        let existing = try rows.storedCopy(transaction.transactionId)
+        if let existing, !existing.chain.hasSameBytes(as: chain) { try rows.lockChains([existing.chain]) }
+        let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { !isThisCustomer($0) }
+        if !others.isEmpty {
+            guard policy == .transfer, transaction.type.isRestorable else {
+                outcome.kept.append(transaction.transactionId)
+                try keep(item, owner: existing?.owner ?? chainOwner ?? tokenOwner, existing: existing,
+                         chainOwner: chainOwner)
+                return
+            }
+            try rows.prepareCustomer(appUserId)
+            try moveChain(chain)
+            if let existing { try moveChain(existing.chain) }  // a stored copy filed under another chain
+            if let token, let tokenOwner, !isThisCustomer(tokenOwner) { try moveToken(token, from: tokenOwner) }
+        }
+        try rows.prepareCustomer(appUserId)
+        if chainOwner == nil { try rows.fileChain(chain, owner: appUserId) }
+        if let token, tokenOwner == nil { try rows.giveToken(token, owner: appUserId) }
+        switch try write(item, replacing: existing, owner: appUserId) {
+        case .inserted: outcome.inserted.append(transaction.transactionId)
+        case .updated: outcome.updated.append(transaction.transactionId)
+        case .unchanged: outcome.unchanged.append(transaction.transactionId)
+        }
+    }
+
+    /// Bumps the versions of every customer this call changed and returns the outcome.
+    public mutating func finish() throws(Rows.Failure) -> RecordOutcome {
+        if outcome.changedAnything { try rows.bumpVersion(of: appUserId) }
+        for loser in losers { try rows.bumpVersion(of: loser) }
+        return outcome
+    }
+
+    /// Under ``OwnershipPolicy/keep``: Apple's newer facts about a kept chain (a refund, a renewal) still
+    /// reach its owner, who keeps it; the customer who posted it gets nothing.
+    private mutating func keep(_ item: PreparedTransaction, owner: String?, existing: StoredTransactionRow?,
+                               chainOwner: String?) throws(Rows.Failure) {
+        guard let owner else { return }
+        if chainOwner == nil { try rows.fileChain(item.normalized.originalTransactionId, owner: owner) }
+        guard try write(item, replacing: existing, owner: owner) != .unchanged,
+              !outcome.ownersUpdated.contains(where: { $0.hasSameBytes(as: owner) }) else { return }
+        outcome.ownersUpdated.append(owner)
+        losers.append(owner)
+    }
+
+    /// Whether `id` is this customer's id, byte for byte as the stores compare ids (Swift's `==` would also
+    /// match a different Unicode normalization, which the database stores as another customer).
+    func isThisCustomer(_ id: String) -> Bool {
+        id.hasSameBytes(as: appUserId)
+    }
+
+    /// What ``write(_:replacing:owner:)`` did.
+    private enum Write { case inserted, updated, unchanged }
+
+    /// Inserts the transaction for `owner`, replaces a stored copy it supersedes, or leaves the stored copy
+    /// when it is equal or newer: newer facts win, so a copy signed earlier than the stored one (a purchase
+    /// replayed after its refund) changes nothing.
+    private func write(_ item: PreparedTransaction, replacing existing: StoredTransactionRow?,
+                       owner: String) throws(Rows.Failure) -> Write {
+        let transaction = item.normalized
+        guard let existing else {
+            try rows.insert(item, owner: owner, date: date)
+            try moveNets(replacing: nil, of: nil, with: transaction, owner: owner)
+            return .inserted
+        }
+        let stored = try rows.transaction(in: existing, id: transaction.transactionId)
+        guard stored != transaction, transaction.supersedes(stored) else { return .unchanged }
+        try rows.replace(item, owner: owner, date: date)
+        try moveNets(replacing: stored, of: existing.owner, with: transaction, owner: owner)
+        return .updated
+    }
+
+    /// Moves the nets for `incoming` stored for `owner`, replacing `stored` of `previousOwner`, by TallyCore's
+    /// ``TallyCore/CurrencyCredits/change(from:to:)``.
+    private func moveNets(replacing stored: Transaction?, of previousOwner: String?, with incoming: Transaction,
+                          owner: String) throws(Rows.Failure) {
+        if let stored, let previousOwner, !previousOwner.hasSameBytes(as: owner) {
+            for change in credits.change(from: nil, to: stored) {
+                try rows.addToNet(of: previousOwner, currency: change.currency, -change.amount)
+            }
+            for change in credits.change(from: nil, to: incoming) {
+                try rows.addToNet(of: owner, currency: change.currency, change.amount)
+            }
+            return
+        }
+        for change in credits.change(from: stored, to: incoming) {
+            try rows.addToNet(of: owner, currency: change.currency, change.amount)
+        }
+    }
+
+    /// Moves a chain and every stored transaction of it to this customer, recording the transfer; nothing when
+    /// the chain is unknown or already this customer's. Only restorable chains move (see ``store(_:)`` and
+    /// ``moveToken(_:from:)``), and they credit no currency, so no nets change.
+    private mutating func moveChain(_ chain: String) throws(Rows.Failure) {
+        try rows.lockChains([chain])
+        guard let from = try rows.owner(ofChain: chain), !isThisCustomer(from) else { return }
+        try rows.moveChain(chain, from: from, to: appUserId, date: date)
+        outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
+                                                   toAppUserId: appUserId, date: date))
+        if !losers.contains(where: { $0.hasSameBytes(as: from) }) { losers.append(from) }
+    }
+
+    /// Moves an account token to this customer, with every restorable chain of its owner that carries the
+    /// token (consumables stay where they were credited).
+    private mutating func moveToken(_ token: String, from owner: String) throws(Rows.Failure) {
+        var chains: [String] = []
+        for (chain, type) in try rows.chains(carrying: token, of: owner) where type.isRestorable {
+            if chains.last.map({ !$0.hasSameBytes(as: chain) }) ?? true { chains.append(chain) }
+        }
+        for chain in chains { try moveChain(chain) }
+        try rows.moveToken(token, to: appUserId)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TallyCore
+
+/// What ``TransactionRecorder`` needs of a store's rows, inside one write transaction: each method is one
+/// step in the store's own SQL, and decides nothing (the recorder applies the rules).
+public protocol TransactionRows {
+    /// The store's error.
+    associatedtype Failure: Error
+
+    /// Makes sure the chains are not changed by another writer until this transaction ends (before their
+    /// owners are read); a store with one writer at a time does nothing.
+    func lockChains(_ chains: [String]) throws(Failure)
+    /// The customer who owns the chain; nil for a chain never stored.
+    func owner(ofChain chain: String) throws(Failure) -> String?
+    /// The customer who owns the account token; nil for a token never stored.
+    func owner(ofToken token: String) throws(Failure) -> String?
+    /// The stored row of a transaction id (locked until the transaction ends where the store locks rows); nil when none.
+    func storedCopy(_ transactionId: String) throws(Failure) -> StoredTransactionRow?
+    /// The transaction in a stored row's payload.
+    func transaction(in row: StoredTransactionRow, id: String) throws(Failure) -> Transaction
+    /// Creates the customer's row when absent (and locks it where the store locks rows).
+    func prepareCustomer(_ appUserId: String) throws(Failure)
+    /// Files a chain never stored under `owner`.
+    func fileChain(_ chain: String, owner: String) throws(Failure)
+    /// Gives an account token never stored to `owner`.
+    func giveToken(_ token: String, owner: String) throws(Failure)
+    /// Moves a chain and every stored transaction of it from `from` to `to`, and records the transfer at `date`.
+    func moveChain(_ chain: String, from: String, to: String, date: Date) throws(Failure)
+    /// The chains (sorted by bytes, each once) of `owner`'s stored transactions that carry `token`, with the
+    /// product type of each row.
+    func chains(carrying token: String, of owner: String) throws(Failure) -> [(chain: String, type: ProductType)]
+    /// Gives a stored account token to `owner`.
+    func moveToken(_ token: String, to owner: String) throws(Failure)
+    /// Inserts a transaction never stored, for `owner`.
+    func insert(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
+    /// Replaces the stored copy of the transaction, which `item` supersedes, and files it under `owner`.
+    func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
+    /// Adds `amount` (negative to take away) to the customer's net of `currency`.
+    func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(Failure)
+    /// Adds one to the customer's version.
+    func bumpVersion(of appUserId: String) throws(Failure)
+}
+
+/// A transaction row as stored: who owns it, its chain and its payload (TallyCore's JSON).
+public struct StoredTransactionRow: Sendable {
+    /// The customer it is stored for.
+    public var owner: String
+    /// Its `originalTransactionId`.
+    public var chain: String
+    /// The stored JSON.
+    public var payload: String
+
+    /// Creates a row.
+    public init(owner: String, chain: String, payload: String) {
+        self.owner = owner
+        self.chain = chain
+        self.payload = payload
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TallyCore
+
+/// The SQLite store's rows for ``TransactionRecorder``, inside the one writer's transaction (so no row or
+/// chain needs a lock of its own).
+struct SQLiteTransactionRows: TransactionRows {
+    typealias Failure = SQLiteError
+
+    let connection: SQLiteConnection
+
+    /// Nothing: one writer at a time.
+    func lockChains(_ chains: [String]) throws(SQLiteError) {}
+
+    func owner(ofChain chain: String) throws(SQLiteError) -> String? {
+        try connection.text("SELECT app_user_id FROM chains WHERE original_transaction_id = ?", [.text(chain)])
+    }
+
+    func owner(ofToken token: String) throws(SQLiteError) -> String? {
+        try connection.text("SELECT app_user_id FROM account_tokens WHERE app_account_token = ?", [.text(token)])
+    }
+
+    func storedCopy(_ transactionId: String) throws(SQLiteError) -> StoredTransactionRow? {
+        try connection.withStatement("""
+            SELECT app_user_id, original_transaction_id, payload FROM transactions WHERE transaction_id = ?
+            """, [.text(transactionId)]) { (row) throws(SQLiteError) -> StoredTransactionRow? in
+            guard try row.step() else { return nil }
+            return StoredTransactionRow(owner: try row.requiredText(0), chain: try row.requiredText(1),
+                                        payload: try row.requiredText(2))
+        }
+    }
+
+    func transaction(in row: StoredTransactionRow, id: String) throws(SQLiteError) -> Transaction {
+        try StoredValueCoding.transaction(json: row.payload, id: id)
+    }
+
+    func prepareCustomer(_ appUserId: String) throws(SQLiteError) {
+        try connection.ensureCustomer(appUserId)
+    }
+
+    func fileChain(_ chain: String, owner: String) throws(SQLiteError) {
+        try connection.execute("INSERT INTO chains (original_transaction_id, app_user_id) VALUES (?, ?)",
+                               [.text(chain), .text(owner)])
+    }
+
+    func giveToken(_ token: String, owner: String) throws(SQLiteError) {
+        try connection.execute("INSERT INTO account_tokens (app_account_token, app_user_id) VALUES (?, ?)",
+                               [.text(token), .text(owner)])
+    }
+
+    func moveChain(_ chain: String, from: String, to: String, date: Date) throws(SQLiteError) {
+        try connection.execute("UPDATE chains SET app_user_id = ? WHERE original_transaction_id = ?",
+                               [.text(to), .text(chain)])
+        try connection.execute("UPDATE transactions SET app_user_id = ? WHERE original_transaction_id = ?",
+                               [.text(to), .text(chain)])
+        try connection.execute("""
+            INSERT INTO transfers (original_transaction_id, from_app_user_id, to_app_user_id, date_ms)
+            VALUES (?, ?, ?, ?)
+            """, [.text(chain), .text(from), .text(to), .integer(date.millisecondsSince1970)])
+    }
+
+    func chains(carrying token: String, of owner: String) throws(SQLiteError) -> [(chain: String, type: ProductType)] {
+        var chains: [(chain: String, type: ProductType)] = []
+        try connection.query("""
+            SELECT original_transaction_id, json_extract(payload, '$.type') FROM transactions
+            WHERE app_account_token = ? AND app_user_id = ? ORDER BY original_transaction_id
+            """, [.text(token), .text(owner)]) { (row) throws(SQLiteError) in
+            guard let type = row.text(1) else { return }
+            chains.append((try row.requiredText(0), ProductType(rawValue: type)))
+        }
+        return chains
+    }
+
+    func moveToken(_ token: String, to owner: String) throws(SQLiteError) {
+        try connection.execute("UPDATE account_tokens SET app_user_id = ? WHERE app_account_token = ?",
+                               [.text(owner), .text(token)])
+    }
+
+    func insert(_ item: PreparedTransaction, owner: String, date: Date) throws(SQLiteError) {
+        try connection.execute("""
+            INSERT INTO transactions (original_transaction_id, app_user_id, app_account_token, source, payload,
+                                      signed_transaction, updated_at, consumable, transaction_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, Self.values(item, owner: owner, date: date))
+    }
+
+    func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(SQLiteError) {
+        try connection.execute("""
+            UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
+                payload = ?, signed_transaction = ?, updated_at = ?, consumable = ?
+            WHERE transaction_id = ?
+            """, Self.values(item, owner: owner, date: date))
+    }
+
+    func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(SQLiteError) {
+        try connection.addToNet(of: appUserId, currency: currency, amount)
+    }
+
+    func bumpVersion(of appUserId: String) throws(SQLiteError) {
+        try connection.bumpVersion(of: appUserId)
+    }
+
+    /// The row's values in the order both statements take them (the id last).
+    private static func values(_ item: PreparedTransaction, owner: String, date: Date) -> [SQLiteValue] {
+        let transaction = item.normalized
+        return [
+            .text(transaction.originalTransactionId), .text(owner), .optionalText(transaction.appAccountToken),
+            .text(item.stored.source.rawValue), .text(item.json), .optionalText(item.stored.signedTransaction),
+            .integer(date.millisecondsSince1970), .integer(transaction.type == .consumable ? 1 : 0),
+            .text(transaction.transactionId),
+        ]
+    }
+}
