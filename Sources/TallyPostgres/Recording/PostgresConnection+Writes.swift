@@ -87,28 +87,6 @@ extension PostgresConnection {
         if rows.count == 0 { throw .retry("account token given by a concurrent write") }
     }
 
-    /// Stores `info` as its chain's renewal info when it supersedes the stored copy (TallyCore's
-    /// `RenewalInfo.supersedes`) or none is stored; whether anything changed. The chain is locked by the caller.
-    func storeRenewalInfo(_ info: PreparedRenewal, date: Date) throws(PostgresError) -> Bool {
-        let chain = info.normalized.originalTransactionId
-        let rows = try query("SELECT payload FROM renewal_infos WHERE original_transaction_id = $1 FOR UPDATE",
-                             [.bytes(chain)])
-        if rows.count > 0 {
-            let stored = try PostgresCoding.renewalInfo(json: try rows.requiredText(0, 0), chain: chain)
-            guard stored != info.normalized, info.normalized.supersedes(stored) else { return false }
-        }
-        try query("""
-            INSERT INTO renewal_infos (original_transaction_id, payload, signed_renewal_info, updated_at,
-                in_billing_retry, grace_expires_ms)
-            VALUES ($1, $2, $3, $4::bigint, $5::boolean, $6::bigint)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET payload = EXCLUDED.payload,
-                signed_renewal_info = EXCLUDED.signed_renewal_info, updated_at = EXCLUDED.updated_at,
-                in_billing_retry = EXCLUDED.in_billing_retry, grace_expires_ms = EXCLUDED.grace_expires_ms
-            """, [.bytes(chain), .text(info.json), .optionalBytes(info.signed), .integer(date.millisecondsSince1970)]
-                + PostgresCoding.dashboardValues(of: info.normalized))
-        return true
-    }
-
     /// A store setting; nil when never set.
     func setting(_ name: String) throws(PostgresError) -> String? {
         let rows = try query("SELECT value FROM store_settings WHERE name = $1", [.text(name)])

@@ -8,10 +8,10 @@ extension PostgresCustomerStore {
     public func recordNotification(_ notification: StoredNotification, at date: Date) throws(CustomerStoreError)
         -> NotificationOutcome
     {
-        let item = try PreparedNotice(notification)
+        let item = try PreparedNotification(notification)
         let credits = self.credits
         return try write("the notification cannot be stored") { (connection) throws(PostgresError) -> NotificationOutcome in
-            var recorder = PostgresNotificationRecorder(connection: connection, credits: credits, date: date)
+            var recorder = NotificationRecorder(rows: PostgresTransactionRows(connection: connection), credits: credits, date: date)
             return try recorder.record(item)
         }
     }

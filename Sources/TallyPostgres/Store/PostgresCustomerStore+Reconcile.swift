@@ -17,20 +17,20 @@ extension PostgresCustomerStore {
                           for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome {
         var prepared: [PreparedTransaction] = []
         for transaction in transactions { prepared.append(try PreparedTransaction(transaction)) }
-        var infos: [PreparedRenewal] = []
-        for info in renewalInfos { infos.append(try PreparedRenewal(info.renewalInfo, signed: info.signedRenewalInfo)) }
+        var infos: [PreparedRenewalInfo] = []
+        for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos, credits = self.credits
         return try write("the reconciliation cannot be stored") { (connection) throws(PostgresError) -> ReconcileOutcome in
             try connection.lockChains(items.map(\.normalized.originalTransactionId)
                                       + renewals.map(\.normalized.originalTransactionId))
-            var writer = TransactionRecorder(rows: PostgresTransactionRows(connection: connection), appUserId: appUserId, policy: .keep,
-                                                     credits: credits, date: date)
+            let rows = PostgresTransactionRows(connection: connection)
+            var writer = TransactionRecorder(rows: rows, appUserId: appUserId, policy: .keep, credits: credits, date: date)
             for item in items { try writer.store(item) }
+            var notifications = NotificationRecorder(rows: rows, credits: credits, date: date)
             var updated = 0
-            for info in renewals where try connection.storeRenewalInfo(info, date: date) { updated += 1 }
+            for info in renewals where try notifications.storeRenewalInfo(info) { updated += 1 }
             if updated > 0 { try connection.bumpVersion(of: appUserId) }
             var outcome = try writer.finish()
-            var notifications = PostgresNotificationRecorder(connection: connection, credits: credits, date: date)
             try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
             if let revision {
                 try connection.lockCustomer(appUserId)

@@ -46,7 +46,7 @@ extension PostgresCustomerStore {
                                                      credits: credits, date: date)
             for item in items { try writer.store(item) }
             var outcome = try writer.finish()
-            var notifications = PostgresNotificationRecorder(connection: connection, credits: credits, date: date)
+            var notifications = NotificationRecorder(rows: PostgresTransactionRows(connection: connection), credits: credits, date: date)
             try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
             return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
         }

@@ -34,45 +34,4 @@ extension SQLiteConnection {
         }
         return entries
     }
-
-    /// Stores `info` as its chain's renewal info when it supersedes the stored copy (or none is stored);
-    /// returns whether anything changed.
-    func storeRenewalInfo(_ info: PreparedRenewalInfo, date: Date) throws(SQLiteError) -> Bool {
-        let chain = info.normalized.originalTransactionId
-        if let json = try text("SELECT payload FROM renewal_infos WHERE original_transaction_id = ?", [.text(chain)]) {
-            let stored = try NotificationValueCoding.renewalInfo(json: json, chain: chain)
-            guard stored != info.normalized, info.normalized.supersedes(stored) else { return false }
-        }
-        try execute("""
-            INSERT INTO renewal_infos (original_transaction_id, payload, signed_renewal_info, updated_at)
-            VALUES (?, ?, ?, ?)
-            ON CONFLICT (original_transaction_id) DO UPDATE SET payload = excluded.payload,
-                signed_renewal_info = excluded.signed_renewal_info, updated_at = excluded.updated_at
-            """, [.text(chain), .text(info.json), .optionalText(info.signed), .integer(date.millisecondsSince1970)])
-        return true
-    }
-}
-
-/// Renewal info made ready before the write transaction: its JSON and the value it reads back as.
-struct PreparedRenewalInfo: Sendable {
-    /// TallyCore's JSON of the renewal info.
-    var json: String
-    /// The renewal info as it reads back from ``json``.
-    var normalized: RenewalInfo
-    /// `signedRenewalInfo` as received.
-    var signed: String?
-
-    /// Encodes `info`.
-    init(_ info: RenewalInfo, signed: String?) throws(CustomerStoreError) {
-        json = try NotificationValueCoding.json(info)
-        normalized = try NotificationValueCoding.normalized(info)
-        self.signed = signed
-    }
-
-    /// Reads a stored payload back.
-    init(json: String, signed: String?, chain: String) throws(SQLiteError) {
-        self.json = json
-        normalized = try NotificationValueCoding.renewalInfo(json: json, chain: chain)
-        self.signed = signed
-    }
 }

@@ -23,14 +23,14 @@ extension SQLiteCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos
         return try write { (connection) throws(SQLiteError) -> ReconcileOutcome in
-            var writer = TransactionRecorder(rows: SQLiteTransactionRows(connection: connection), appUserId: appUserId, policy: .keep,
-                                             credits: credits, date: date)
+            let rows = SQLiteTransactionRows(connection: connection)
+            var writer = TransactionRecorder(rows: rows, appUserId: appUserId, policy: .keep, credits: credits, date: date)
             for item in items { try writer.store(item) }
+            var notifications = NotificationRecorder(rows: rows, credits: credits, date: date)
             var updated = 0
-            for info in renewals where try connection.storeRenewalInfo(info, date: date) { updated += 1 }
+            for info in renewals where try notifications.storeRenewalInfo(info) { updated += 1 }
             if updated > 0 { try connection.bumpVersion(of: appUserId) }
             var outcome = try writer.finish()
-            var notifications = NotificationRecorder(connection: connection, credits: credits, date: date)
             try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
             if let revision {
                 try connection.ensureCustomer(appUserId)

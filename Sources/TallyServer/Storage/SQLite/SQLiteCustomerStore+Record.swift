@@ -42,7 +42,7 @@ extension SQLiteCustomerStore {
             }
             var outcome = try writer.finish()
             // Notifications waiting for these chains apply now that they have an owner (same write).
-            var notifications = NotificationRecorder(connection: connection, credits: credits, date: date)
+            var notifications = NotificationRecorder(rows: SQLiteTransactionRows(connection: connection), credits: credits, date: date)
             try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
             return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
         }
