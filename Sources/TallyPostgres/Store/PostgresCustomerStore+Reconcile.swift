@@ -21,17 +21,8 @@ extension PostgresCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos, credits = self.credits
         return try write("the reconciliation cannot be stored") { (connection) throws(PostgresError) -> ReconcileOutcome in
-            try connection.lockChains(items.map(\.normalized.originalTransactionId)
-                                      + renewals.map(\.normalized.originalTransactionId))
-            let rows = PostgresTransactionRows(connection: connection)
-            var writer = TransactionRecorder(rows: rows, appUserId: appUserId, policy: .keep, credits: credits, date: date)
-            for item in items { try writer.store(item) }
-            var notifications = NotificationRecorder(rows: rows, credits: credits, date: date)
-            var updated = 0
-            for info in renewals where try notifications.storeRenewalInfo(info) { updated += 1 }
-            if updated > 0 { try connection.bumpVersion(of: appUserId) }
-            var outcome = try writer.finish()
-            try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
+            let outcome = try PostgresTransactionRows(connection: connection)
+                .reconcile(items, renewalInfos: renewals, for: appUserId, credits: credits, date: date)
             if let revision {
                 try connection.lockCustomer(appUserId)
                 try connection.query("""
@@ -39,7 +30,7 @@ extension PostgresCustomerStore {
                     ON CONFLICT (app_user_id) DO UPDATE SET revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at
                     """, [.bytes(appUserId), .text(revision), .integer(date.millisecondsSince1970)])
             }
-            return ReconcileOutcome(transactions: outcome, renewalInfosUpdated: updated)
+            return outcome
         }
     }
 

@@ -41,13 +41,8 @@ extension PostgresCustomerStore {
         let items = prepared, credits = self.credits
         return try write("the transactions cannot be stored") {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
-            try connection.lockChains(items.map(\.normalized.originalTransactionId))
-            var writer = TransactionRecorder(rows: PostgresTransactionRows(connection: connection), appUserId: appUserId, policy: policy,
-                                                     credits: credits, date: date)
-            for item in items { try writer.store(item) }
-            var outcome = try writer.finish()
-            var notifications = NotificationRecorder(rows: PostgresTransactionRows(connection: connection), credits: credits, date: date)
-            try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
+            let outcome = try PostgresTransactionRows(connection: connection)
+                .record(items, for: appUserId, policy: policy, credits: credits, date: date)
             return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
         }
     }

@@ -23,15 +23,8 @@ extension SQLiteCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos
         return try write { (connection) throws(SQLiteError) -> ReconcileOutcome in
-            let rows = SQLiteTransactionRows(connection: connection)
-            var writer = TransactionRecorder(rows: rows, appUserId: appUserId, policy: .keep, credits: credits, date: date)
-            for item in items { try writer.store(item) }
-            var notifications = NotificationRecorder(rows: rows, credits: credits, date: date)
-            var updated = 0
-            for info in renewals where try notifications.storeRenewalInfo(info) { updated += 1 }
-            if updated > 0 { try connection.bumpVersion(of: appUserId) }
-            var outcome = try writer.finish()
-            try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
+            let outcome = try SQLiteTransactionRows(connection: connection)
+                .reconcile(items, renewalInfos: renewals, for: appUserId, credits: credits, date: date)
             if let revision {
                 try connection.ensureCustomer(appUserId)
                 try connection.execute("""
@@ -39,7 +32,7 @@ extension SQLiteCustomerStore {
                     ON CONFLICT (app_user_id) DO UPDATE SET revision = ?2, updated_at = ?3
                     """, [.text(appUserId), .text(revision), .integer(date.millisecondsSince1970)])
             }
-            return ReconcileOutcome(transactions: outcome, renewalInfosUpdated: updated)
+            return outcome
         }
     }
 }

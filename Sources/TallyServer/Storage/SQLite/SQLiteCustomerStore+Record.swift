@@ -35,15 +35,8 @@ extension SQLiteCustomerStore {
         }
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
-            var writer = TransactionRecorder(rows: SQLiteTransactionRows(connection: connection), appUserId: appUserId, policy: policy,
-                                             credits: credits, date: date)
-            for item in items {
-                try writer.store(item)
-            }
-            var outcome = try writer.finish()
-            // Notifications waiting for these chains apply now that they have an owner (same write).
-            var notifications = NotificationRecorder(rows: SQLiteTransactionRows(connection: connection), credits: credits, date: date)
-            try notifications.adoptAll(items.map(\.normalized.originalTransactionId), into: &outcome)
+            let outcome = try SQLiteTransactionRows(connection: connection)
+                .record(items, for: appUserId, policy: policy, credits: credits, date: date)
             return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
         }
     }
