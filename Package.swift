@@ -59,7 +59,9 @@ let package = Package(
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
         .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
         /// A simulated App Store driven by .storekit files.
-        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite"]),
+        /// SQLite's statements, values and errors for the modules that keep SQLite files (the sandbox, the server).
+        .target(name: "TallySQLite", dependencies: ["CSQLite"]),
+        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite", "TallySQLite"]),
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
@@ -75,7 +77,8 @@ let package = Package(
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer",
-                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallyCrypto", "TallyAppStoreAPI"],
+                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallySQLite", "TallyCrypto",
+                               "TallyAppStoreAPI"],
                 resources: [.copy("Dashboard/Web")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
@@ -130,7 +133,7 @@ let package = Package(
             exclude: ["dashboard_browser.py"]),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallyCrypto",
+            dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto",
                            "TallyPostgres"]),
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.

@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 import TallyCore
 #if canImport(Glibc)
 import Glibc
@@ -119,7 +120,7 @@ public struct SandboxDirectory: Sendable {
             let database = try SandboxDatabase(path: temporary, create: true)
             try database.createSchema()
             try Self.typed { try database.transaction(writing: true) { try database.saveWhole(sandbox) } }
-        } catch let error as SandboxSQLError {
+        } catch let error as SQLiteError {
             throw error.sandboxError(path: temporary)
         } catch {
             throw Self.sandboxError(error)
@@ -146,7 +147,7 @@ public struct SandboxDirectory: Sendable {
     static func sandboxError(_ error: Error) -> SandboxError {
         switch error {
         case let error as SandboxError: error
-        case let error as SandboxSQLError: SandboxError(.io, error.message)
+        case let error as SQLiteError: SandboxError(.io, error.message)
         default: SandboxError(.io, "\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 import TallyCore
 
 extension SandboxDatabase {
@@ -67,13 +68,13 @@ extension SandboxDatabase {
     }
 
     /// Notifications selected by a `WHERE` clause (may be empty) and its values, in the order given.
-    func readNotifications(where clause: String, _ values: [SandboxSQLValue],
+    func readNotifications(where clause: String, _ values: [SQLiteValue],
                            order: String = "signed_date_ms, sequence") throws(SandboxError) -> [SandboxNotification] {
         var records: [SandboxNotification] = []
         let sql = "SELECT body FROM notifications" + (clause.isEmpty ? "" : " WHERE " + clause) + " ORDER BY " + order
         try run(sql, values) { (row) throws(SandboxError) in
             let body: String
-            do throws(SandboxSQLError) { body = try row.text(0) } catch { throw error.sandboxError(path: path) }
+            do throws(SQLiteError) { body = try row.requiredText(0) } catch { throw error.sandboxError(path: path) }
             records.append(try SandboxJSON.decode(SandboxNotification.self, body, what: "a notification", path: path))
         }
         return records

@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 import TallyCore
 
 extension SandboxDatabase {
@@ -11,9 +12,9 @@ extension SandboxDatabase {
     }
 
     /// The change counter and the clock, from the store row.
-    func stamp() throws(SandboxSQLError) -> Stamp? {
+    func stamp() throws(SQLiteError) -> Stamp? {
         try withStatement("SELECT generation, now_ms FROM store WHERE id = 1", []) {
-            (statement) throws(SandboxSQLError) -> Stamp? in
+            (statement) throws(SQLiteError) -> Stamp? in
             guard try statement.step() else { return nil }
             return Stamp(generation: statement.int64(0), now: Date(millisecondsSince1970: statement.int64(1)))
         }
@@ -24,7 +25,7 @@ extension SandboxDatabase {
         let body: String?
         do {
             body = try withStatement("SELECT body FROM store WHERE id = 1", []) {
-                (statement) throws(SandboxSQLError) -> String? in try statement.step() ? try statement.text(0) : nil
+                (statement) throws(SQLiteError) -> String? in try statement.step() ? try statement.requiredText(0) : nil
             }
         } catch {
             throw error.sandboxError(path: path)
@@ -105,9 +106,9 @@ extension SandboxDatabase {
     }
 
     /// Runs a query, turning SQLite failures into sandbox errors.
-    func run(_ sql: String, _ values: [SandboxSQLValue],
-             row: (SandboxStatement) throws(SandboxError) -> Void) throws(SandboxError) {
-        let statement: SandboxStatement
+    func run(_ sql: String, _ values: [SQLiteValue],
+             row: (SQLiteStatement) throws(SandboxError) -> Void) throws(SandboxError) {
+        let statement: SQLiteStatement
         do {
             statement = try prepared(sql)
             try statement.bind(values)
@@ -123,7 +124,7 @@ extension SandboxDatabase {
         }
     }
 
-    private func column(_ row: SandboxStatement, _ index: Int32) throws(SandboxError) -> String {
-        do { return try row.text(index) } catch { throw error.sandboxError(path: path) }
+    private func column(_ row: SQLiteStatement, _ index: Int32) throws(SandboxError) -> String {
+        do { return try row.requiredText(index) } catch { throw error.sandboxError(path: path) }
     }
 }

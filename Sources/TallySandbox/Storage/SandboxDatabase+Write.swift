@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 import TallyCore
 
 extension SandboxDatabase {
@@ -33,7 +34,7 @@ extension SandboxDatabase {
 
     /// Writes what changed in one account's record.
     private func writeAccount(_ name: String, old: AccountRecord?, new: AccountRecord) throws(SandboxError) {
-        let account = SandboxSQLValue.text(name)
+        let account = SQLiteValue.text(name)
         let info = AccountInfo(new)
         if old.map(AccountInfo.init) != info {
             try write("INSERT INTO accounts (name, body) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET body = ?2",
@@ -93,7 +94,7 @@ extension SandboxDatabase {
     }
 
     /// Runs a writing statement, turning SQLite failures into sandbox errors.
-    func write(_ sql: String, _ values: [SandboxSQLValue]) throws(SandboxError) {
+    func write(_ sql: String, _ values: [SQLiteValue]) throws(SandboxError) {
         do { try execute(sql, values) } catch { throw error.sandboxError(path: path) }
     }
 }

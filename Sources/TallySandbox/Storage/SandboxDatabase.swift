@@ -1,4 +1,5 @@
 import CSQLite
+import TallySQLite
 
 /// One SQLite connection to a sandbox's `sandbox.sqlite`, with a cache of prepared statements. Every statement
 /// is prepared; values are bound, never spliced into SQL.
@@ -11,17 +12,17 @@ final class SandboxDatabase: @unchecked Sendable {
     let handle: OpaquePointer
     /// The database file, for messages.
     let path: String
-    private var statements: [String: SandboxStatement] = [:]
+    private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path`; `create` makes the file when absent.
-    init(path: String, create: Bool = false) throws(SandboxSQLError) {
+    init(path: String, create: Bool = false) throws(SQLiteError) {
         var database: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
         let code = sqlite3_open_v2(path, &database, flags, nil)
         guard code == SQLITE_OK, let database else {
             let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(database)
-            throw SandboxSQLError(code: code, "opening \(path): \(message)")
+            throw SQLiteError(code: code, "opening \(path): \(message)")
         }
         sqlite3_extended_result_codes(database, 1)
         handle = database
@@ -38,8 +39,8 @@ final class SandboxDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` with the cached statement for `sql` bound to `values`; the statement is reset afterwards.
-    func withStatement<T>(_ sql: String, _ values: [SandboxSQLValue],
-                          _ body: (SandboxStatement) throws(SandboxSQLError) -> T) throws(SandboxSQLError) -> T {
+    func withStatement<T>(_ sql: String, _ values: [SQLiteValue],
+                          _ body: (SQLiteStatement) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         let statement = try prepared(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -47,31 +48,31 @@ final class SandboxDatabase: @unchecked Sendable {
     }
 
     /// The cached prepared statement for `sql` (prepared on first use); the caller resets it after use.
-    func prepared(_ sql: String) throws(SandboxSQLError) -> SandboxStatement {
+    func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
-        let statement = try SandboxStatement(sql: sql, database: handle)
+        let statement = try SQLiteStatement(sql: sql, database: handle)
         statements[sql] = statement
         return statement
     }
 
     /// Runs a statement, ignoring any rows.
-    func execute(_ sql: String, _ values: [SandboxSQLValue] = []) throws(SandboxSQLError) {
-        try withStatement(sql, values) { (statement) throws(SandboxSQLError) in
+    func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try withStatement(sql, values) { (statement) throws(SQLiteError) in
             while try statement.step() {}
         }
     }
 
     /// Runs a query, calling `row` for each result row.
-    func query(_ sql: String, _ values: [SandboxSQLValue] = [],
-               row: (SandboxStatement) throws(SandboxSQLError) -> Void) throws(SandboxSQLError) {
-        try withStatement(sql, values) { (statement) throws(SandboxSQLError) in
+    func query(_ sql: String, _ values: [SQLiteValue] = [],
+               row: (SQLiteStatement) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        try withStatement(sql, values) { (statement) throws(SQLiteError) in
             while try statement.step() { try row(statement) }
         }
     }
 
     /// The first column of the first row as an integer; nil when there is no row.
-    func integer(_ sql: String, _ values: [SandboxSQLValue] = []) throws(SandboxSQLError) -> Int64? {
-        try withStatement(sql, values) { (statement) throws(SandboxSQLError) -> Int64? in
+    func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+        try withStatement(sql, values) { (statement) throws(SQLiteError) -> Int64? in
             try statement.step() ? statement.int64(0) : nil
         }
     }

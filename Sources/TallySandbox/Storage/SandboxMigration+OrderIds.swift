@@ -1,3 +1,5 @@
+import TallySQLite
+
 extension SandboxMigration {
     /// Format 2 → 3: transactions keep their order ID (`transactions.order_id`, indexed for Look Up Order ID);
     /// transactions saved before get the one ``SandboxOrderId`` makes for their id.
@@ -7,7 +9,7 @@ extension SandboxMigration {
         var ids: [String] = []
         try database.run("SELECT transaction_id FROM transactions WHERE order_id IS NULL", []) {
             (row) throws(SandboxError) in
-            do throws(SandboxSQLError) { ids.append(try row.text(0)) } catch { throw error.sandboxError(path: database.path) }
+            do throws(SQLiteError) { ids.append(try row.requiredText(0)) } catch { throw error.sandboxError(path: database.path) }
         }
         for id in ids {
             try database.write("UPDATE transactions SET order_id = ? WHERE transaction_id = ?",

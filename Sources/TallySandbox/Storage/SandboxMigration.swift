@@ -1,3 +1,5 @@
+import TallySQLite
+
 /// One step of the database layout, from format `from` to `from + 1`, run in the write transaction that opens
 /// an older `sandbox.sqlite` (and, on a new database, after the base schema). Steps are appended, never edited:
 /// ``SandboxDatabase/migrations`` in order.
@@ -24,7 +26,7 @@ extension SandboxDatabase {
         try SandboxDirectory.typed {
             try transaction(writing: true) {
                 let current: Int64
-                do throws(SandboxSQLError) { current = try integer("SELECT format FROM store WHERE id = 1") ?? stored } catch {
+                do throws(SQLiteError) { current = try integer("SELECT format FROM store WHERE id = 1") ?? stored } catch {
                     throw error.sandboxError(path: path)
                 }
                 guard current < Self.format else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 import Testing
 import TallyCore
 @testable import TallyServer

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TallySQLite
 import Testing
 import TallyCore
 @testable import TallyServer

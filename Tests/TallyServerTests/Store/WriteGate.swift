@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 @testable import TallyServer
 
 /// Makes a commit group deterministic without sleeps: a first write (the gate, which bumps customer "gate")

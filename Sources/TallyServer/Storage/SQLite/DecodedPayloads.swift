@@ -1,4 +1,5 @@
 import TallyCore
+import TallySQLite
 
 /// Transactions already decoded from stored `payload` text, keyed by that text's bytes (``TallyCore/UTF8Key``:
 /// two payloads that differ only in Unicode normalization are different rows and decode to byte-different

@@ -1,3 +1,4 @@
+import TallySQLite
 /// What the leader of a ``WriteQueue`` does with one group: `BEGIN IMMEDIATE`, each write in its own
 /// savepoint, one `COMMIT`. A group of one runs without a savepoint, exactly like a lone transaction.
 struct GroupCommit {

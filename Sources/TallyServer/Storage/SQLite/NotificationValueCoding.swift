@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import TallyCore
+import TallySQLite
 
 /// How the store writes renewal info into columns and reads it back: TallyCore's JSON of Apple's payload
 /// (millisecond dates), as ``StoredValueCoding`` does for transactions.

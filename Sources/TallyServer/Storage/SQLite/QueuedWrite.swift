@@ -1,5 +1,6 @@
 import CSQLite
 import Dispatch
+import TallySQLite
 
 /// One caller's write as the leader of a ``WriteQueue`` group sees it, whatever its result type.
 protocol GroupedWrite: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+import TallySQLite
 /// A fixed set of read connections. Under WAL each reads its own snapshot beside the single writer,
 /// so reads neither wait for writes nor block them.
 final class ReadConnectionPool: Sendable {

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteConnection {
     /// The settings key holding ``TallyCore/CurrencyCredits/fingerprint`` of the credits the balances were built with.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteConnection {
     /// Everything stored for `appUserId`, read with the connection's current transaction (or autocommit).

@@ -1,3 +1,4 @@
+import TallySQLite
 extension SQLiteConnection {
     /// The current time in milliseconds since 1970, as SQL: when a new customer row was first seen.
     static let nowMilliseconds = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"

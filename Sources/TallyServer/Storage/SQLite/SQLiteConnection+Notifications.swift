@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteConnection {
     /// The renewal infos of the subscription chains among `transactions` (the customer's), by chain: one primary

@@ -1,4 +1,5 @@
 import CSQLite
+import TallySQLite
 
 extension SQLiteConnection {
     /// Settings every connection of the store uses: foreign keys enforced, `synchronous=FULL` (a COMMIT

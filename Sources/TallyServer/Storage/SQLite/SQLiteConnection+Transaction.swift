@@ -1,4 +1,5 @@
 import CSQLite
+import TallySQLite
 
 extension SQLiteConnection {
     /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`: the write lock is taken up front, so the reads in

@@ -1,4 +1,5 @@
 import CSQLite
+import TallySQLite
 
 /// One SQLite database connection with a cache of prepared statements.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// The settings key of the back-fill cursor.

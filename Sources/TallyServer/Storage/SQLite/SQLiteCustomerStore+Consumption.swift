@@ -1,5 +1,6 @@
-import Foundation
 import CSQLite
+import Foundation
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// `CONSUMPTION_REQUEST` notifications received at or after `date` with no row in `consumption_answers`,

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 /// The dashboard's queries over SQLite: every count and sum is one SQL aggregate over the indexes of schema
 /// migration 6 (expressions over the stored payload), each call in one read snapshot.

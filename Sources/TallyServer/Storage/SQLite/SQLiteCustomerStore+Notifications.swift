@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// Stores and applies a verified notification in one durable write of the group commit (see

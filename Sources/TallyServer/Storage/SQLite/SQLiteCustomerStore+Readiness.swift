@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// The free space the database's file system must keep for ``checkWritable()`` to pass, in bytes.

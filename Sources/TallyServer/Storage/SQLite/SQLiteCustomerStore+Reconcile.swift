@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// The revision in `history_revisions`, read from one snapshot.

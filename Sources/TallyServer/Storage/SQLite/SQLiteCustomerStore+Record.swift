@@ -1,4 +1,5 @@
 import Foundation
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// Stores verified transactions for `appUserId` in one durable transaction, applying `policy` to chains

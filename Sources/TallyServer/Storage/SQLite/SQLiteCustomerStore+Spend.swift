@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteCustomerStore {
     /// What `admit` decided, carried out of the write transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 /// The default ``CustomerStore``: one SQLite database file in write-ahead-log mode.
 ///

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import TallyCore
+import TallySQLite
 
 extension SQLiteTransactionRows: NotificationRows {
     /// Nothing to hand on: the notification's row is written whole by ``settle(_:_:result:owner:date:)``.

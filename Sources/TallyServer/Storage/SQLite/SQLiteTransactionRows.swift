@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySQLite
 
 /// The SQLite store's rows for ``TransactionRecorder``, inside the one writer's transaction (so no row or
 /// chain needs a lock of its own).

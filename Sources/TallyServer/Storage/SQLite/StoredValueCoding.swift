@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import TallyCore
+import TallySQLite
 
 /// How the store writes values into columns and reads them back: transactions as TallyCore's JSON,
 /// amounts as decimal text (never binary floating point), dates as milliseconds since 1970.

@@ -1,3 +1,4 @@
+import TallySQLite
 extension WriteQueue {
     /// Test hooks, set only by tests (both nil in the server).
     struct Hooks: Sendable {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TallySQLite
 
 /// The store's single write connection, shared by group commit: writes that arrive while a COMMIT is in
 /// progress wait in a queue; the next leader runs them all in one transaction, each in its own savepoint,

@@ -1,18 +1,18 @@
 import CSQLite
 
-/// One prepared statement of a ``SQLiteConnection``: bind by index, step, read columns, reset.
+/// One prepared statement on an SQLite connection: bind by index, step, read columns, reset.
 ///
 /// Not `Sendable`: a statement is used only by the thread that holds its connection's lock.
-final class SQLiteStatement {
+public final class SQLiteStatement {
     /// The statement handle; finalized in `deinit`.
-    let handle: OpaquePointer
+    public let handle: OpaquePointer
     /// The connection handle, for `sqlite3_errmsg`.
     private let database: OpaquePointer
     /// The SQL text, for messages.
-    let sql: String
+    public let sql: String
 
     /// Prepares `sql` (exactly one statement) on `database`.
-    init(sql: String, database: OpaquePointer) throws(SQLiteError) {
+    public init(sql: String, database: OpaquePointer) throws(SQLiteError) {
         var statement: OpaquePointer?
         // `tail` points into the C string, so it is read while that string is alive (inside withCString).
         let (code, hasMore) = sql.withCString { text -> (Int32, Bool) in
@@ -37,7 +37,7 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` to parameters 1, 2, … in order.
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
             throw SQLiteError(code: SQLITE_RANGE, "`\(sql)` takes \(sqlite3_bind_parameter_count(handle)) "
                 + "parameters, \(values.count) were given")
@@ -48,7 +48,7 @@ final class SQLiteStatement {
     }
 
     /// Binds one value at a 1-based parameter index.
-    func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null:
@@ -70,7 +70,7 @@ final class SQLiteStatement {
     }
 
     /// Advances one row: true when a row is available, false when the statement is done.
-    func step() throws(SQLiteError) -> Bool {
+    public func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -80,23 +80,23 @@ final class SQLiteStatement {
     }
 
     /// Resets the statement and clears its bindings so the cache can hand it out again.
-    func reset() {
+    public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Whether column `index` (0-based) of the current row is NULL.
-    func isNull(_ index: Int32) -> Bool {
+    public func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// Column `index` (0-based) of the current row as an integer.
-    func int64(_ index: Int32) -> Int64 {
+    public func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` (0-based) of the current row as text, read with its exact byte length; nil for NULL.
-    func text(_ index: Int32) -> String? {
+    public func text(_ index: Int32) -> String? {
         guard !isNull(index) else { return nil }
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
@@ -104,7 +104,7 @@ final class SQLiteStatement {
     }
 
     /// Column `index` of a NOT NULL text column; a NULL there means the file was altered, reported as corruption.
-    func requiredText(_ index: Int32) throws(SQLiteError) -> String {
+    public func requiredText(_ index: Int32) throws(SQLiteError) -> String {
         guard let value = text(index) else {
             throw SQLiteError(code: SQLITE_CORRUPT, "column \(index) of `\(sql)` is NULL; the database was altered")
         }

@@ -1,5 +1,5 @@
 /// A value bound to a statement parameter. Data always travels as a bound value, never inside SQL text.
-enum SQLiteValue: Sendable, Hashable {
+public enum SQLiteValue: Sendable, Hashable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.
@@ -8,7 +8,7 @@ enum SQLiteValue: Sendable, Hashable {
     case text(String)
 
     /// Text, or NULL for nil.
-    static func optionalText(_ value: String?) -> SQLiteValue {
+    public static func optionalText(_ value: String?) -> SQLiteValue {
         value.map { .text($0) } ?? .null
     }
 }

@@ -1,17 +1,7 @@
 import CSQLite
+import TallySQLite
 
-/// A failed SQLite call under the sandbox's storage: the result code and SQLite's message.
-struct SandboxSQLError: Error, Sendable {
-    /// The (extended) result code.
-    var code: Int32
-    /// What was being done and SQLite's message.
-    var message: String
-
-    init(code: Int32, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
+extension SQLiteError {
     /// The sandbox error for this failure in the database at `path`: a file that is not a sandbox database
     /// (or a damaged one) is ``SandboxError/Code/corruptState``, anything else ``SandboxError/Code/io``.
     func sandboxError(path: String) -> SandboxError {
