@@ -7,7 +7,8 @@ import TallyCore
 /// durable, committed before the method returns (so a 2xx can follow); writes that arrive together may
 /// share one database transaction and its COMMIT, without depending on each other's success. The rules (what a
 /// customer owns, whether a spend is covered) stay in TallyCore: a store only keeps and returns records.
-/// The SQLite implementation is ``SQLiteCustomerStore``; a PostgreSQL one can follow behind this protocol.
+/// The implementations are ``SQLiteCustomerStore`` and TallyPostgres's `PostgresCustomerStore`; both write through
+/// one ``TransactionRecorder`` and one ``NotificationRecorder`` over their own rows.
 public protocol CustomerStore: Sendable {
     /// Stores verified transactions for `appUserId` in one durable transaction.
     ///
