@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string compared and hashed by its UTF-8 bytes, as a database compares text.
 ///
 /// Swift's `String` equality is canonical equivalence: `"café"` with a precomposed `é` equals `"café"` spelled
@@ -15,7 +17,7 @@ public struct UTF8Key: Hashable, Sendable, CustomStringConvertible {
 
     /// Byte-for-byte equality of the UTF-8 encodings.
     public static func == (left: UTF8Key, right: UTF8Key) -> Bool {
-        left.string.utf8.elementsEqual(right.string.utf8)
+        left.string.hasSameBytes(as: right.string)
     }
 
     /// Hashes the UTF-8 bytes (not the canonical form `String` hashes).
@@ -36,6 +38,16 @@ public struct UTF8Key: Hashable, Sendable, CustomStringConvertible {
 extension String {
     /// Whether the two strings have the same UTF-8 bytes (Swift's `==` also matches other normalizations).
     public func hasSameBytes(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        let mine = utf8, theirs = other.utf8
+        guard mine.count == theirs.count else { return false }
+        // Native strings are contiguous UTF-8: one memcmp instead of a byte-by-byte walk.
+        let compared: Bool?? = mine.withContiguousStorageIfAvailable { left in
+            theirs.withContiguousStorageIfAvailable { right in
+                guard let a = left.baseAddress, let b = right.baseAddress else { return left.count == right.count }
+                return memcmp(a, b, left.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return mine.elementsEqual(theirs)
     }
 }

@@ -1,6 +1,7 @@
 import CPostgreSQL
 import Foundation
 import TallyCore
+import TallyServer
 
 /// One libpq connection, used by one thread at a time (the pool hands it out to one caller and takes it back).
 /// Every statement is prepared once on the connection (`PQprepare`, named by its text) and executed with
@@ -13,9 +14,8 @@ final class PostgresConnection {
     private(set) var isBroken = false
     /// Customers whose rows the open transaction has locked (cleared at each BEGIN by the store).
     var lockedCustomers: Set<UTF8Key> = []
-    /// Transactions already decoded from stored payload text, keyed by its bytes (decoding is deterministic, so
-    /// a remembered value is what decoding again would give); at most 2,048, then it starts over.
-    var decodedPayloads: [UTF8Key: Transaction] = [:]
+    /// Transactions already decoded from stored payload text.
+    var decodedPayloads = DecodedPayloads()
 
     /// Connects with a libpq connection string or `postgresql://` URL; fails with what libpq said.
     init(url: String, connectTimeoutSeconds: Int) throws(PostgresError) {

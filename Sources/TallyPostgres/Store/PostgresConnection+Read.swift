@@ -49,14 +49,11 @@ extension PostgresConnection {
             FROM notifications WHERE app_user_id = $1
         """
 
-    /// The transaction in a stored payload, decoded at most once while remembered.
+    /// The transaction in a stored payload, decoded at most once while remembered (TallyServer's ``TallyServer/DecodedPayloads``).
     private func decodedTransaction(json: String, id: String) throws(PostgresError) -> Transaction {
-        let key = UTF8Key(json)
-        if let known = decodedPayloads[key] { return known }
-        let decoded = try PostgresCoding.transaction(json: json, id: id)
-        if decodedPayloads.count >= 2_048 { decodedPayloads.removeAll(keepingCapacity: true) }
-        decodedPayloads[key] = decoded
-        return decoded
+        try decodedPayloads.transaction(json: json, id: id) { (text) throws(PostgresError) in
+            try PostgresCoding.transaction(json: text, id: id)
+        }
     }
 
     private func record(_ appUserId: String, sql: String, extra: [PostgresValue] = []) throws(PostgresError)
