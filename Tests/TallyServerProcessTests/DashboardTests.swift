@@ -64,17 +64,8 @@ extension ServerProcessTests {
             return try reply.json()
         }
 
-        /// A server on SQLite, or on a fresh PostgreSQL database (nil when PostgreSQL is not available outside CI).
-        static func fixture(_ store: String, test: String = #function) throws -> ServerFixture? {
-            guard store == "postgres" else { return try ServerFixture() }
-            guard let cluster = try PostgresCluster.shared(for: test) else { return nil }
-            var options = ServerOptions()
-            options.postgresURLEnv = ServerPair.urlVariable
-            return try ServerFixture(options, environment: [ServerPair.urlVariable: try cluster.createDatabase()])
-        }
-
         @Test(arguments: ["sqlite", "postgres"]) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
-            guard let fixture = try Self.fixture(store) else { return }
+            guard let fixture = try ServerFixture.on(store) else { return }
             let bought = try await Self.seed(fixture)
             let customers = Self.customers
             var statuses: [String] = []
@@ -168,7 +159,7 @@ extension ServerProcessTests {
         }
     
         @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
-            guard let fixture = try Self.fixture(store) else { return }
+            guard let fixture = try ServerFixture.on(store) else { return }
             let bought = try await Self.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
             func found(_ q: String) async throws -> [String] {
@@ -206,7 +197,7 @@ extension ServerProcessTests {
         }
 
         @Test(arguments: ["sqlite", "postgres"]) func theListsPageNewestFirstByCursor(_ store: String) async throws {
-            guard let fixture = try Self.fixture(store) else { return }
+            guard let fixture = try ServerFixture.on(store) else { return }
             let bought = try await Self.seed(fixture)
             func ids(_ reply: [String: Any]) -> [String] {
                 (reply["transactions"] as? [[String: Any]] ?? []).compactMap { $0["transactionId"] as? String }

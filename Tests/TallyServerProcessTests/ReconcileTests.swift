@@ -75,8 +75,9 @@ extension ServerProcessTests {
             try reply.json()["reconciled"] as? [String: Any] ?? [:]
         }
 
-        @Test func renewalsAndARefundTheAppNeverPostedArriveByReconciliationEachOnce() async throws {
-            let fixture = try ServerFixture()
+        @Test(arguments: ["sqlite", "postgres"])
+        func renewalsAndARefundTheAppNeverPostedArriveByReconciliationEachOnce(_ store: String) async throws {
+            guard let fixture = try ServerFixture.on(store) else { return }
             // A week of free trial, then monthly: three renewals by start + 3M, the last one in force now.
             let start = Date().addingTimeInterval(-95 * 86_400)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: start)
@@ -126,8 +127,9 @@ extension ServerProcessTests {
             #expect(empty.status == 409 && empty.errorCode == "nothing_to_reconcile", "\(empty)")
         }
 
-        @Test func theCommandLineReconcilesOverTheDataDirectory() async throws {
-            let fixture = try ServerFixture()
+        @Test(arguments: ["sqlite", "postgres"])
+        func theCommandLineReconcilesOverTheDataDirectory(_ store: String) async throws {
+            guard let fixture = try ServerFixture.on(store) else { return }
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority,
                                         start: Date().addingTimeInterval(-35 * 86_400))  // the trial week, then one renewal in force now
             try appStore.tally(["buy", "market.pro.monthly"])
@@ -140,7 +142,8 @@ extension ServerProcessTests {
             try JSONSerialization.data(withJSONObject: document).write(to: fixture.configFile)
             try fixture.server.killNow()
             let result = try runCommand(TestPaths.tally.path, ["serve", "reconcile", "--data", fixture.dataDirectory.path,
-                                                                "--config", fixture.configFile.path, "--customer", "bob", "--json"])
+                                                                "--config", fixture.configFile.path, "--customer", "bob", "--json"],
+                                        environment: fixture.environment)
             #expect(result.status == 0, "\(result.output)")
             let summary = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
             #expect(summary?["inserted"] as? Int == 1, "\(result.output)")

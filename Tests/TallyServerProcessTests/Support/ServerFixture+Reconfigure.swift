@@ -19,12 +19,18 @@ extension ServerFixture {
     }
 }
 
-/// Runs a command to its end; its exit status and what it printed (stdout and stderr together).
+/// Runs a command to its end, with `environment` added to this process's; its exit status and what it printed
+/// (stdout and stderr together).
 @discardableResult
-func runCommand(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> (status: Int32, output: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
