@@ -57,11 +57,7 @@ extension CustomerState {
         let ledgerWarnings: [String]
         let ledgerStorage: LedgerStorage
         if let nets {
-            for currency in configuration.currencies.keys { balances[currency] = 0 }
-            for (currency, net) in nets {
-                balances[currency] = max(net, 0)
-                if net < 0 { debts[currency] = -net }
-            }
+            (balances, debts) = Self.balancesAndDebts(nets: nets, currencies: configuration.currencies.keys)
             ledgerWarnings = classified.table.rates.warnings
             ledgerStorage = LedgerStorage([])
         } else {

@@ -6,18 +6,26 @@ extension PostgresConnection {
     /// The state record of `appUserId` (version, nets, non-consumable transactions, their chains' renewal info)
     /// in one statement, so one snapshot.
     func customerStateRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL)
+        try record(appUserId, sql: Self.stateSQL, parameters: Self.stateParameters(appUserId))
     }
 
     /// ``customerStateRecord(_:)`` and, in its ``TallyServer/CustomerRecord/spends``, the spend recorded with
     /// `spendId` (compared as bytes) if any, in one statement (one snapshot).
     func customerStateRecord(_ appUserId: String, withSpend spendId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL + Self.spendSQL, extra: [.bytes(spendId)])
+        try record(appUserId, sql: Self.stateSQL + Self.spendSQL, parameters: Self.stateParameters(appUserId) + [.bytes(spendId)])
+    }
+
+    /// Only the nets of `appUserId` and, in ``TallyServer/CustomerRecord/spends``, the spend recorded with `spendId`
+    /// (compared as bytes) if any, in one statement: what a spend reads when the customer's kept state stands for the
+    /// rest. The version is not read (the caller has it from the lock).
+    func netsRecord(_ appUserId: String, withSpend spendId: String) throws(PostgresError) -> CustomerRecord {
+        try record(appUserId, sql: Self.netsSQL, parameters: [.bytes(appUserId), .bytes(spendId)])
     }
 
     /// Everything stored for `appUserId`, in one statement (one snapshot).
     func customerRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: " AND NOT consumable", with: "") + Self.historySQL)
+        try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: " AND NOT consumable", with: "") + Self.historySQL,
+                   parameters: Self.stateParameters(appUserId))
     }
 
     // Columns: kind, id, t1, t2, t3, n, n2, id2, id3.
@@ -30,6 +38,17 @@ extension PostgresConnection {
         UNION ALL SELECT 'r', original_transaction_id, payload, NULL, NULL, NULL, NULL, NULL, NULL FROM renewal_infos
             WHERE original_transaction_id IN (SELECT original_transaction_id FROM transactions
                                               WHERE app_user_id = $1 AND product_type = $2)
+        """
+
+    private static func stateParameters(_ appUserId: String) -> [PostgresValue] {
+        [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)]
+    }
+
+    private static let netsSQL = """
+        SELECT 'n', currency, net::text, NULL::text, NULL::text, NULL::bigint, NULL::bigint, NULL::bytea, NULL::bytea
+            FROM balances WHERE app_user_id = $1
+        UNION ALL SELECT 's', spend_id, amount::text, NULL, NULL, sequence, date_ms, currency, NULL
+            FROM spends WHERE app_user_id = $1 AND spend_id = $2
         """
 
     private static let spendSQL = """
@@ -56,10 +75,10 @@ extension PostgresConnection {
         }
     }
 
-    private func record(_ appUserId: String, sql: String, extra: [PostgresValue] = []) throws(PostgresError)
+    private func record(_ appUserId: String, sql: String, parameters: [PostgresValue]) throws(PostgresError)
         -> CustomerRecord
     {
-        let rows = try query(sql, [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)] + extra)
+        let rows = try query(sql, parameters)
         var record = CustomerRecord(appUserId: appUserId)
         var transactions: [(id: String, value: StoredTransaction)] = []
         var renewals: [(chain: String, info: RenewalInfo)] = []

@@ -90,9 +90,7 @@ final class StateReadBatch: Sendable {
 
     /// `state` when it was kept with `fingerprint` and `date` is inside its validity.
     private static func valid(_ state: StoredCustomerState?, _ fingerprint: String, _ date: Date) -> StoredCustomerState? {
-        guard let state, state.fingerprint == fingerprint, state.validFrom.millisecondsSince1970 <= date.millisecondsSince1970,
-            date.millisecondsSince1970 < state.validUntil.millisecondsSince1970
-        else { return nil }
+        guard let state, state.isServable(fingerprint: fingerprint, at: date) else { return nil }
         return state
     }
 }

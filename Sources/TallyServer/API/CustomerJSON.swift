@@ -32,8 +32,42 @@ enum CustomerJSON {
                 writer.field("expiresDate", item.expiresDate)
                 writer.field("isActive", item.isActive)
             }
-            writer.field("balances", state.balances)
-            writer.field("debts", state.debts)
+            writeNets(&writer, balances: state.balances, debts: state.debts)
         }
+    }
+
+    /// `body` (an object ``encode(appUserId:state:)`` wrote) with other balances and debts: everything before
+    /// them — the part that depends on transactions and renewal info, not on the nets — kept byte for byte, so a
+    /// write that moves only the nets (a spend) restates a kept state without computing it. Nil when `body` has
+    /// no `balances` member (not this encoding).
+    ///
+    /// The nets are the last two members. The first `,"balances":` in the body is the top-level member: inside a
+    /// JSON string every `"` is escaped, so `,"` there is structure, and no nested object of this encoding has a
+    /// member of that name.
+    static func replacingNets(in body: [UInt8], balances: [String: Decimal], debts: [String: Decimal]) -> [UInt8]? {
+        let marker = Array(#","balances":"#.utf8)
+        guard body.count > marker.count, let start = firstIndex(of: marker, in: body) else { return nil }
+        // `{"balances":…,"debts":…}` from the same writer, joined to the facts in place of its `{`.
+        let nets = JSONWriter.object { writer in writeNets(&writer, balances: balances, debts: debts) }
+        var restated = Array(body[..<start])
+        restated.reserveCapacity(start + nets.count)
+        restated.append(UInt8(ascii: ","))
+        restated.append(contentsOf: nets.dropFirst())
+        return restated
+    }
+
+    private static func writeNets(_ writer: inout JSONWriter, balances: [String: Decimal], debts: [String: Decimal]) {
+        writer.field("balances", balances)
+        writer.field("debts", debts)
+    }
+
+    private static func firstIndex(of marker: [UInt8], in body: [UInt8]) -> Int? {
+        guard let first = marker.first else { return nil }
+        var index = 0
+        while index + marker.count <= body.count {
+            if body[index] == first, body[index..<(index + marker.count)].elementsEqual(marker) { return index }
+            index += 1
+        }
+        return nil
     }
 }

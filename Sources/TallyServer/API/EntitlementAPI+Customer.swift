@@ -47,10 +47,8 @@ extension EntitlementAPI {
                          ticket: ticket)
         }
         if store.keepsEncodedStates, record.version > 0 {
-            let until = StateExpiry.next(after: now, state: state, record: record, maximumAge: Self.maximumKeptStateAge)
             // Best effort: a state not kept (a write came first, the database refused) is computed again next time.
-            _ = try? store.keepState(StoredCustomerState(version: record.version, fingerprint: stateFingerprint,
-                                                         validFrom: now, validUntil: until, body: body),
+            _ = try? store.keepState(Self.kept(body, of: record, state: state, fingerprint: stateFingerprint, at: now),
                                      for: appUserId)
         }
         return body
@@ -71,6 +69,28 @@ extension EntitlementAPI {
         cache.insert(entry, for: appUserId, ticket: ticket)
         if let cached = cache.lookup(appUserId, now: now), cached.version == entry.version { return }
         cache.invalidate(appUserId)
+    }
+
+    /// How states are computed, kept and restated (``StateEncoding``), for `rules` whose states carry `fingerprint`.
+    static func stateEncoding(rules: CatalogRules, fingerprint: String) -> StateEncoding {
+        let currencies = Array(rules.configuration.currencies.keys)
+        return StateEncoding(fingerprint: fingerprint, encode: { record, date in
+            let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: date)
+            let body = CustomerJSON.encode(appUserId: record.appUserId, state: state)
+            return kept(body, of: record, state: state, fingerprint: fingerprint, at: date)
+        }, restate: { kept, nets in
+            let (balances, debts) = CustomerState.balancesAndDebts(nets: nets, currencies: currencies)
+            return CustomerJSON.replacingNets(in: kept.body, balances: balances, debts: debts)
+        })
+    }
+
+    /// `body`, the encoding of `state` computed from `record` at `date`, as a store keeps it: valid until the state
+    /// changes by itself (``StateExpiry``), at most ``maximumKeptStateAge``.
+    private static func kept(_ body: [UInt8], of record: CustomerRecord, state: CustomerState, fingerprint: String,
+                             at date: Date) -> StoredCustomerState {
+        let until = StateExpiry.next(after: date, state: state, record: record, maximumAge: maximumKeptStateAge)
+        return StoredCustomerState(version: record.version, fingerprint: fingerprint, validFrom: date, validUntil: until,
+                                   body: body)
     }
 
     /// The `customer` object for a record the caller already holds, and the state behind it (balances and

@@ -22,33 +22,34 @@ extension EntitlementAPI {
         guard app.currencies.keys.contains(where: { $0.hasSameBytes(as: currency) }) else {
             throw .unknownCurrency(currency, known: app.currencies.keys.sorted())
         }
-        let outcome = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId)
-        cache.invalidate(appUserId)
-        // The store returns the record the spend was judged on (plus the spend): no second read.
-        let record: CustomerRecord
-        switch outcome {
-        case .recorded(let after), .duplicate(let after): record = after
-        }
-        let customer = encodeCustomer(record, now: clock.now()).body
+        let now = clock.now()
+        let ticket = cache.ticket()
+        // The store answers with the state after the spend, judged and encoded inside the spend's transaction.
+        let answer = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId, at: now)
+        let state = answer.state
+        cacheWrittenState(StateCache.Entry(version: state.version,
+                                           expires: min(state.validUntil, now.addingTimeInterval(cacheMaximumAge)),
+                                           body: state.body), for: appUserId, ticket: ticket, now: now)
         let spent = JSONWriter.object { writer in
             writer.field("id", id)
             writer.field("currency", currency)
             writer.field("amount", amount)
-            if case .duplicate = outcome { writer.field("outcome", "duplicate") } else { writer.field("outcome", "recorded") }
+            writer.field("outcome", answer.isDuplicate ? "duplicate" : "recorded")
         }
-        return APIResponse.json(Self.wrap(("customer", customer), ("spend", spent)))
+        return APIResponse.json(Self.wrap(("customer", state.body), ("spend", spent)))
     }
 
     /// Stores the spend if TallyCore's rule admits it against the net the store keeps, atomically with the
     /// balance check; the spend is dated inside the store's write transaction, so spend dates follow the order
     /// they were committed in.
     private func storeSpend(id: String, currency: String, amount: Decimal,
-                            for appUserId: String) throws(APIError) -> SpendOutcome {
+                            for appUserId: String, at now: Date) throws(APIError) -> SpendAnswer {
         let app = configuration.appConfiguration
         let clock = self.clock
         do {
             return try noteWrite { () throws(CustomerStoreError) in
-                try store.spend(id: id, currency: currency, for: appUserId) { existing, net in
+                try store.spend(id: id, currency: currency, for: appUserId, at: now, encoding: stateEncoding) {
+                    existing, net in
                     let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
                     do {
                         try PurchaseHistory.validate(spend, configuration: app)

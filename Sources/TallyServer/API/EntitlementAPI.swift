@@ -20,6 +20,8 @@ public final class EntitlementAPI: Sendable {
     let rules: CatalogRules
     /// What a kept encoded state must have been computed with (``CustomerJSON/format`` and the rules), hashed.
     let stateFingerprint: String
+    /// The rules and encoding of states, for stores whose writes answer with one (``StateEncoding``).
+    let stateEncoding: StateEncoding
     let cache = StateCache()
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
@@ -54,6 +56,7 @@ public final class EntitlementAPI: Sendable {
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
             .map { String(format: "%02x", $0) }.joined()
+        stateEncoding = Self.stateEncoding(rules: rules, fingerprint: stateFingerprint)
     }
 
     /// The handler to give an HTTP server.

@@ -47,6 +47,14 @@ public protocol CustomerStore: Sendable {
     func spend(id: String, currency: String, for appUserId: String,
                admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome
 
+    /// ``spend(id:currency:for:admit:)``, answering with the customer's encoded state at `date` by `encoding`. A store
+    /// that keeps encoded states restates the kept one when it is servable (``StoredCustomerState/isServable(fingerprint:at:)``)
+    /// at the locked version — a spend moves only the nets — instead of reading the transactions, and keeps the
+    /// state after the spend in the spend's own write, so the next read of any server is one row. (The default
+    /// spends, then encodes the record the spend returned.)
+    func spend(id: String, currency: String, for appUserId: String, at date: Date, encoding: StateEncoding,
+               admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendAnswer
+
     /// Proves the store can take a write now, for `GET /readyz`: makes a small durable probe write (and
     /// whatever cheap checks show that writes would fail, such as a full file system); throws what a real
     /// write would meet.
@@ -127,6 +135,17 @@ extension CustomerStore {
     @discardableResult
     public func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool {
         false
+    }
+
+    /// Spends, then encodes the record the spend returned (nothing is kept).
+    public func spend(id: String, currency: String, for appUserId: String, at date: Date, encoding: StateEncoding,
+                      admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
+        -> SpendAnswer
+    {
+        switch try spend(id: id, currency: currency, for: appUserId, admit: admit) {
+        case .recorded(let record): return SpendAnswer(isDuplicate: false, state: encoding.encode(record, date))
+        case .duplicate(let record): return SpendAnswer(isDuplicate: true, state: encoding.encode(record, date))
+        }
     }
 
     /// Records, then reads the state record in a second call (another write may come between them).

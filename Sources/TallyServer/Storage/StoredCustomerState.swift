@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// A customer's encoded `customer` object kept beside its record by a store that keeps them
 /// (``CustomerStore/keepsEncodedStates``), so a read from any server is one row away from the database.
@@ -25,5 +26,12 @@ public struct StoredCustomerState: Sendable, Hashable {
         self.validFrom = validFrom
         self.validUntil = validUntil
         self.body = body
+    }
+
+    /// Whether it may be served by a server whose rules have `fingerprint`, at `date` (by milliseconds, as stored):
+    /// `validFrom` ≤ `date` < `validUntil`. Its version is the store's to check.
+    public func isServable(fingerprint: String, at date: Date) -> Bool {
+        self.fingerprint == fingerprint && validFrom.millisecondsSince1970 <= date.millisecondsSince1970
+            && date.millisecondsSince1970 < validUntil.millisecondsSince1970
     }
 }
