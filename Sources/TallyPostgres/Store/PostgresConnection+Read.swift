@@ -40,6 +40,17 @@ extension PostgresConnection {
                                               WHERE app_user_id = $1 AND product_type = $2)
         """
 
+    /// The version and the nets of `appUserId` (no transactions, no renewal info), in one statement.
+    func versionAndNets(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
+        try record(appUserId, sql: Self.versionAndNetsSQL, parameters: [.bytes(appUserId)])
+    }
+
+    private static let versionAndNetsSQL = """
+        SELECT 'v', NULL::bytea, NULL::text, NULL::text, NULL::text, version, NULL::bigint, NULL::bytea, NULL::bytea
+            FROM customers WHERE app_user_id = $1
+        UNION ALL SELECT 'n', currency, net::text, NULL, NULL, NULL, NULL, NULL, NULL FROM balances WHERE app_user_id = $1
+        """
+
     private static func stateParameters(_ appUserId: String) -> [PostgresValue] {
         [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)]
     }

@@ -20,30 +20,38 @@ extension PostgresCustomerStore {
     /// Stores the transactions in one transaction (see ``TallyServer/CustomerStore/record(_:for:policy:at:)``).
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                        at date: Date) throws(CustomerStoreError) -> RecordOutcome {
-        try record(transactions, for: appUserId, policy: policy, at: date, readingState: false).outcome
+        try record(transactions, for: appUserId, policy: policy, at: date, reading: .none).outcome
     }
 
-    /// ``record(_:for:policy:at:)`` with the state record read inside the same transaction, after the write.
+    /// ``record(_:for:policy:at:)`` with the state record read inside the same transaction, after the write; only
+    /// the version and the nets when the write changed nothing else since `knownVersion`.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
-        -> (outcome: RecordOutcome, state: CustomerRecord)
+                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
-        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date, readingState: true)
-        return (outcome, state ?? CustomerRecord(appUserId: appUserId))
+        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date,
+                                          reading: .state(knownVersion: knownVersion))
+        return (outcome, state?.record ?? CustomerRecord(appUserId: appUserId), state?.onlyNets ?? false)
     }
 
     private func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                        at date: Date, readingState: Bool) throws(CustomerStoreError)
-        -> (outcome: RecordOutcome, state: CustomerRecord?)
+                        at date: Date, reading: StateReading) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?)
     {
         var prepared: [PreparedTransaction] = []
         for transaction in transactions { prepared.append(try PreparedTransaction(transaction)) }
         let items = prepared, credits = self.credits
         return try write("the transactions cannot be stored") {
-            (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
-            let outcome = try PostgresTransactionRows(connection: connection)
+            (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
+            let (outcome, onlyNets) = try PostgresTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, date: date)
-            return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
+            guard case .state(let known) = reading else { return (outcome, nil) }
+            if let known, onlyNets {
+                // The version and the nets in one statement (the customer's row is locked by the write, if it wrote).
+                let record = try connection.versionAndNets(appUserId)
+                if record.version == known + (outcome.changedAnything ? 1 : 0) { return (outcome, (record, true)) }
+            }
+            return (outcome, (try connection.customerStateRecord(appUserId), false))
         }
     }
 }

@@ -78,7 +78,7 @@ extension PostgresCustomerStore {
             }
             let after = Self.spent(spend, from: record)
             var state: StoredCustomerState
-            if let servable, let body = encoding.restate(servable, after.nets) {
+            if let servable, let body = encoding.restate(servable.body, after.nets) {
                 state = servable
                 state.body = body
                 state.version = after.version

@@ -78,9 +78,9 @@ extension EntitlementAPI {
             let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: date)
             let body = CustomerJSON.encode(appUserId: record.appUserId, state: state)
             return kept(body, of: record, state: state, fingerprint: fingerprint, at: date)
-        }, restate: { kept, nets in
+        }, restate: { body, nets in
             let (balances, debts) = CustomerState.balancesAndDebts(nets: nets, currencies: currencies)
-            return CustomerJSON.replacingNets(in: kept.body, balances: balances, debts: debts)
+            return CustomerJSON.replacingNets(in: body, balances: balances, debts: debts)
         })
     }
 

@@ -49,27 +49,41 @@ extension EntitlementAPI {
     }
 
     /// ``record(_:for:now:)`` for a post that answers with the customer: the state comes from the record the
-    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:)``), so no
-    /// second store read follows the COMMIT; it is encoded and left in the cache (``cacheWrittenState(_:for:ticket:now:)``).
-    /// Returns the outcome and the encoded `customer` object.
+    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:knownVersion:)``),
+    /// so no second store read follows the COMMIT; it is encoded and left in the cache (``cacheWrittenState(_:for:ticket:now:)``).
+    /// When the cache holds the poster's state and the write changed only the nets since it (a coin purchase), the
+    /// store reads only the nets and the cached state is restated with them: nothing read or computed grows with
+    /// the customer's history. Returns the outcome and the encoded `customer` object.
     func recordAndEncode(_ transactions: [StoredTransaction], for appUserId: String, now: Date) throws(APIError)
         -> (outcome: RecordOutcome, customer: [UInt8])
     {
         let policy = configuration.ownership
         let ticket = cache.ticket()
-        let (outcome, record) = try storeCall { () throws(CustomerStoreError) in
+        let known = cacheMaximumAge > 0 ? cache.lookup(appUserId, now: now) : nil
+        let (outcome, record, onlyNets) = try storeCall { () throws(CustomerStoreError) in
             try noteWrite { () throws(CustomerStoreError) in
-                try store.recordReadingState(transactions, for: appUserId, policy: policy, at: now)
+                try store.recordReadingState(transactions, for: appUserId, policy: policy, at: now,
+                                             knownVersion: known?.version)
             }
         }
         // Everyone else the write touched is invalidated as usual; the poster's own entry is replaced below.
         invalidateCache(after: outcome, for: appUserId, includingPoster: false)
-        let (body, state) = encodeCustomer(record, now: now)
-        cacheWrittenState(StateCache.Entry(
-            version: record.version,
-            expires: StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge),
-            body: body), for: appUserId, ticket: ticket, now: now)
-        return (outcome, body)
+        let entry: StateCache.Entry
+        if onlyNets, let known, let body = stateEncoding.restate(known.body, record.nets) {
+            // The facts, and so the moment the state changes by itself, are the known state's.
+            entry = StateCache.Entry(version: record.version, expires: known.expires, body: body)
+        } else {
+            let whole = onlyNets
+                ? try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
+                : record
+            let (body, state) = encodeCustomer(whole, now: now)
+            entry = StateCache.Entry(
+                version: whole.version,
+                expires: StateExpiry.next(after: now, state: state, record: whole, maximumAge: cacheMaximumAge),
+                body: body)
+        }
+        cacheWrittenState(entry, for: appUserId, ticket: ticket, now: now)
+        return (outcome, entry.body)
     }
 
     /// Drops the cached state of every customer `outcome` touched (before anything is answered); the poster's

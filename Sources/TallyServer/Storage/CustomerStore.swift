@@ -26,8 +26,14 @@ public protocol CustomerStore: Sendable {
     /// ``record(_:for:policy:at:)``, returning with its outcome ``customerState(_:)``'s record of `appUserId` as
     /// this write left it: a store that can reads it inside the same database transaction, so a post needs no
     /// second read after its COMMIT. (The default records, then reads.)
+    ///
+    /// `knownVersion` is the version of a state of `appUserId` the caller holds. When the write changed only the
+    /// customer's nets since that version (consumables only: no other transaction, chain or notification, and no
+    /// write between), the record holds only the version and the nets, `onlyNets` is true, and the caller's state
+    /// with these nets is the state after the write: a coin purchase reads nothing that grows with the history.
     func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                            at date: Date) throws(CustomerStoreError) -> (outcome: RecordOutcome, state: CustomerRecord)
+                            at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
 
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
@@ -148,12 +154,22 @@ extension CustomerStore {
         }
     }
 
-    /// Records, then reads the state record in a second call (another write may come between them).
+    /// Records, then reads the whole state record in a second call (another write may come between them).
+    public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
+                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
+    {
+        let outcome = try record(transactions, for: appUserId, policy: policy, at: date)
+        return (outcome, try customerState(appUserId), false)
+    }
+
+    /// ``recordReadingState(_:for:policy:at:knownVersion:)`` for a caller holding no state: the whole state record.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
                                    policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord)
     {
-        let outcome = try record(transactions, for: appUserId, policy: policy, at: date)
-        return (outcome, try customerState(appUserId))
+        let (outcome, state, _) = try recordReadingState(transactions, for: appUserId, policy: policy, at: date,
+                                                         knownVersion: nil)
+        return (outcome, state)
     }
 }

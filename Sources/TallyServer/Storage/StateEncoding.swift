@@ -8,14 +8,14 @@ public struct StateEncoding: Sendable {
     public var fingerprint: String
     /// The state of `record` at `date`, ready to keep: version, fingerprint, validity and body.
     public var encode: @Sendable (_ record: CustomerRecord, _ date: Date) -> StoredCustomerState
-    /// The body of a kept state with other nets and nothing else changed (the nets are all a spend changes); nil
-    /// when the body cannot be restated (the state is then computed from the record).
-    public var restate: @Sendable (_ kept: StoredCustomerState, _ nets: [String: Decimal]) -> [UInt8]?
+    /// An encoded state (`body`) with other nets and nothing else changed (the nets are all a spend or a coin
+    /// purchase changes); nil when the body cannot be restated (the state is then computed from the record).
+    public var restate: @Sendable (_ body: [UInt8], _ nets: [String: Decimal]) -> [UInt8]?
 
     /// Creates an encoding.
     public init(fingerprint: String,
                 encode: @escaping @Sendable (_ record: CustomerRecord, _ date: Date) -> StoredCustomerState,
-                restate: @escaping @Sendable (_ kept: StoredCustomerState, _ nets: [String: Decimal]) -> [UInt8]?) {
+                restate: @escaping @Sendable (_ body: [UInt8], _ nets: [String: Decimal]) -> [UInt8]?) {
         self.fingerprint = fingerprint
         self.encode = encode
         self.restate = restate

@@ -80,7 +80,7 @@ enum PostgresServerBenchmark {
             let posts = try both(wrk, ports: uncached.ports, folder: folder, name: "post") { server in signed[server] }
                 headers: { ["Authorization: \(setup.authorization)", "Content-Type: application/json"] }
             report("POST …/transactions (verify + durable write)", posts)
-            ratio("posts vs pgbench TPC-B-like", posts.rate, tpcb)
+            ratio("posts vs pgbench TPC-B-like", posts.rate, tpcb, target: nil)
             try checkSpent(setup: setup, port: uncached.ports[1])
             uncached.stop()
 
@@ -89,7 +89,7 @@ enum PostgresServerBenchmark {
                 (url: "http://127.0.0.1:\(port)/v1/customers/\(reader)", script: nil)
             } headers: { ["Authorization: \(setup.authorization)"] }
             report("GET /v1/customers/{id}, cache on (cacheSeconds 300)", cachedReads)
-            ratio("cached reads vs pgbench -S", cachedReads.rate, selectOnly)
+            ratio("cached reads vs pgbench -S", cachedReads.rate, selectOnly, target: nil)
             cached.stop()
             // A read that makes one query costs at least one cached answer (HTTP, no query) plus one pgbench -S
             // transaction (the query and its client): the ceiling such reads reach here, from this run's own rates.
@@ -121,9 +121,12 @@ enum PostgresServerBenchmark {
         }
     }
 
-    private static func ratio(_ name: String, _ ours: Double, _ peer: Double) {
+    /// `ours` as a share of `peer`, with the issue's target when it sets one (uncached reads and spends: 50%).
+    private static func ratio(_ name: String, _ ours: Double, _ peer: Double, target: Double? = 0.5) {
         let value = ours / peer
-        Report.line(String(format: "%@: %.0f%% (target ≥ 50%%) %@", name, value * 100, value >= 0.5 ? "OK" : "MISSED"))
+        guard let target else { return Report.line(String(format: "%@: %.0f%% (no target)", name, value * 100)) }
+        Report.line(String(format: "%@: %.0f%% (target ≥ %.0f%%) %@", name, value * 100, target * 100,
+                           value >= target ? "OK" : "MISSED"))
     }
 
     /// wrk on both servers at once: a plain GET per server.

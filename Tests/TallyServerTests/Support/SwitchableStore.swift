@@ -19,8 +19,13 @@ final class SwitchableStore: CustomerStore {
         failing.withLock { $0 = value }
     }
 
+    private let wholeStateCount = Mutex(0)
+
     /// How many times ``customer(_:)`` reached the database.
     var reads: Int { readCount.withLock { $0 } }
+
+    /// How many writes read back the whole state record (not only the nets) for their answer.
+    var wholeStatesReadByWrites: Int { wholeStateCount.withLock { $0 } }
 
     private func check() throws(CustomerStoreError) {
         if failing.withLock({ $0 }) { throw CustomerStoreError(.busy, "the test switched the store off") }
@@ -30,6 +35,23 @@ final class SwitchableStore: CustomerStore {
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome {
         try check()
         return try base.record(transactions, for: appUserId, policy: policy, at: date)
+    }
+
+    func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
+                            at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
+    {
+        try check()
+        let written = try base.recordReadingState(transactions, for: appUserId, policy: policy, at: date,
+                                                  knownVersion: knownVersion)
+        if !written.onlyNets { wholeStateCount.withLock { $0 += 1 } }
+        return written
+    }
+
+    func spend(id: String, currency: String, for appUserId: String, at date: Date, encoding: StateEncoding,
+               admit: (Spend?, Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendAnswer {
+        try check()
+        return try base.spend(id: id, currency: currency, for: appUserId, at: date, encoding: encoding, admit: admit)
     }
 
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {

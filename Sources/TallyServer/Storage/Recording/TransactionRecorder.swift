@@ -16,6 +16,10 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     var outcome = RecordOutcome()
     /// Customers whose versions grow at ``finish()`` besides the poster (each once, compared by bytes).
     var losers: [String] = []
+    /// Whether a row a customer state reads besides the nets was written for the poster: a transaction that is
+    /// not a consumable, inserted or replaced, or a consumable replacing one that was not. Chains moved and other
+    /// customers' facts show in the outcome (``RecordOutcome/transfers``, ``RecordOutcome/ownersUpdated``).
+    public private(set) var wroteStateFacts = false
 
     /// A recorder of posts for `appUserId` under `policy`.
     public init(rows: Rows, appUserId: String, policy: OwnershipPolicy, credits: CurrencyCredits, date: Date) {
@@ -93,19 +97,25 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     /// Inserts the transaction for `owner`, replaces a stored copy it supersedes, or leaves the stored copy
     /// when it is equal or newer: newer facts win, so a copy signed earlier than the stored one (a purchase
     /// replayed after its refund) changes nothing.
-    private func write(_ item: PreparedTransaction, replacing existing: StoredTransactionRow?,
-                       owner: String) throws(Rows.Failure) -> Write {
+    private mutating func write(_ item: PreparedTransaction, replacing existing: StoredTransactionRow?,
+                                owner: String) throws(Rows.Failure) -> Write {
         let transaction = item.normalized
         guard let existing else {
+            if transaction.type != .consumable { noteStateFacts(of: owner) }
             try rows.insert(item, owner: owner, date: date)
             try moveNets(replacing: nil, of: nil, with: transaction, owner: owner)
             return .inserted
         }
         let stored = try rows.transaction(in: existing, id: transaction.transactionId)
         guard stored != transaction, transaction.supersedes(stored) else { return .unchanged }
+        if transaction.type != .consumable || stored.type != .consumable { noteStateFacts(of: owner) }
         try rows.replace(item, owner: owner, date: date)
         try moveNets(replacing: stored, of: existing.owner, with: transaction, owner: owner)
         return .updated
+    }
+
+    private mutating func noteStateFacts(of owner: String) {
+        if isThisCustomer(owner) { wroteStateFacts = true }
     }
 
     /// Moves the nets for `incoming` stored for `owner`, replacing `stored` of `previousOwner`, by TallyCore's

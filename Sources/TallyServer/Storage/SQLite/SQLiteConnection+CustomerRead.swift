@@ -37,12 +37,17 @@ extension SQLiteConnection {
         return record
     }
 
+    /// The customer's version; 0 for a customer never written.
+    func version(of appUserId: String) throws(SQLiteError) -> Int64 {
+        try integer("SELECT version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) ?? 0
+    }
+
     /// The version, the nets and the transactions matching `condition` (one `?`, the customer id), by id.
     private func recordHead(_ appUserId: String, transactionsWhere condition: String) throws(SQLiteError)
         -> CustomerRecord
     {
         var record = CustomerRecord(appUserId: appUserId)
-        record.version = try integer("SELECT version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) ?? 0
+        record.version = try version(of: appUserId)
         record.nets = try nets(of: appUserId)
         let sql = "SELECT transaction_id, source, payload, signed_transaction FROM transactions WHERE "
             + condition + " ORDER BY transaction_id"

@@ -12,22 +12,24 @@ extension SQLiteCustomerStore {
     /// grows too.
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                        at date: Date) throws(CustomerStoreError) -> RecordOutcome {
-        try record(transactions, for: appUserId, policy: policy, at: date, readingState: false).outcome
+        try record(transactions, for: appUserId, policy: policy, at: date, reading: .none).outcome
     }
 
     /// ``record(_:for:policy:at:)`` with ``customerState(_:)``'s record of `appUserId` read inside the same
-    /// write transaction, after the write: exactly the state this write left, with no second read.
+    /// write transaction, after the write: exactly the state this write left, with no second read; only the version
+    /// and the nets when the write changed nothing else since `knownVersion`.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
-        -> (outcome: RecordOutcome, state: CustomerRecord)
+                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
-        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date, readingState: true)
-        return (outcome, state ?? CustomerRecord(appUserId: appUserId))
+        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date,
+                                          reading: .state(knownVersion: knownVersion))
+        return (outcome, state?.record ?? CustomerRecord(appUserId: appUserId), state?.onlyNets ?? false)
     }
 
     private func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                        at date: Date, readingState: Bool) throws(CustomerStoreError)
-        -> (outcome: RecordOutcome, state: CustomerRecord?)
+                        at date: Date, reading: StateReading) throws(CustomerStoreError)
+        -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?)
     {
         var prepared: [PreparedTransaction] = []
         prepared.reserveCapacity(transactions.count)
@@ -35,10 +37,18 @@ extension SQLiteCustomerStore {
             prepared.append(try PreparedTransaction(transaction))
         }
         let items = prepared
-        return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: CustomerRecord?) in
-            let outcome = try SQLiteTransactionRows(connection: connection)
+        return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
+            let (outcome, onlyNets) = try SQLiteTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, date: date)
-            return (outcome, readingState ? try connection.customerStateRecord(appUserId) : nil)
+            guard case .state(let known) = reading else { return (outcome, nil) }
+            if let known, onlyNets {
+                let version = try connection.version(of: appUserId)
+                if version == known + (outcome.changedAnything ? 1 : 0) {
+                    return (outcome, (CustomerRecord(appUserId: appUserId, version: version,
+                                                     nets: try connection.nets(of: appUserId)), true))
+                }
+            }
+            return (outcome, (try connection.customerStateRecord(appUserId), false))
         }
     }
 }
