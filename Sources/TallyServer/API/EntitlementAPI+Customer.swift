@@ -66,9 +66,7 @@ extension EntitlementAPI {
     /// started over, or it is already expired), the key is invalidated, exactly as a write without this would.
     func cacheWrittenState(_ entry: StateCache.Entry, for appUserId: String, ticket: UInt64, now: Date) {
         guard cacheMaximumAge > 0 else { return cache.invalidate(appUserId) }
-        cache.insert(entry, for: appUserId, ticket: ticket)
-        if let cached = cache.lookup(appUserId, now: now), cached.version == entry.version { return }
-        cache.invalidate(appUserId)
+        cache.replaceAfterWrite(entry, for: appUserId, ticket: ticket, now: now)
     }
 
     /// How states are computed, kept and restated (``StateEncoding``), for `rules` whose states carry `fingerprint`.
