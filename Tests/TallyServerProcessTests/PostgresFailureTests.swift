@@ -14,8 +14,8 @@ extension ServerProcessTests {
     @Suite struct PostgresFailures {
         /// The PostgreSQL schema version this build migrates to (TallyPostgres's `PostgresSchema.currentVersion`):
         /// 1, everything the SQLite store held after its fourth migration; 2, the consumption answers; 3, the
-        /// dashboard's columns; 4, the kept encoded states.
-        static let schemaVersion = "4"
+        /// dashboard's columns; 4, the kept encoded states; 5, the facts version.
+        static let schemaVersion = "5"
 
         /// What one posted purchase came to.
         struct Posted: Sendable {

@@ -14,32 +14,35 @@ extension PostgresConnection {
             """, [.bytes(appUserId)])
     }
 
-    /// ``lockCustomer(_:)`` as the first lock of a transaction, returning the locked row's version and the state
-    /// kept at that version, if any (the row as the lock left it: after every write committed before).
+    /// ``lockCustomer(_:)`` as the first lock of a transaction, returning the locked row's version, facts version and
+    /// the state kept at that version, if any (the row as the lock left it: after every write committed before).
     func lockCustomerReadingKeptState(_ appUserId: String) throws(PostgresError)
-        -> (version: Int64, kept: StoredCustomerState?)
+        -> (version: Int64, factsVersion: Int64, kept: StoredCustomerState?)
     {
         lockedCustomers.insert(UTF8Key(appUserId))
         let rows = try query("""
             INSERT INTO customers (app_user_id, version) VALUES ($1, 0)
             ON CONFLICT (app_user_id) DO UPDATE SET version = customers.version
-            RETURNING version, state_version, state_fingerprint, state_from_ms, state_until_ms, state_body
+            RETURNING version, state_version, state_fingerprint, state_from_ms, state_until_ms, state_body, facts_version
             """, [.bytes(appUserId)])
-        guard rows.count == 1, let version = try rows.integer(0, 0) else {
+        guard rows.count == 1, let version = try rows.integer(0, 0), let facts = try rows.integer(0, 6) else {
             throw .corrupt("locking customer '\(appUserId.prefix(64))' returned no version")
         }
         guard try rows.integer(0, 1) == version, let fingerprint = rows.text(0, 2), let from = try rows.integer(0, 3),
               let until = try rows.integer(0, 4), let body = rows.textBytes(0, 5)
-        else { return (version, nil) }
-        return (version, StoredCustomerState(version: version, fingerprint: fingerprint,
+        else { return (version, facts, nil) }
+        return (version, facts, StoredCustomerState(version: version, fingerprint: fingerprint,
                                              validFrom: Date(millisecondsSince1970: from),
                                              validUntil: Date(millisecondsSince1970: until), body: body))
     }
 
-    /// Adds one to the customer's version (the row is locked by then).
-    func bumpVersion(of appUserId: String) throws(PostgresError) {
+    /// Adds one to the customer's version (the row is locked by then); with `factsToo` its facts version
+    /// (TallyServer's `CustomerRecord/factsVersion`) becomes the new version as well (a write that moved only the
+    /// nets passes false).
+    func bumpVersion(of appUserId: String, factsToo: Bool = true) throws(PostgresError) {
         try lockCustomer(appUserId)
-        try query("UPDATE customers SET version = version + 1 WHERE app_user_id = $1", [.bytes(appUserId)])
+        try query(factsToo ? "UPDATE customers SET version = version + 1, facts_version = version + 1 WHERE app_user_id = $1"
+                           : "UPDATE customers SET version = version + 1 WHERE app_user_id = $1", [.bytes(appUserId)])
     }
 
     /// The net kept for `appUserId` in `currency`; zero when none.

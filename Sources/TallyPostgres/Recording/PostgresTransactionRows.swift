@@ -96,6 +96,10 @@ struct PostgresTransactionRows: TransactionRows {
         try connection.addToNet(of: appUserId, currency: currency, amount)
     }
 
+    func bumpNetsVersion(of appUserId: String) throws(PostgresError) {
+        try connection.bumpVersion(of: appUserId, factsToo: false)
+    }
+
     func bumpVersion(of appUserId: String) throws(PostgresError) {
         try connection.bumpVersion(of: appUserId)
     }

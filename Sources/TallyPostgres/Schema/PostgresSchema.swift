@@ -161,6 +161,13 @@ enum PostgresSchema {
         ALTER TABLE customers ADD COLUMN state_version bigint, ADD COLUMN state_fingerprint text,
             ADD COLUMN state_from_ms bigint, ADD COLUMN state_until_ms bigint, ADD COLUMN state_body text;
         """,
+        // 5: the version at which each customer's facts (everything a state reads besides the nets) last changed
+        // (TallyServer's `CustomerRecord/factsVersion`, the SQLite store's seventh migration): writes that move only
+        // the nets leave it, so a state held at it is restated with the nets instead of computed.
+        """
+        ALTER TABLE customers ADD COLUMN facts_version bigint NOT NULL DEFAULT 0;
+        UPDATE customers SET facts_version = version;
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

@@ -30,7 +30,7 @@ extension PostgresConnection {
 
     // Columns: kind, id, t1, t2, t3, n, n2, id2, id3.
     private static let stateSQL = """
-        SELECT 'v', NULL::bytea, NULL::text, NULL::text, NULL::text, version, NULL::bigint, NULL::bytea, NULL::bytea
+        SELECT 'v', NULL::bytea, NULL::text, NULL::text, NULL::text, version, facts_version, NULL::bytea, NULL::bytea
             FROM customers WHERE app_user_id = $1
         UNION ALL SELECT 'n', currency, net::text, NULL, NULL, NULL, NULL, NULL, NULL FROM balances WHERE app_user_id = $1
         UNION ALL SELECT 't', transaction_id, source, payload, NULL, NULL, NULL, NULL, signed_transaction
@@ -46,7 +46,7 @@ extension PostgresConnection {
     }
 
     private static let versionAndNetsSQL = """
-        SELECT 'v', NULL::bytea, NULL::text, NULL::text, NULL::text, version, NULL::bigint, NULL::bytea, NULL::bytea
+        SELECT 'v', NULL::bytea, NULL::text, NULL::text, NULL::text, version, facts_version, NULL::bytea, NULL::bytea
             FROM customers WHERE app_user_id = $1
         UNION ALL SELECT 'n', currency, net::text, NULL, NULL, NULL, NULL, NULL, NULL FROM balances WHERE app_user_id = $1
         """
@@ -99,6 +99,7 @@ extension PostgresConnection {
             switch rows.text(row, 0) {
             case "v":
                 record.version = try rows.integer(row, 5) ?? 0
+                record.factsVersion = try rows.integer(row, 6) ?? 0
             case "n":
                 let currency = try rows.requiredBytes(row, 1)
                 guard let net = try rows.decimal(row, 2) else { throw .corrupt("a balance of '\(currency.prefix(64))' is NULL") }

@@ -24,13 +24,13 @@ extension PostgresCustomerStore {
     }
 
     /// ``record(_:for:policy:at:)`` with the state record read inside the same transaction, after the write; only
-    /// the version and the nets when the write changed nothing else since `knownVersion`.
+    /// the versions and the nets when the customer's facts version is still `knownFactsVersion`.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+                                   policy: OwnershipPolicy, at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
         let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date,
-                                          reading: .state(knownVersion: knownVersion))
+                                          reading: .state(knownFactsVersion: knownFactsVersion))
         return (outcome, state?.record ?? CustomerRecord(appUserId: appUserId), state?.onlyNets ?? false)
     }
 
@@ -43,13 +43,13 @@ extension PostgresCustomerStore {
         let items = prepared, credits = self.credits
         return try write("the transactions cannot be stored") {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
-            let (outcome, onlyNets) = try PostgresTransactionRows(connection: connection)
+            let outcome = try PostgresTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
-            if let known, onlyNets {
-                // The version and the nets in one statement (the customer's row is locked by the write, if it wrote).
+            if let known {
+                // The versions and the nets in one statement; the whole record only when the facts moved.
                 let record = try connection.versionAndNets(appUserId)
-                if record.version == known + (outcome.changedAnything ? 1 : 0) { return (outcome, (record, true)) }
+                if record.factsVersion == known { return (outcome, (record, true)) }
             }
             return (outcome, (try connection.customerStateRecord(appUserId), false))
         }

@@ -58,12 +58,13 @@ extension PostgresCustomerStore {
         -> SpendAnswer
     {
         let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> AnsweredAdmission in
-            let (version, kept) = try connection.lockCustomerReadingKeptState(appUserId)
+            let (version, facts, kept) = try connection.lockCustomerReadingKeptState(appUserId)
             let servable = kept.flatMap { $0.isServable(fingerprint: encoding.fingerprint, at: date) ? $0 : nil }
             var record = servable == nil
                 ? try connection.customerStateRecord(appUserId, withSpend: id)
                 : try connection.netsRecord(appUserId, withSpend: id)
             record.version = version
+            record.factsVersion = facts
             let existing = record.spends.first
             record.spends = []
             let net = record.nets.first { $0.key.hasSameBytes(as: currency) }?.value ?? 0
@@ -74,7 +75,8 @@ extension PostgresCustomerStore {
                 return .refused(error)
             }
             guard let spend = admitted else {
-                return .answered(SpendAnswer(isDuplicate: true, state: servable ?? encoding.encode(record, date)))
+                return .answered(SpendAnswer(isDuplicate: true, state: servable ?? encoding.encode(record, date),
+                                             factsVersion: facts))
             }
             let after = Self.spent(spend, from: record)
             var state: StoredCustomerState
@@ -89,11 +91,12 @@ extension PostgresCustomerStore {
                     whole = try connection.customerStateRecord(appUserId)
                     whole.nets = after.nets
                     whole.version = after.version
+                    whole.factsVersion = facts
                 }
                 state = encoding.encode(whole, date)
             }
             try connection.insertSpend(spend, for: appUserId, keeping: state)
-            return .answered(SpendAnswer(isDuplicate: false, state: state))
+            return .answered(SpendAnswer(isDuplicate: false, state: state, factsVersion: facts))
         }
         switch admission {
         case .answered(let answer): return answer

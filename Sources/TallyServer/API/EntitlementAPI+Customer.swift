@@ -43,8 +43,8 @@ extension EntitlementAPI {
         let (body, state) = encodeCustomer(record, now: now)
         if cacheMaximumAge > 0 {
             let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
-            cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body), for: appUserId,
-                         ticket: ticket)
+            cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body,
+                                          factsVersion: record.factsVersion), for: appUserId, ticket: ticket)
         }
         if store.keepsEncodedStates, record.version > 0 {
             // Best effort: a state not kept (a write came first, the database refused) is computed again next time.

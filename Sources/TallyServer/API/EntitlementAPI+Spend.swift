@@ -29,7 +29,8 @@ extension EntitlementAPI {
         let state = answer.state
         cacheWrittenState(StateCache.Entry(version: state.version,
                                            expires: min(state.validUntil, now.addingTimeInterval(cacheMaximumAge)),
-                                           body: state.body), for: appUserId, ticket: ticket, now: now)
+                                           body: state.body, factsVersion: answer.factsVersion),
+                          for: appUserId, ticket: ticket, now: now)
         let spent = JSONWriter.object { writer in
             writer.field("id", id)
             writer.field("currency", currency)

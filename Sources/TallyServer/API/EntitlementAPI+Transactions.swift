@@ -49,7 +49,7 @@ extension EntitlementAPI {
     }
 
     /// ``record(_:for:now:)`` for a post that answers with the customer: the state comes from the record the
-    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:knownVersion:)``),
+    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:knownFactsVersion:)``),
     /// so no second store read follows the COMMIT; it is encoded and left in the cache (``cacheWrittenState(_:for:ticket:now:)``).
     /// When the cache holds the poster's state and the write changed only the nets since it (a coin purchase), the
     /// store reads only the nets and the cached state is restated with them: nothing read or computed grows with
@@ -63,7 +63,7 @@ extension EntitlementAPI {
         let (outcome, record, onlyNets) = try storeCall { () throws(CustomerStoreError) in
             try noteWrite { () throws(CustomerStoreError) in
                 try store.recordReadingState(transactions, for: appUserId, policy: policy, at: now,
-                                             knownVersion: known?.version)
+                                             knownFactsVersion: known?.factsVersion)
             }
         }
         // Everyone else the write touched is invalidated as usual; the poster's own entry is replaced below.
@@ -71,7 +71,8 @@ extension EntitlementAPI {
         let entry: StateCache.Entry
         if onlyNets, let known, let body = stateEncoding.restate(known.body, record.nets) {
             // The facts, and so the moment the state changes by itself, are the known state's.
-            entry = StateCache.Entry(version: record.version, expires: known.expires, body: body)
+            entry = StateCache.Entry(version: record.version, expires: known.expires, body: body,
+                                     factsVersion: record.factsVersion)
         } else {
             let whole = onlyNets
                 ? try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
@@ -80,7 +81,7 @@ extension EntitlementAPI {
             entry = StateCache.Entry(
                 version: whole.version,
                 expires: StateExpiry.next(after: now, state: state, record: whole, maximumAge: cacheMaximumAge),
-                body: body)
+                body: body, factsVersion: whole.factsVersion)
         }
         cacheWrittenState(entry, for: appUserId, ticket: ticket, now: now)
         return (outcome, entry.body)

@@ -17,6 +17,8 @@ final class StateCache: Sendable {
         var expires: Date
         /// The encoded `customer` object.
         var body: [UInt8]
+        /// The record's ``CustomerRecord/factsVersion``, when known: a write that leaves it may restate the body.
+        var factsVersion: Int64? = nil
     }
 
     private enum Slot {

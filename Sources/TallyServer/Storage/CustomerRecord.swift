@@ -14,6 +14,10 @@ public struct CustomerRecord: Sendable, Hashable {
     public var transfers: [OwnershipTransfer]
     /// Grows with every write to this customer; 0 for a customer never written. Caches key on it.
     public var version: Int64
+    /// The ``version`` at which the customer's facts — everything a state reads besides the nets (transactions that
+    /// are not consumables, renewal info, chains) — last changed; writes that move only the nets (spends, coin
+    /// purchases and refunds) leave it. Two records with the same facts version give the same state but for the nets.
+    public var factsVersion: Int64
     /// The net amount per currency the store keeps materialised (credits − claw-backs − spends, see
     /// ``TallyCore/CurrencyCredits``): balances and debts come from it, not from replaying the history.
     public var nets: [String: Decimal]
@@ -25,13 +29,14 @@ public struct CustomerRecord: Sendable, Hashable {
 
     /// Creates a record.
     public init(appUserId: String, transactions: [StoredTransaction] = [], spends: [Spend] = [],
-                transfers: [OwnershipTransfer] = [], version: Int64 = 0, nets: [String: Decimal] = [:],
-                renewalInfos: [RenewalInfo] = [], notifications: [NotificationEntry] = []) {
+                transfers: [OwnershipTransfer] = [], version: Int64 = 0, factsVersion: Int64 = 0,
+                nets: [String: Decimal] = [:], renewalInfos: [RenewalInfo] = [], notifications: [NotificationEntry] = []) {
         self.appUserId = appUserId
         self.transactions = transactions
         self.spends = spends
         self.transfers = transfers
         self.version = version
+        self.factsVersion = factsVersion
         self.nets = nets
         self.renewalInfos = renewalInfos
         self.notifications = notifications

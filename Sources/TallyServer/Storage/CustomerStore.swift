@@ -27,12 +27,13 @@ public protocol CustomerStore: Sendable {
     /// this write left it: a store that can reads it inside the same database transaction, so a post needs no
     /// second read after its COMMIT. (The default records, then reads.)
     ///
-    /// `knownVersion` is the version of a state of `appUserId` the caller holds. When the write changed only the
-    /// customer's nets since that version (consumables only: no other transaction, chain or notification, and no
-    /// write between), the record holds only the version and the nets, `onlyNets` is true, and the caller's state
-    /// with these nets is the state after the write: a coin purchase reads nothing that grows with the history.
+    /// `knownFactsVersion` is the ``CustomerRecord/factsVersion`` of a state of `appUserId` the caller holds. When
+    /// the customer's facts version is still that after the write (every write since, this one included, moved only
+    /// nets: coin purchases, coin refunds, spends), the record holds only the versions and the nets, `onlyNets` is
+    /// true, and the caller's state with these nets is the state after the write: a coin purchase reads nothing
+    /// that grows with the history.
     func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                            at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+                            at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
 
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
@@ -149,27 +150,29 @@ extension CustomerStore {
         -> SpendAnswer
     {
         switch try spend(id: id, currency: currency, for: appUserId, admit: admit) {
-        case .recorded(let record): return SpendAnswer(isDuplicate: false, state: encoding.encode(record, date))
-        case .duplicate(let record): return SpendAnswer(isDuplicate: true, state: encoding.encode(record, date))
+        case .recorded(let record):
+            return SpendAnswer(isDuplicate: false, state: encoding.encode(record, date), factsVersion: record.factsVersion)
+        case .duplicate(let record):
+            return SpendAnswer(isDuplicate: true, state: encoding.encode(record, date), factsVersion: record.factsVersion)
         }
     }
 
     /// Records, then reads the whole state record in a second call (another write may come between them).
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+                                   policy: OwnershipPolicy, at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
         let outcome = try record(transactions, for: appUserId, policy: policy, at: date)
         return (outcome, try customerState(appUserId), false)
     }
 
-    /// ``recordReadingState(_:for:policy:at:knownVersion:)`` for a caller holding no state: the whole state record.
+    /// ``recordReadingState(_:for:policy:at:knownFactsVersion:)`` for a caller holding no state: the whole state record.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
                                    policy: OwnershipPolicy, at date: Date) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord)
     {
         let (outcome, state, _) = try recordReadingState(transactions, for: appUserId, policy: policy, at: date,
-                                                         knownVersion: nil)
+                                                         knownFactsVersion: nil)
         return (outcome, state)
     }
 }

@@ -4,10 +4,13 @@ public struct SpendAnswer: Sendable, Hashable {
     public var isDuplicate: Bool
     /// The customer's state after the spend (or now, for a duplicate), at the customer's version after it.
     public var state: StoredCustomerState
+    /// The customer's ``CustomerRecord/factsVersion`` (a spend leaves it), when the store read it.
+    public var factsVersion: Int64?
 
     /// Creates an answer.
-    public init(isDuplicate: Bool, state: StoredCustomerState) {
+    public init(isDuplicate: Bool, state: StoredCustomerState, factsVersion: Int64? = nil) {
         self.isDuplicate = isDuplicate
         self.state = state
+        self.factsVersion = factsVersion
     }
 }

@@ -1,8 +1,8 @@
 /// What a store's write reads back for the customer who wrote: nothing, or the state record as the write left it
-/// (only the version and the nets when the write changed nothing else since `knownVersion`).
+/// (only the versions and the nets when the customer's facts version is still `knownFactsVersion`).
 public enum StateReading: Sendable, Hashable {
     /// Nothing.
     case none
-    /// The state record; `knownVersion` is the version of a state the caller holds.
-    case state(knownVersion: Int64?)
+    /// The state record; `knownFactsVersion` is the ``CustomerRecord/factsVersion`` of a state the caller holds.
+    case state(knownFactsVersion: Int64?)
 }

@@ -112,7 +112,7 @@ struct StoreBalanceTests {
                                  at: F.start)
             _ = try store.spend(F.spend("s1", 30), for: "u1")
         }
-        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3 to 6 additions).
+        do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3 to 7 additions).
             let connection = try SQLiteConnection(path: directory.database)
             for index in ["customers_by_first_seen", "transactions_by_purchase", "transactions_by_revocation",
                           "transactions_live", "transactions_by_product"] {
@@ -123,6 +123,7 @@ struct StoreBalanceTests {
                 try connection.execute("ALTER TABLE transactions DROP COLUMN \(column)")
             }
             try connection.execute("ALTER TABLE customers DROP COLUMN first_seen_at")
+            try connection.execute("ALTER TABLE customers DROP COLUMN facts_version")
             try connection.execute("DROP TABLE consumption_answers")
             try connection.execute("DROP TABLE history_revisions")
             try connection.execute("DROP TABLE notifications")

@@ -144,7 +144,7 @@ struct StoreDashboardTests {
             _ = try store.record([F.coins("t1", at: F.day(2))], for: "u1", policy: .transfer, at: F.day(2))
             _ = try store.record([F.coins("t2", at: F.day(5))], for: "u1", policy: .transfer, at: F.day(5))
         }
-        do {  // Back to schema 5.
+        do {  // Back to schema 5 (nor schema 7's facts version).
             let connection = try SQLiteConnection(path: directory.database)
             for index in ["customers_by_first_seen", "transactions_by_purchase", "transactions_by_revocation",
                           "transactions_live", "transactions_by_product"] {
@@ -155,6 +155,7 @@ struct StoreDashboardTests {
                 try connection.execute("ALTER TABLE transactions DROP COLUMN \(column)")
             }
             try connection.execute("ALTER TABLE customers DROP COLUMN first_seen_at")
+            try connection.execute("ALTER TABLE customers DROP COLUMN facts_version")
             try connection.execute("PRAGMA user_version = 5")
         }
         let reopened = try directory.open()
@@ -205,7 +206,7 @@ struct StoreDashboardTests {
                 DROP INDEX customers_by_first_seen, transactions_by_purchase, transactions_by_revocation, transactions_live,
                     transactions_by_product, renewal_infos_in_billing_retry;
                 ALTER TABLE customers DROP COLUMN first_seen_at, DROP COLUMN state_version, DROP COLUMN state_fingerprint,
-                    DROP COLUMN state_from_ms, DROP COLUMN state_until_ms, DROP COLUMN state_body;
+                    DROP COLUMN state_from_ms, DROP COLUMN state_until_ms, DROP COLUMN state_body, DROP COLUMN facts_version;
                 ALTER TABLE transactions DROP COLUMN product_id, DROP COLUMN purchase_ms, DROP COLUMN expires_ms,
                     DROP COLUMN revocation_ms, DROP COLUMN price, DROP COLUMN currency, DROP COLUMN offer_type,
                     DROP COLUMN is_upgraded;
@@ -213,8 +214,11 @@ struct StoreDashboardTests {
                 UPDATE tally_schema SET version = 2;
                 """)
         }
-        let reopened = try #require(try database.open() as? any DashboardStore)
+        let store = try database.open()
+        let reopened = try #require(store as? any DashboardStore)
         try Self.expectSeededOverview(reopened, backfilled: true, "filled by migration 3")
+        let record = try store.customerState("u1")
+        #expect(record.version > 0 && record.factsVersion == record.version, "migration 5 starts each facts version at the version")
     }
 }
 

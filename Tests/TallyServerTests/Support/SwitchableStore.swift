@@ -38,12 +38,12 @@ final class SwitchableStore: CustomerStore {
     }
 
     func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                            at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+                            at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
         try check()
         let written = try base.recordReadingState(transactions, for: appUserId, policy: policy, at: date,
-                                                  knownVersion: knownVersion)
+                                                  knownFactsVersion: knownFactsVersion)
         if !written.onlyNets { wholeStateCount.withLock { $0 += 1 } }
         return written
     }

@@ -5,14 +5,8 @@ extension NotificationRows {
     /// A post's steps inside the store's write transaction: the posted chains locked, each transaction through
     /// ``TransactionRecorder`` under `policy`, the versions, then the notifications waiting for these chains,
     /// applied now that they have an owner.
-    ///
-    /// `changedOnlyNets` is true when nothing a customer state reads besides the nets changed for `appUserId`
-    /// (consumables only, no chain moved, no other customer's facts, no notification adopted): the poster's state
-    /// before the write, with the nets after it, is the state after it.
     public func record(_ items: [PreparedTransaction], for appUserId: String, policy: OwnershipPolicy,
-                       credits: CurrencyCredits, date: Date) throws(Failure)
-        -> (outcome: RecordOutcome, changedOnlyNets: Bool)
-    {
+                       credits: CurrencyCredits, date: Date) throws(Failure) -> RecordOutcome {
         let chains = items.map(\.normalized.originalTransactionId)
         try lockChains(chains)
         var writer = TransactionRecorder(rows: self, appUserId: appUserId, policy: policy, credits: credits, date: date)
@@ -20,8 +14,7 @@ extension NotificationRows {
         var outcome = try writer.finish()
         var notifications = NotificationRecorder(rows: self, credits: credits, date: date)
         try notifications.adoptAll(chains, into: &outcome)
-        let onlyNets = !writer.wroteStateFacts && outcome.transfers.isEmpty && outcome.ownersUpdated.isEmpty
-        return (outcome, onlyNets)
+        return outcome
     }
 
     /// Reconciliation's steps inside the store's write transaction (the revision is the store's to write): the

@@ -68,7 +68,12 @@ public struct TransactionRecorder<Rows: TransactionRows> {
 
     /// Bumps the versions of every customer this call changed and returns the outcome.
     public mutating func finish() throws(Rows.Failure) -> RecordOutcome {
-        if outcome.changedAnything { try rows.bumpVersion(of: appUserId) }
+        if outcome.changedAnything {
+            // Consumables only, no chain moved: the poster's facts are as they were.
+            if wroteStateFacts || !outcome.transfers.isEmpty { try rows.bumpVersion(of: appUserId) } else {
+                try rows.bumpNetsVersion(of: appUserId)
+            }
+        }
         for loser in losers { try rows.bumpVersion(of: loser) }
         return outcome
     }

@@ -37,8 +37,10 @@ public protocol TransactionRows {
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
     /// Adds `amount` (negative to take away) to the customer's net of `currency`.
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(Failure)
-    /// Adds one to the customer's version.
+    /// Adds one to the customer's version, and moves its ``CustomerRecord/factsVersion`` to the new version.
     func bumpVersion(of appUserId: String) throws(Failure)
+    /// Adds one to the customer's version for a write that moved only its nets (its facts version stays).
+    func bumpNetsVersion(of appUserId: String) throws(Failure)
 }
 
 /// A transaction row as stored: who owns it, its chain and its payload (TallyCore's JSON).

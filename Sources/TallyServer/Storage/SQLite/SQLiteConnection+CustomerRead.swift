@@ -37,9 +37,13 @@ extension SQLiteConnection {
         return record
     }
 
-    /// The customer's version; 0 for a customer never written.
-    func version(of appUserId: String) throws(SQLiteError) -> Int64 {
-        try integer("SELECT version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) ?? 0
+    /// The customer's version and facts version (``CustomerRecord/factsVersion``); 0 for a customer never written.
+    func versions(of appUserId: String) throws(SQLiteError) -> (version: Int64, facts: Int64) {
+        try withStatement("SELECT version, facts_version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) {
+            (row) throws(SQLiteError) -> (version: Int64, facts: Int64) in
+            guard try row.step() else { return (0, 0) }
+            return (row.int64(0), row.int64(1))
+        }
     }
 
     /// The version, the nets and the transactions matching `condition` (one `?`, the customer id), by id.
@@ -47,7 +51,7 @@ extension SQLiteConnection {
         -> CustomerRecord
     {
         var record = CustomerRecord(appUserId: appUserId)
-        record.version = try version(of: appUserId)
+        (record.version, record.factsVersion) = try versions(of: appUserId)
         record.nets = try nets(of: appUserId)
         let sql = "SELECT transaction_id, source, payload, signed_transaction FROM transactions WHERE "
             + condition + " ORDER BY transaction_id"

@@ -10,10 +10,14 @@ extension SQLiteConnection {
     }
 
     /// Adds one to the customer's version (creating the row at version 1 when absent) and returns the new
-    /// version, in one statement.
+    /// version, in one statement; with `factsToo` its facts version becomes the new version as well (a write that
+    /// moved only the nets passes false).
     @discardableResult
-    func bumpVersion(of appUserId: String) throws(SQLiteError) -> Int64 {
-        try integer("""
+    func bumpVersion(of appUserId: String, factsToo: Bool = true) throws(SQLiteError) -> Int64 {
+        try integer(factsToo ? """
+            INSERT INTO customers (app_user_id, version, facts_version, first_seen_at) VALUES (?, 1, 1, \(Self.nowMilliseconds))
+            ON CONFLICT (app_user_id) DO UPDATE SET version = version + 1, facts_version = version + 1 RETURNING version
+            """ : """
             INSERT INTO customers (app_user_id, version, first_seen_at) VALUES (?, 1, \(Self.nowMilliseconds))
             ON CONFLICT (app_user_id) DO UPDATE SET version = version + 1 RETURNING version
             """, [.text(appUserId)]) ?? 0

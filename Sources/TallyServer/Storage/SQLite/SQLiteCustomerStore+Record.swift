@@ -16,14 +16,14 @@ extension SQLiteCustomerStore {
     }
 
     /// ``record(_:for:policy:at:)`` with ``customerState(_:)``'s record of `appUserId` read inside the same
-    /// write transaction, after the write: exactly the state this write left, with no second read; only the version
-    /// and the nets when the write changed nothing else since `knownVersion`.
+    /// write transaction, after the write: exactly the state this write left, with no second read; only the versions
+    /// and the nets when the customer's facts version is still `knownFactsVersion`.
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date, knownVersion: Int64?) throws(CustomerStoreError)
+                                   policy: OwnershipPolicy, at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
         let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date,
-                                          reading: .state(knownVersion: knownVersion))
+                                          reading: .state(knownFactsVersion: knownFactsVersion))
         return (outcome, state?.record ?? CustomerRecord(appUserId: appUserId), state?.onlyNets ?? false)
     }
 
@@ -38,13 +38,13 @@ extension SQLiteCustomerStore {
         }
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
-            let (outcome, onlyNets) = try SQLiteTransactionRows(connection: connection)
+            let outcome = try SQLiteTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
-            if let known, onlyNets {
-                let version = try connection.version(of: appUserId)
-                if version == known + (outcome.changedAnything ? 1 : 0) {
-                    return (outcome, (CustomerRecord(appUserId: appUserId, version: version,
+            if let known {
+                let (version, facts) = try connection.versions(of: appUserId)
+                if facts == known {
+                    return (outcome, (CustomerRecord(appUserId: appUserId, version: version, factsVersion: facts,
                                                      nets: try connection.nets(of: appUserId)), true))
                 }
             }

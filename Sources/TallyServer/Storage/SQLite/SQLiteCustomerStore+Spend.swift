@@ -36,7 +36,7 @@ extension SQLiteCustomerStore {
                 """, [user, .text(spend.id), .text(spend.currency), .text(StoredValueCoding.text(spend.amount)),
                       .integer(StoredValueCoding.milliseconds(spend.date))])
             try connection.setNet(of: appUserId, currency: spend.currency, net - spend.amount)  // `net` was read above
-            try connection.bumpVersion(of: appUserId)
+            try connection.bumpVersion(of: appUserId, factsToo: false)
             return .recorded(try connection.customerStateRecord(appUserId))
         }
         switch admission {

@@ -96,6 +96,10 @@ struct SQLiteTransactionRows: TransactionRows {
         try connection.addToNet(of: appUserId, currency: currency, amount)
     }
 
+    func bumpNetsVersion(of appUserId: String) throws(SQLiteError) {
+        try connection.bumpVersion(of: appUserId, factsToo: false)
+    }
+
     func bumpVersion(of appUserId: String) throws(SQLiteError) {
         try connection.bumpVersion(of: appUserId)
     }

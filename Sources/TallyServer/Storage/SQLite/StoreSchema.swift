@@ -181,6 +181,13 @@ enum StoreSchema {
             """,
             "CREATE INDEX transactions_by_product ON transactions(product_id, purchase_ms)",
         ],
+        // 7: the version at which each customer's facts (everything a state reads besides the nets) last changed
+        // (``CustomerRecord/factsVersion``): writes that move only the nets leave it, so a state held at it is
+        // restated with the nets instead of computed.
+        [
+            "ALTER TABLE customers ADD COLUMN facts_version INTEGER NOT NULL DEFAULT 0",
+            "UPDATE customers SET facts_version = version",
+        ],
     ]
 
     /// The schema version this code writes.
