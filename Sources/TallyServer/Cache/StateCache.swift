@@ -5,9 +5,11 @@ import TallyCore
 /// Encoded customer states for `GET /v1/customers/{id}`, keyed by appUserId as UTF-8 bytes (``TallyCore/UTF8Key``).
 ///
 /// An entry carries the record version it was built from and expires at the next moment the state changes
-/// by itself. Writes call ``invalidate(_:)`` after committing and before answering; a reader that fetched
-/// a record before such an invalidation cannot put its (possibly older) state back: it must present the
-/// ``ticket()`` it took before reading, and tickets older than the key's last invalidation are refused.
+/// by itself. Writes call ``invalidate(_:)`` (or ``replaceAfterWrite(_:for:ticket:now:)``) after committing and
+/// before answering; a reader that fetched a record before such an invalidation cannot put its (possibly older)
+/// state back: it must present the ``ticket()`` it took before reading, and tickets older than the key's last
+/// invalidation are refused, unless its version is at least the newest the invalidation knew. A cached version is
+/// never replaced by an older one.
 final class StateCache: Sendable {
     /// One cached state.
     struct Entry: Sendable {
@@ -23,7 +25,9 @@ final class StateCache: Sendable {
 
     private enum Slot {
         case cached(Entry)
-        case invalidated(at: UInt64)
+        /// Dropped by the invalidation numbered `at`; `newest` is the newest record version known committed then
+        /// (nil: unknown), so a state at least that new is not stale whatever its ticket.
+        case invalidated(at: UInt64, newest: Int64?)
     }
 
     private struct Storage {
@@ -68,13 +72,27 @@ final class StateCache: Sendable {
     }
 
     /// Puts the state a write read inside its own transaction in place of the invalidation the write owes, in one
-    /// lock: `entry` is stored when ``insert(_:for:ticket:)`` would take it and it is still fresh at `now`; else the
-    /// key is invalidated, exactly as the write would without it.
+    /// lock. After it, the key holds `entry`, a newer version, or nothing — never a state older than the write:
+    /// - a newer version stays: a write that committed after this one put it there, and it refuses every older
+    ///   state a reader may still bring;
+    /// - else `entry` goes in when ``insert(_:for:ticket:)`` takes it (by its ticket, or by its version against the
+    ///   newest version the key's invalidation knew) and it is still fresh at `now`;
+    /// - else the key is invalidated anew, knowing this write's version as the newest when the key knew its own:
+    ///   a reader holding a ticket from before this write's COMMIT is then refused.
+    /// So writes to one key that race keep the newest state instead of invalidating each other.
     func replaceAfterWrite(_ entry: Entry, for appUserId: String, ticket: UInt64, now: Date) {
         let key = UTF8Key(appUserId)
         storage.withLock { storage in
+            let newest: Int64?
+            switch storage.slots[key] {
+            case .cached(let existing)?:
+                if existing.version > entry.version { return }
+                newest = entry.version
+            case .invalidated(_, let known)?: newest = known.map { max($0, entry.version) }
+            case nil: newest = entry.version
+            }
             if now < entry.expires, insert(entry, key: key, ticket: ticket, into: &storage) { return }
-            storage.slots[key] = .invalidated(at: nextTick())
+            storage.slots[key] = .invalidated(at: nextTick(), newest: newest)
         }
     }
 
@@ -82,22 +100,26 @@ final class StateCache: Sendable {
     func invalidate(_ appUserId: String) {
         let key = UTF8Key(appUserId)
         storage.withLock { storage in
-            storage.slots[key] = .invalidated(at: nextTick())
+            storage.slots[key] = .invalidated(at: nextTick(), newest: nil)
         }
     }
 
-    /// ``insert(_:for:ticket:)`` with the storage locked; whether `entry` went in.
+    /// ``insert(_:for:ticket:)`` with the storage locked; whether `entry` went in. An invalidated key takes a state
+    /// whose reader took its ticket after the invalidation, or one at least as new as the newest version the
+    /// invalidation knew; a key the cache dropped when it started over, only a ticket taken after that.
     private func insert(_ entry: Entry, key: UTF8Key, ticket: UInt64, into storage: inout Storage) -> Bool {
-        guard ticket >= storage.floor else { return false }
         switch storage.slots[key] {
-        case .invalidated(let at)? where at > ticket: return false
-        case .cached(let existing)? where existing.version > entry.version: return false
-        default: break
-        }
-        if storage.slots.count >= capacity, storage.slots[key] == nil {
-            storage.slots.removeAll(keepingCapacity: true)
-            storage.floor = nextTick()
+        case .cached(let existing)?:
+            guard existing.version <= entry.version else { return false }
+        case .invalidated(let at, let newest)?:
+            guard ticket >= at || newest.map({ entry.version >= $0 }) == true else { return false }
+        case nil:
             guard ticket >= storage.floor else { return false }
+            if storage.slots.count >= capacity {
+                storage.slots.removeAll(keepingCapacity: true)
+                storage.floor = nextTick()
+                guard ticket >= storage.floor else { return false }
+            }
         }
         storage.slots[key] = .cached(entry)
         return true

@@ -83,4 +83,37 @@ struct CacheTests {
         cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: [3]), for: "c", ticket: cache.ticket())
         #expect(cache.lookup("c", now: now)?.body == [3])
     }
+
+    @Test("writes to one key that race keep the newest state and never let an older one back in")
+    func racingWritesKeepTheNewest() {
+        let cache = StateCache()
+        let now = Date()
+        let later = now.addingTimeInterval(60)
+        let ticket = cache.ticket()
+        // Three writes began together; they finish out of order.
+        cache.replaceAfterWrite(.init(version: 6, expires: later, body: [6]), for: "k", ticket: ticket, now: now)
+        cache.replaceAfterWrite(.init(version: 5, expires: later, body: [5]), for: "k", ticket: ticket, now: now)
+        #expect(cache.lookup("k", now: now)?.body == [6], "the newer write's state stays")
+        cache.replaceAfterWrite(.init(version: 7, expires: later, body: [7]), for: "k", ticket: ticket, now: now)
+        #expect(cache.lookup("k", now: now)?.body == [7])
+        cache.insert(.init(version: 6, expires: later, body: [6]), for: "k", ticket: cache.ticket())
+        #expect(cache.lookup("k", now: now)?.body == [7], "a reader's older state never replaces a newer one")
+
+        // An invalidation whose version is unknown: a write whose ticket is older cannot prove it is newer.
+        cache.invalidate("k")
+        cache.replaceAfterWrite(.init(version: 8, expires: later, body: [8]), for: "k", ticket: ticket, now: now)
+        cache.replaceAfterWrite(.init(version: 9, expires: later, body: [9]), for: "k", ticket: ticket, now: now)
+        #expect(cache.lookup("k", now: now) == nil)
+        cache.replaceAfterWrite(.init(version: 10, expires: later, body: [10]), for: "k", ticket: cache.ticket(), now: now)
+        #expect(cache.lookup("k", now: now)?.body == [10], "a write that began after the invalidation goes in")
+
+        // A write whose state is already expired invalidates, knowing its version: a reader from before it is
+        // refused, a newer write is not, whatever their tickets.
+        cache.replaceAfterWrite(.init(version: 11, expires: now, body: [11]), for: "k", ticket: cache.ticket(), now: now)
+        #expect(cache.lookup("k", now: now) == nil)
+        cache.insert(.init(version: 10, expires: later, body: [10]), for: "k", ticket: ticket)
+        #expect(cache.lookup("k", now: now) == nil, "a reader that read before version 11 committed")
+        cache.replaceAfterWrite(.init(version: 12, expires: later, body: [12]), for: "k", ticket: ticket, now: now)
+        #expect(cache.lookup("k", now: now)?.body == [12], "a newer write goes in")
+    }
 }
