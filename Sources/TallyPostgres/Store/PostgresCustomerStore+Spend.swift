@@ -27,14 +27,11 @@ extension PostgresCustomerStore {
             // After the lock, in one statement: the state record (its nets hold the net of `currency`) and the spend
             // already recorded with this id, if any. Nothing else changes the nets or version while the row is locked.
             var record = try connection.customerStateRecord(appUserId, withSpend: id)
-            let existing = record.spends.first
-            record.spends = []
-            let net = record.nets.first { $0.key.hasSameBytes(as: currency) }?.value ?? 0
             let admitted: Spend?
-            do {
-                admitted = try admit(existing, net)
-            } catch {
-                return .refused(error)
+            switch Self.judge(&record, currency: currency, admit: admit) {
+            case .admitted(let spend): admitted = spend
+            case .duplicate: admitted = nil
+            case .refused(let error): return .refused(error)
             }
             guard let spend = admitted else { return .duplicate(record) }
             try connection.insertSpend(spend, for: appUserId, keeping: nil)
@@ -65,14 +62,11 @@ extension PostgresCustomerStore {
                 : try connection.netsRecord(appUserId, withSpend: id)
             record.version = version
             record.factsVersion = facts
-            let existing = record.spends.first
-            record.spends = []
-            let net = record.nets.first { $0.key.hasSameBytes(as: currency) }?.value ?? 0
             let admitted: Spend?
-            do {
-                admitted = try admit(existing, net)
-            } catch {
-                return .refused(error)
+            switch Self.judge(&record, currency: currency, admit: admit) {
+            case .admitted(let spend): admitted = spend
+            case .duplicate: admitted = nil
+            case .refused(let error): return .refused(error)
             }
             guard let spend = admitted else {
                 return .answered(SpendAnswer(isDuplicate: true, state: servable ?? encoding.encode(record, date),
@@ -102,6 +96,27 @@ extension PostgresCustomerStore {
         case .answered(let answer): return answer
         case .refused(let error):
             throw CustomerStoreError(.refused, "the spend was refused: \(error)", underlying: error)
+        }
+    }
+
+    /// What `admit` made of a spend.
+    private enum Judgement {
+        case admitted(Spend)
+        case duplicate
+        case refused(any Error)
+    }
+
+    /// `admit` given the spend read with `record` (taken out of its ``TallyServer/CustomerRecord/spends``) and the
+    /// net of `currency` in its nets (compared as bytes).
+    private static func judge(_ record: inout CustomerRecord, currency: String,
+                              admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) -> Judgement {
+        let existing = record.spends.first
+        record.spends = []
+        let net = record.nets.first { $0.key.hasSameBytes(as: currency) }?.value ?? 0
+        do {
+            return try admit(existing, net).map(Judgement.admitted) ?? .duplicate
+        } catch {
+            return .refused(error)
         }
     }
 

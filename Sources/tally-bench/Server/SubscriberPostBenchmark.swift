@@ -4,8 +4,8 @@ import TallyServer
 
 /// `tally-bench server`, part (d): signed coin purchases posted to one customer whose history holds
 /// ``renewals`` monthly renewals, beside part (b)'s posts to fresh customers, in the same run. Each post answers
-/// with the customer's state, which reads every non-consumable transaction: the cost of decoding them must not
-/// be paid again on every post.
+/// with the customer's state: a coin purchase leaves the customer's facts version, so the state the server holds
+/// is restated with the new nets and nothing that grows with the renewals is read or computed.
 enum SubscriberPostBenchmark {
     static let customer = "bench-subscriber"
     /// Monthly renewals in the subscriber's history (ten years).
