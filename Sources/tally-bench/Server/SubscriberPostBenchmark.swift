@@ -35,14 +35,46 @@ enum SubscriberPostBenchmark {
         _ = try store.record(history, for: customer, policy: .transfer, at: setup.now)
     }
 
-    /// Posts `count` distinct signed coin purchases to the subscriber; prints the rate and the server's CPU per
-    /// post beside `fresh`, part (b)'s rate.
+    /// The subscriber's latest renewal, as ``prepare(setup:)`` stores it.
+    private static func latestRenewal(setup: ServerBenchSetup) -> Transaction {
+        let month: TimeInterval = 30 * 86_400
+        let first = setup.now.addingTimeInterval(-Double(renewals - 1) * month)
+        let start = first.addingTimeInterval(Double(renewals - 1) * month)
+        return Transaction(
+            transactionId: "bench-renewal-\(renewals - 1)", originalTransactionId: "bench-renewal-0",
+            bundleId: ServerBenchSetup.bundleId, productId: "market.pro.monthly", subscriptionGroupIdentifier: "6E1A1000",
+            purchaseDate: start, expiresDate: start + month, type: .autoRenewable, signedDate: start, environment: .sandbox)
+    }
+
+    /// Posts `count` distinct signed coin purchases to the subscriber, then `count` newer copies of its latest
+    /// renewal (each signed later than the one before, so each replaces it: the facts change and the state is
+    /// computed from the record); prints each rate and the server's CPU per post beside `fresh`, part (b)'s rate.
     static func measure(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, count: Int,
                         fresh: (rate: Double, cpuPerPost: Double?)) throws {
-        var lines: [String] = []
-        lines.reserveCapacity(count)
+        var coins: [String] = []
+        coins.reserveCapacity(count)
         for index in 0..<count {
-            let jws = try setup.signedTransaction(id: 5_000_000 + index, productId: "market.coins.10", type: .consumable)
+            coins.append(try setup.signedTransaction(id: 5_000_000 + index, productId: "market.coins.10", type: .consumable))
+        }
+        try post(coins, label: "POST …/transactions, customer with \(renewals) renewals", setup: setup, server: server,
+                 wrk: wrk, fresh: fresh)
+        var copies: [String] = []
+        copies.reserveCapacity(count)
+        let renewal = latestRenewal(setup: setup)
+        for index in 0..<count {
+            var copy = renewal
+            copy.signedDate = setup.now.addingTimeInterval(Double(index + 1) / 1000)
+            copies.append(try setup.signer.signTransaction(copy))
+        }
+        try post(copies, label: "  the same customer, newer copies of its latest renewal (facts change)", setup: setup,
+                 server: server, wrk: wrk, fresh: fresh)
+    }
+
+    private static func post(_ signed: [String], label: String, setup: ServerBenchSetup, server: TallyServeProcess,
+                             wrk: Wrk, fresh: (rate: Double, cpuPerPost: Double?)) throws {
+        var lines: [String] = []
+        lines.reserveCapacity(signed.count)
+        for jws in signed {
             lines.append("/v1/customers/\(customer)/transactions\t"
                 + String(decoding: try ServerBenchSetup.postBody(jws), as: UTF8.self))
         }
@@ -53,9 +85,9 @@ enum SubscriberPostBenchmark {
             headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
             script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
         let cpuAfter = ProcessCPU.seconds(of: server.process.processIdentifier)
-        var line = String(format: "POST …/transactions, customer with %d renewals: %.0f posts/s, p50 %.2f ms, "
-                          + "p99 %.2f ms (%.2f× the fresh customers' rate)", renewals, posted.requestsPerSecond,
-                          posted.p50 * 1e3, posted.p99 * 1e3, posted.requestsPerSecond / fresh.rate)
+        var line = String(format: "%@: %.0f posts/s, p50 %.2f ms, p99 %.2f ms (%.2f× the fresh customers' rate)",
+                          label, posted.requestsPerSecond, posted.p50 * 1e3, posted.p99 * 1e3,
+                          posted.requestsPerSecond / fresh.rate)
         if let cpuBefore, let cpuAfter, posted.requests > 0 {
             line += String(format: "; CPU per post %.3f ms", (cpuAfter - cpuBefore) * 1e3 / Double(posted.requests))
             if let freshCPU = fresh.cpuPerPost { line += String(format: " (fresh %.3f ms)", freshCPU) }
