@@ -62,8 +62,10 @@ extension EntitlementAPI {
     /// so after `ticket`. If it did so before this insert, the cache refuses the insert (an invalidation newer
     /// than the ticket); if after, it drops this entry. A reader that read before this COMMIT holds an older
     /// version and cannot replace this entry (the cache keeps the newer version), nor, after the fallback
-    /// invalidation, insert at all (its ticket is older). When the entry did not go in (refused, the cache
-    /// started over, or it is already expired), the key is invalidated, exactly as a write without this would.
+    /// invalidation, insert at all (its ticket is older, its version older than the one the invalidation knew). When
+    /// the entry did not go in (refused, the cache started over, or it is already expired), the key is invalidated,
+    /// exactly as a write without this would — unless a newer version is cached, which stays
+    /// (``StateCache/replaceAfterWrite(_:for:ticket:now:)``).
     func cacheWrittenState(_ entry: StateCache.Entry, for appUserId: String, ticket: UInt64, now: Date) {
         guard cacheMaximumAge > 0 else { return cache.invalidate(appUserId) }
         cache.replaceAfterWrite(entry, for: appUserId, ticket: ticket, now: now)
