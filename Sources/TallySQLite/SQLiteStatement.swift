@@ -103,16 +103,6 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    /// Column `index` (0-based) of the current row as its UTF-8 bytes, lent to `body` without copying (valid only
-    /// inside it); nil for NULL.
-    public func withTextBytes<T>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(SQLiteError) -> T)
-        throws(SQLiteError) -> T?
-    {
-        guard !isNull(index) else { return nil }
-        guard let bytes = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
-    }
-
     /// Column `index` of a NOT NULL text column; a NULL there means the file was altered, reported as corruption.
     public func requiredText(_ index: Int32) throws(SQLiteError) -> String {
         guard let value = text(index) else {

@@ -1,4 +1,3 @@
-import Foundation
 import TallyCore
 
 /// Transactions already decoded from stored `payload` text, one per transaction id (compared as bytes), each
@@ -34,24 +33,5 @@ public struct DecodedPayloads {
         if byId.count >= Self.capacity, byId[key] == nil { byId.removeAll(keepingCapacity: true) }
         byId[key] = (json, decoded)
         return decoded
-    }
-
-    /// ``transaction(json:id:decode:)`` for a payload lent as its UTF-8 bytes: a remembered payload is compared with
-    /// them in place (one `memcmp`), and a `String` is made of them only when they must be decoded.
-    public mutating func transaction<Failure: Error>(payload: UnsafeBufferPointer<UInt8>, id: String,
-                                                     decode: (String) throws(Failure) -> Transaction)
-        throws(Failure) -> Transaction
-    {
-        if let known = byId[UTF8Key(id)], Self.has(known.payload, bytes: payload) { return known.transaction }
-        return try transaction(json: String(decoding: payload, as: UTF8.self), id: id, decode: decode)
-    }
-
-    private static func has(_ text: String, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var text = text
-        return text.withUTF8 { mine in
-            guard mine.count == bytes.count else { return false }
-            guard let left = mine.baseAddress, let right = bytes.baseAddress else { return mine.count == 0 }
-            return memcmp(left, right, mine.count) == 0
-        }
     }
 }

@@ -36,28 +36,6 @@ private typealias F = StoreFixtures
         #expect(memo.count == 1, "one entry per transaction id")
     }
 
-    @Test func lentBytesAreComparedInPlaceAndDecodedOnlyWhenNew() throws {
-        var memo = DecodedPayloads()
-        var decodes = 0
-        func lookup(_ json: String) throws -> Transaction {
-            try Array(json.utf8).withUnsafeBufferPointer { bytes in
-                try memo.transaction(payload: bytes, id: "t1") { (text) throws(SQLiteError) in
-                    decodes += 1
-                    return try StoredValueCoding.transaction(json: text, id: "t1")
-                }
-            }
-        }
-        let nfc = try payload(productId: "caf\u{E9}"), nfd = try payload(productId: "cafe\u{301}")
-        #expect(try lookup(nfc).productId.hasSameBytes(as: "caf\u{E9}"))
-        #expect(try lookup(nfc) == (try StoredValueCoding.transaction(json: nfc, id: "t1")))
-        #expect(decodes == 1, "the same bytes again are remembered")
-        #expect(try lookup(nfd).productId.hasSameBytes(as: "cafe\u{301}"), "other bytes, equal as Swift strings, decode anew")
-        #expect(decodes == 2)
-        #expect(try memo.transaction(json: nfd, id: "t1").productId.hasSameBytes(as: "cafe\u{301}"),
-                "both lookups share one memory")
-        #expect(decodes == 2 && memo.count == 1)
-    }
-
     @Test func itStartsOverWhenFull() throws {
         var memo = DecodedPayloads()
         for index in 0...DecodedPayloads.capacity {

@@ -6,11 +6,4 @@ extension DecodedPayloads {
     mutating func transaction(json: String, id: String) throws(SQLiteError) -> Transaction {
         try transaction(json: json, id: id) { (text) throws(SQLiteError) in try StoredValueCoding.transaction(json: text, id: id) }
     }
-
-    /// ``transaction(json:id:)`` for a payload lent as its bytes (compared in place, copied only to decode).
-    mutating func transaction(payload: UnsafeBufferPointer<UInt8>, id: String) throws(SQLiteError) -> Transaction {
-        try transaction(payload: payload, id: id) { (text) throws(SQLiteError) in
-            try StoredValueCoding.transaction(json: text, id: id)
-        }
-    }
 }

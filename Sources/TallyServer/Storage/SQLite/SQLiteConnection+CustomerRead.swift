@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import TallyCore
 import TallySQLite
@@ -58,11 +57,7 @@ extension SQLiteConnection {
             + condition + " ORDER BY transaction_id"
         try query(sql, [.text(appUserId)]) { (row) throws(SQLiteError) in
             let id = try row.requiredText(0)
-            guard let transaction = try row.withTextBytes(2, { (payload) throws(SQLiteError) in
-                try decodedPayloads.transaction(payload: payload, id: id)
-            }) else {
-                throw SQLiteError(code: SQLITE_CORRUPT, "the payload of transaction '\(id.prefix(64))' is NULL; the database was altered")
-            }
+            let transaction = try decodedPayloads.transaction(json: try row.requiredText(2), id: id)
             record.transactions.append(StoredTransaction(
                 transaction: transaction, source: try StoredValueCoding.source(row.text(1), id: id),
                 signedTransaction: row.text(3)))
