@@ -96,12 +96,8 @@ struct PostgresTransactionRows: TransactionRows {
         try connection.addToNet(of: appUserId, currency: currency, amount)
     }
 
-    func bumpNetsVersion(of appUserId: String) throws(PostgresError) {
-        try connection.bumpVersion(of: appUserId, factsToo: false)
-    }
-
-    func bumpVersion(of appUserId: String) throws(PostgresError) {
-        try connection.bumpVersion(of: appUserId)
+    func bumpVersion(of appUserId: String, factsToo: Bool) throws(PostgresError) {
+        try connection.bumpVersion(of: appUserId, factsToo: factsToo)
     }
 
     /// `INSERT … ON CONFLICT (transaction_id) DO UPDATE … WHERE` the incoming copy is newer by `signed_date_ms`, a

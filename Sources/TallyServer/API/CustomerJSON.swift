@@ -46,7 +46,7 @@ enum CustomerJSON {
     /// member of that name.
     static func replacingNets(in body: [UInt8], balances: [String: Decimal], debts: [String: Decimal]) -> [UInt8]? {
         let marker = Array(#","balances":"#.utf8)
-        guard body.count > marker.count, let start = firstIndex(of: marker, in: body) else { return nil }
+        guard let start = body.firstRange(of: marker)?.lowerBound else { return nil }
         // `{"balances":…,"debts":…}` from the same writer, joined to the facts in place of its `{`.
         let nets = JSONWriter.object { writer in writeNets(&writer, balances: balances, debts: debts) }
         var restated = Array(body[..<start])
@@ -59,15 +59,5 @@ enum CustomerJSON {
     private static func writeNets(_ writer: inout JSONWriter, balances: [String: Decimal], debts: [String: Decimal]) {
         writer.field("balances", balances)
         writer.field("debts", debts)
-    }
-
-    private static func firstIndex(of marker: [UInt8], in body: [UInt8]) -> Int? {
-        guard let first = marker.first else { return nil }
-        var index = 0
-        while index + marker.count <= body.count {
-            if body[index] == first, body[index..<(index + marker.count)].elementsEqual(marker) { return index }
-            index += 1
-        }
-        return nil
     }
 }

@@ -70,9 +70,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     public mutating func finish() throws(Rows.Failure) -> RecordOutcome {
         if outcome.changedAnything {
             // Consumables only, no chain moved: the poster's facts are as they were.
-            if wroteStateFacts || !outcome.transfers.isEmpty { try rows.bumpVersion(of: appUserId) } else {
-                try rows.bumpNetsVersion(of: appUserId)
-            }
+            try rows.bumpVersion(of: appUserId, factsToo: wroteStateFacts || !outcome.transfers.isEmpty)
         }
         for loser in losers { try rows.bumpVersion(of: loser) }
         return outcome

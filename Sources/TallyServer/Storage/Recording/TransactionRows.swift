@@ -37,10 +37,16 @@ public protocol TransactionRows {
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
     /// Adds `amount` (negative to take away) to the customer's net of `currency`.
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(Failure)
-    /// Adds one to the customer's version, and moves its ``CustomerRecord/factsVersion`` to the new version.
-    func bumpVersion(of appUserId: String) throws(Failure)
-    /// Adds one to the customer's version for a write that moved only its nets (its facts version stays).
-    func bumpNetsVersion(of appUserId: String) throws(Failure)
+    /// Adds one to the customer's version; with `factsToo` its ``CustomerRecord/factsVersion`` becomes the new
+    /// version as well (false only for a write that moved nothing but the nets).
+    func bumpVersion(of appUserId: String, factsToo: Bool) throws(Failure)
+}
+
+extension TransactionRows {
+    /// Adds one to the customer's version and to its facts version: the safe default for any write.
+    func bumpVersion(of appUserId: String) throws(Failure) {
+        try bumpVersion(of: appUserId, factsToo: true)
+    }
 }
 
 /// A transaction row as stored: who owns it, its chain and its payload (TallyCore's JSON).

@@ -96,12 +96,8 @@ struct SQLiteTransactionRows: TransactionRows {
         try connection.addToNet(of: appUserId, currency: currency, amount)
     }
 
-    func bumpNetsVersion(of appUserId: String) throws(SQLiteError) {
-        try connection.bumpVersion(of: appUserId, factsToo: false)
-    }
-
-    func bumpVersion(of appUserId: String) throws(SQLiteError) {
-        try connection.bumpVersion(of: appUserId)
+    func bumpVersion(of appUserId: String, factsToo: Bool) throws(SQLiteError) {
+        try connection.bumpVersion(of: appUserId, factsToo: factsToo)
     }
 
     /// The row's values in the order both statements take them (the id last).
