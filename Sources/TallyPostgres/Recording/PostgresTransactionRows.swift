@@ -92,6 +92,39 @@ struct PostgresTransactionRows: TransactionRows {
         }
     }
 
+    func unsupersededFacts(of appUserId: String) throws(PostgresError) -> [Transaction] {
+        let rows = try connection.query("""
+            SELECT transaction_id, payload FROM transactions
+            WHERE app_user_id = $1 AND NOT consumable AND superseded_from_ms = \(SupersessionColumn.notSuperseded)
+            """, [.bytes(appUserId)])
+        var facts: [Transaction] = []
+        for row in 0..<rows.count {
+            facts.append(try connection.decodedTransaction(json: try rows.requiredText(row, 1), id: try rows.requiredBytes(row, 0)))
+        }
+        return facts
+    }
+
+    func markSuperseded(_ marks: [PeriodSupersession.Mark]) throws(PostgresError) {
+        for mark in marks {
+            try connection.query("""
+                UPDATE transactions SET superseded_from_ms = $1::bigint, superseded_by = $2 WHERE transaction_id = $3
+                """, [.integer(mark.from.millisecondsSince1970), .bytes(mark.by), .bytes(mark.transactionId)])
+        }
+    }
+
+    func clearSupersessions(by transactionId: String) throws(PostgresError) {
+        try connection.query("""
+            UPDATE transactions SET superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL WHERE superseded_by = $1
+            """, [.bytes(transactionId)])
+    }
+
+    func clearSupersessions(of appUserId: String) throws(PostgresError) {
+        try connection.query("""
+            UPDATE transactions SET superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
+            WHERE app_user_id = $1 AND NOT consumable AND superseded_from_ms < \(SupersessionColumn.notSuperseded)
+            """, [.bytes(appUserId)])
+    }
+
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(PostgresError) {
         try connection.addToNet(of: appUserId, currency: currency, amount)
     }
@@ -118,7 +151,8 @@ struct PostgresTransactionRows: TransactionRows {
                 product_type = EXCLUDED.product_type, consumable = EXCLUDED.consumable, updated_at = EXCLUDED.updated_at,
                 product_id = EXCLUDED.product_id, purchase_ms = EXCLUDED.purchase_ms, expires_ms = EXCLUDED.expires_ms,
                 revocation_ms = EXCLUDED.revocation_ms, price = EXCLUDED.price, currency = EXCLUDED.currency,
-                offer_type = EXCLUDED.offer_type, is_upgraded = EXCLUDED.is_upgraded
+                offer_type = EXCLUDED.offer_type, is_upgraded = EXCLUDED.is_upgraded,
+                superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
             WHERE coalesce(EXCLUDED.signed_date_ms, -9223372036854775808) > coalesce(transactions.signed_date_ms, -9223372036854775808)
                OR (coalesce(EXCLUDED.signed_date_ms, -9223372036854775808) = coalesce(transactions.signed_date_ms, -9223372036854775808)
                    AND (EXCLUDED.revoked OR NOT transactions.revoked))

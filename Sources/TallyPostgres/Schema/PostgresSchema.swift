@@ -168,6 +168,16 @@ enum PostgresSchema {
         ALTER TABLE customers ADD COLUMN facts_version bigint NOT NULL DEFAULT 0;
         UPDATE customers SET facts_version = version;
         """,
+        // 6: subscription periods a state need not read (TallyCore's `PeriodSupersession`, the SQLite store's eighth
+        // migration): from when each transaction is superseded (the largest bigint when it is not) and by which,
+        // kept by the recorder; the state's index reads only the rows not superseded by the time asked.
+        """
+        ALTER TABLE transactions ADD COLUMN superseded_from_ms bigint NOT NULL DEFAULT 9223372036854775807,
+            ADD COLUMN superseded_by bytea;
+        DROP INDEX transactions_for_state;
+        CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable, superseded_from_ms);
+        CREATE INDEX transactions_by_superseder ON transactions(superseded_by) WHERE superseded_by IS NOT NULL;
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

@@ -4,15 +4,19 @@ import TallyServer
 
 extension PostgresConnection {
     /// The state record of `appUserId` (version, nets, non-consumable transactions, their chains' renewal info)
-    /// in one statement, so one snapshot.
-    func customerStateRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL, parameters: Self.stateParameters(appUserId))
+    /// in one statement, so one snapshot. For a state at `now`, the periods superseded by then (TallyCore's
+    /// `PeriodSupersession`) are left out; with no date, every transaction that is not a consumable is read.
+    func customerStateRecord(_ appUserId: String, at now: Date? = nil) throws(PostgresError) -> CustomerRecord {
+        try record(appUserId, sql: Self.stateSQL, parameters: Self.stateParameters(appUserId, at: now))
     }
 
-    /// ``customerStateRecord(_:)`` and, in its ``TallyServer/CustomerRecord/spends``, the spend recorded with
+    /// ``customerStateRecord(_:at:)`` and, in its ``TallyServer/CustomerRecord/spends``, the spend recorded with
     /// `spendId` (compared as bytes) if any, in one statement (one snapshot).
-    func customerStateRecord(_ appUserId: String, withSpend spendId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL + Self.spendSQL, parameters: Self.stateParameters(appUserId) + [.bytes(spendId)])
+    func customerStateRecord(_ appUserId: String, withSpend spendId: String, at now: Date? = nil) throws(PostgresError)
+        -> CustomerRecord
+    {
+        try record(appUserId, sql: Self.stateSQL + Self.spendSQL,
+                   parameters: Self.stateParameters(appUserId, at: now) + [.bytes(spendId)])
     }
 
     /// Only the nets of `appUserId` and, in ``TallyServer/CustomerRecord/spends``, the spend recorded with `spendId`
@@ -24,8 +28,8 @@ extension PostgresConnection {
 
     /// Everything stored for `appUserId`, in one statement (one snapshot).
     func customerRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: " AND NOT consumable", with: "") + Self.historySQL,
-                   parameters: Self.stateParameters(appUserId))
+        try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: Self.stateCondition, with: "") + Self.historySQL,
+                   parameters: Array(Self.stateParameters(appUserId, at: nil).prefix(2)))
     }
 
     // Columns: kind, id, t1, t2, t3, n, n2, id2, id3.
@@ -34,7 +38,7 @@ extension PostgresConnection {
             FROM customers WHERE app_user_id = $1
         UNION ALL SELECT 'n', currency, net::text, NULL, NULL, NULL, NULL, NULL, NULL FROM balances WHERE app_user_id = $1
         UNION ALL SELECT 't', transaction_id, source, payload, NULL, NULL, NULL, NULL, signed_transaction
-            FROM transactions WHERE app_user_id = $1 AND NOT consumable
+            FROM transactions WHERE app_user_id = $1\(stateCondition)
         UNION ALL SELECT 'r', original_transaction_id, payload, NULL, NULL, NULL, NULL, NULL, NULL FROM renewal_infos
             WHERE original_transaction_id IN (SELECT original_transaction_id FROM transactions
                                               WHERE app_user_id = $1 AND product_type = $2)
@@ -51,8 +55,12 @@ extension PostgresConnection {
         UNION ALL SELECT 'n', currency, net::text, NULL, NULL, NULL, NULL, NULL, NULL FROM balances WHERE app_user_id = $1
         """
 
-    private static func stateParameters(_ appUserId: String) -> [PostgresValue] {
-        [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue)]
+    /// The state read's condition on transactions: no consumables, none superseded by `$3`.
+    private static let stateCondition = " AND NOT consumable AND superseded_from_ms > $3::bigint"
+
+    private static func stateParameters(_ appUserId: String, at now: Date?) -> [PostgresValue] {
+        [.bytes(appUserId), .text(ProductType.autoRenewable.rawValue),
+         .integer(SupersessionColumn.cutoff(at: now))]
     }
 
     private static let netsSQL = """
@@ -65,7 +73,7 @@ extension PostgresConnection {
     private static let spendSQL = """
 
         UNION ALL SELECT 's', spend_id, amount::text, NULL, NULL, sequence, date_ms, currency, NULL
-            FROM spends WHERE app_user_id = $1 AND spend_id = $3
+            FROM spends WHERE app_user_id = $1 AND spend_id = $4
         """
 
     private static let historySQL = """
@@ -80,7 +88,7 @@ extension PostgresConnection {
         """
 
     /// The transaction in a stored payload, decoded at most once while remembered (TallyServer's ``TallyServer/DecodedPayloads``).
-    private func decodedTransaction(json: String, id: String) throws(PostgresError) -> Transaction {
+    func decodedTransaction(json: String, id: String) throws(PostgresError) -> Transaction {
         try decodedPayloads.transaction(json: json, id: id) { (text) throws(PostgresError) in
             try PostgresCoding.transaction(json: text, id: id)
         }

@@ -17,6 +17,13 @@ extension PostgresCustomerStore {
         }
     }
 
+    /// ``customerState(_:)`` for a state at `date`: the periods superseded by then are left out.
+    public func customerState(_ appUserId: String, at date: Date) throws(CustomerStoreError) -> CustomerRecord {
+        try read("the customer state cannot be read") { (connection) throws(PostgresError) in
+            try connection.customerStateRecord(appUserId, at: date)
+        }
+    }
+
     /// Stores the transactions in one transaction (see ``TallyServer/CustomerStore/record(_:for:policy:at:)``).
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                        at date: Date) throws(CustomerStoreError) -> RecordOutcome {
@@ -51,7 +58,7 @@ extension PostgresCustomerStore {
                 let record = try connection.versionAndNets(appUserId)
                 if record.factsVersion == known { return (outcome, (record, true)) }
             }
-            return (outcome, (try connection.customerStateRecord(appUserId), false))
+            return (outcome, (try connection.customerStateRecord(appUserId, at: date), false))
         }
     }
 }

@@ -58,7 +58,7 @@ extension PostgresCustomerStore {
             let (version, facts, kept) = try connection.lockCustomerReadingKeptState(appUserId)
             let servable = kept.flatMap { $0.isServable(fingerprint: encoding.fingerprint, at: date) ? $0 : nil }
             var record = servable == nil
-                ? try connection.customerStateRecord(appUserId, withSpend: id)
+                ? try connection.customerStateRecord(appUserId, withSpend: id, at: date)
                 : try connection.netsRecord(appUserId, withSpend: id)
             record.version = version
             record.factsVersion = facts
@@ -82,7 +82,7 @@ extension PostgresCustomerStore {
                 // Nothing servable was kept (or it could not be restated): the record, read whole if only the nets were.
                 var whole = after
                 if servable != nil {
-                    whole = try connection.customerStateRecord(appUserId)
+                    whole = try connection.customerStateRecord(appUserId, at: date)
                     whole.nets = after.nets
                     whole.version = after.version
                     whole.factsVersion = facts

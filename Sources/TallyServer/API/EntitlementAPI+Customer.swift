@@ -39,7 +39,7 @@ extension EntitlementAPI {
     /// states keep it.
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
-        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
+        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
         let (body, state) = encodeCustomer(record, now: now)
         if cacheMaximumAge > 0 {
             let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)

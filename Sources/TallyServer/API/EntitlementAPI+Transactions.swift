@@ -75,7 +75,7 @@ extension EntitlementAPI {
                                      factsVersion: record.factsVersion)
         } else {
             let whole = onlyNets
-                ? try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId) }
+                ? try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
                 : record
             let (body, state) = encodeCustomer(whole, now: now)
             entry = StateCache.Entry(

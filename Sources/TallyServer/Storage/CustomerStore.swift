@@ -23,9 +23,9 @@ public protocol CustomerStore: Sendable {
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome
 
-    /// ``record(_:for:policy:at:)``, returning with its outcome ``customerState(_:)``'s record of `appUserId` as
-    /// this write left it: a store that can reads it inside the same database transaction, so a post needs no
-    /// second read after its COMMIT. (The default records, then reads.)
+    /// ``record(_:for:policy:at:)``, returning with its outcome ``customerState(_:at:)``'s record of `appUserId` at
+    /// `date` as this write left it (compute the state at `date`): a store that can reads it inside the same
+    /// database transaction, so a post needs no second read after its COMMIT. (The default records, then reads.)
     ///
     /// `knownFactsVersion` is the ``CustomerRecord/factsVersion`` of a state of `appUserId` the caller holds. When
     /// the customer's facts version is still that after the write (every write since, this one included, moved only
@@ -43,6 +43,11 @@ public protocol CustomerStore: Sendable {
     /// every transaction except consumables (no spends, no transfers), so its cost does not grow with coin
     /// purchases or spends. Compute the state with `CustomerState(…, nets: record.nets, …)`.
     func customerState(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
+
+    /// ``customerState(_:)`` for a state computed at `date` (and only then): a store that keeps TallyCore's
+    /// `PeriodSupersession` marks leaves out the subscription periods superseded by `date`, which changes no state
+    /// at `date`, so the read does not grow with renewals. (The default reads ``customerState(_:)``.)
+    func customerState(_ appUserId: String, at date: Date) throws(CustomerStoreError) -> CustomerRecord
 
     /// Stores the spend `admit` returns for `appUserId`, atomically with the balance it was judged on: no other
     /// write to this customer can happen between `admit` and the commit, so concurrent spends never overdraw,
@@ -149,21 +154,19 @@ extension CustomerStore {
                       admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
         -> SpendAnswer
     {
-        switch try spend(id: id, currency: currency, for: appUserId, admit: admit) {
-        case .recorded(let record):
-            return SpendAnswer(isDuplicate: false, state: encoding.encode(record, date), factsVersion: record.factsVersion)
-        case .duplicate(let record):
-            return SpendAnswer(isDuplicate: true, state: encoding.encode(record, date), factsVersion: record.factsVersion)
-        }
+        try spend(id: id, currency: currency, for: appUserId, admit: admit).answer(encoding, at: date)
     }
 
-    /// Records, then reads the whole state record in a second call (another write may come between them).
+    public func customerState(_ appUserId: String, at date: Date) throws(CustomerStoreError) -> CustomerRecord {
+        try customerState(appUserId)
+    }
+
     public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
                                    policy: OwnershipPolicy, at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
     {
         let outcome = try record(transactions, for: appUserId, policy: policy, at: date)
-        return (outcome, try customerState(appUserId), false)
+        return (outcome, try customerState(appUserId, at: date), false)
     }
 
     /// ``recordReadingState(_:for:policy:at:knownFactsVersion:)`` for a caller holding no state: the whole state record.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What ``CustomerStore/spend(id:currency:for:admit:)`` did; each case carries the state record
 /// (``CustomerStore/customerState(_:)``) read inside the spend's transaction.
 public enum SpendOutcome: Sendable, Hashable {
@@ -5,4 +7,16 @@ public enum SpendOutcome: Sendable, Hashable {
     case recorded(CustomerRecord)
     /// A spend with this id was already stored; nothing changed. The current record.
     case duplicate(CustomerRecord)
+}
+
+extension SpendOutcome {
+    /// The answer to the spend: its record's state encoded at `date` by `encoding`.
+    func answer(_ encoding: StateEncoding, at date: Date) -> SpendAnswer {
+        switch self {
+        case .recorded(let record):
+            SpendAnswer(isDuplicate: false, state: encoding.encode(record, date), factsVersion: record.factsVersion)
+        case .duplicate(let record):
+            SpendAnswer(isDuplicate: true, state: encoding.encode(record, date), factsVersion: record.factsVersion)
+        }
+    }
 }

@@ -114,6 +114,7 @@ struct StoreBalanceTests {
         }
         do {  // Back to what schema 1 had: no balances, no settings, no consumable flag (nor schema 3 to 7 additions).
             let connection = try SQLiteConnection(path: directory.database)
+            try SchemaUndo.sqliteSupersession(connection)
             for index in ["customers_by_first_seen", "transactions_by_purchase", "transactions_by_revocation",
                           "transactions_live", "transactions_by_product"] {
                 try connection.execute("DROP INDEX \(index)")

@@ -146,6 +146,7 @@ struct StoreDashboardTests {
         }
         do {  // Back to schema 5 (nor schema 7's facts version).
             let connection = try SQLiteConnection(path: directory.database)
+            try SchemaUndo.sqliteSupersession(connection)
             for index in ["customers_by_first_seen", "transactions_by_purchase", "transactions_by_revocation",
                           "transactions_live", "transactions_by_product"] {
                 try connection.execute("DROP INDEX \(index)")
@@ -202,6 +203,7 @@ struct StoreDashboardTests {
         }
         do {  // Back to schema 2 (migrations 3 and 4 undone).
             let connection = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
+            try connection.executeScript(SchemaUndo.postgresSupersession)
             try connection.executeScript("""
                 DROP INDEX customers_by_first_seen, transactions_by_purchase, transactions_by_revocation, transactions_live,
                     transactions_by_product, renewal_infos_in_billing_retry;

@@ -118,6 +118,7 @@ struct StoreFactsVersionTests {
         }
         do {
             let connection = try SQLiteConnection(path: directory.database)
+            try SchemaUndo.sqliteSupersession(connection)
             try connection.execute("ALTER TABLE customers DROP COLUMN facts_version")
             try connection.execute("PRAGMA user_version = 6")
         }

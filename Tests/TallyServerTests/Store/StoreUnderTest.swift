@@ -85,6 +85,9 @@ final class StoreUnderTest: Sendable {
     /// The URL of the PostgreSQL database (nil for SQLite).
     var url: String? { database?.url }
 
+    /// The path of the SQLite database file (nil for PostgreSQL).
+    var sqlitePath: String? { directory?.database }
+
     /// Opens the store on this data.
     func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits) throws -> any CustomerStore {
         if let directory { return try directory.open(readers: readers, credits: credits) }

@@ -66,6 +66,12 @@ final class SwitchableStore: CustomerStore {
         return try base.customerState(appUserId)
     }
 
+    func customerState(_ appUserId: String, at date: Date) throws(CustomerStoreError) -> CustomerRecord {
+        try check()
+        readCount.withLock { $0 += 1 }
+        return try base.customerState(appUserId, at: date)
+    }
+
     func spend(id: String, currency: String, for appUserId: String,
                admit: (Spend?, Decimal) throws -> Spend?) throws(CustomerStoreError) -> SpendOutcome {
         try check()

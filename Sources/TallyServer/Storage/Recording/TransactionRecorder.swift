@@ -104,17 +104,34 @@ public struct TransactionRecorder<Rows: TransactionRows> {
                                 owner: String) throws(Rows.Failure) -> Write {
         let transaction = item.normalized
         guard let existing else {
-            if transaction.type != .consumable { noteStateFacts(of: owner) }
             try rows.insert(item, owner: owner, date: date)
+            if transaction.type != .consumable {
+                noteStateFacts(of: owner)
+                try markSupersededPeriods(after: transaction, owner: owner)
+            }
             try moveNets(replacing: nil, of: nil, with: transaction, owner: owner)
             return .inserted
         }
         let stored = try rows.transaction(in: existing, id: transaction.transactionId)
         guard stored != transaction, transaction.supersedes(stored) else { return .unchanged }
-        if transaction.type != .consumable || stored.type != .consumable { noteStateFacts(of: owner) }
         try rows.replace(item, owner: owner, date: date)
+        if transaction.type != .consumable || stored.type != .consumable {
+            noteStateFacts(of: owner)
+            // The periods this one superseded were judged on its old copy (a refund, an upgrade flag, a chain).
+            try rows.clearSupersessions(by: transaction.transactionId)
+            if transaction.type != .consumable { try markSupersededPeriods(after: transaction, owner: owner) }
+        }
         try moveNets(replacing: stored, of: existing.owner, with: transaction, owner: owner)
         return .updated
+    }
+
+    /// Keeps `owner`'s supersession marks right after `transaction` was written for them, by TallyCore's
+    /// ``TallyCore/PeriodSupersession/plan(after:unsuperseded:)``.
+    private func markSupersededPeriods(after transaction: Transaction, owner: String) throws(Rows.Failure) {
+        switch PeriodSupersession.plan(after: transaction, unsuperseded: try rows.unsupersededFacts(of: owner)) {
+        case .clearAll: try rows.clearSupersessions(of: owner)
+        case .mark(let marks): if !marks.isEmpty { try rows.markSuperseded(marks) }
+        }
     }
 
     private mutating func noteStateFacts(of owner: String) {
@@ -146,6 +163,9 @@ public struct TransactionRecorder<Rows: TransactionRows> {
         try rows.lockChains([chain])
         guard let from = try rows.owner(ofChain: chain), !isThisCustomer(from) else { return }
         try rows.moveChain(chain, from: from, to: appUserId, date: date)
+        // Marks were judged on each customer's own groups, which the move changes.
+        try rows.clearSupersessions(of: from)
+        try rows.clearSupersessions(of: appUserId)
         outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
                                                    toAppUserId: appUserId, date: date))
         if !losers.contains(where: { $0.hasSameBytes(as: from) }) { losers.append(from) }

@@ -33,8 +33,18 @@ public protocol TransactionRows {
     func moveToken(_ token: String, to owner: String) throws(Failure)
     /// Inserts a transaction never stored, for `owner`.
     func insert(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
-    /// Replaces the stored copy of the transaction, which `item` supersedes, and files it under `owner`.
+    /// Replaces the stored copy of the transaction, which `item` supersedes, and files it under `owner`; the new
+    /// copy is not superseded (its mark, if any, is cleared).
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
+    /// The customer's stored transactions that are neither consumables nor marked superseded
+    /// (TallyCore's ``TallyCore/PeriodSupersession``).
+    func unsupersededFacts(of appUserId: String) throws(Failure) -> [Transaction]
+    /// Marks each transaction superseded from `mark.from` by `mark.by`.
+    func markSuperseded(_ marks: [PeriodSupersession.Mark]) throws(Failure)
+    /// Clears the marks the transaction `transactionId` made.
+    func clearSupersessions(by transactionId: String) throws(Failure)
+    /// Clears every mark of the customer's transactions.
+    func clearSupersessions(of appUserId: String) throws(Failure)
     /// Adds `amount` (negative to take away) to the customer's net of `currency`.
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(Failure)
     /// Adds one to the customer's version; with `factsToo` its ``CustomerRecord/factsVersion`` becomes the new

@@ -6,7 +6,7 @@ extension SQLiteConnection {
     /// Everything stored for `appUserId`, read with the connection's current transaction (or autocommit).
     func customerRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
         let user = SQLiteValue.text(appUserId)
-        var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ?")
+        var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ?", [])
         try query("""
             SELECT spend_id, currency, amount, date_ms FROM spends WHERE app_user_id = ? ORDER BY sequence
             """, [user]) { (row) throws(SQLiteError) in
@@ -31,11 +31,17 @@ extension SQLiteConnection {
     /// What the customer state needs of `appUserId`: the version, the nets, the renewal infos and the transactions
     /// that are not consumables (consumables count only through the nets), so its cost does not grow with coin purchases or
     /// spends. Read with the connection's current transaction.
-    func customerStateRecord(_ appUserId: String) throws(SQLiteError) -> CustomerRecord {
-        var record = try recordHead(appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0")
+    ///
+    /// For a state at `now`, the periods superseded by then (TallyCore's `PeriodSupersession`) are left out, so its
+    /// cost does not grow with renewals either; with no date, every transaction that is not a consumable is read.
+    func customerStateRecord(_ appUserId: String, at now: Date? = nil) throws(SQLiteError) -> CustomerRecord {
+        var record = try recordHead(
+            appUserId, transactionsWhere: "app_user_id = ? AND consumable = 0 AND superseded_from_ms > ?",
+            [.integer(SupersessionColumn.cutoff(at: now))])
         record.renewalInfos = try renewalInfos(for: record.transactions)
         return record
     }
+
 
     /// The customer's version and facts version (``CustomerRecord/factsVersion``); 0 for a customer never written.
     func versions(of appUserId: String) throws(SQLiteError) -> (version: Int64, facts: Int64) {
@@ -46,16 +52,17 @@ extension SQLiteConnection {
         }
     }
 
-    /// The version, the nets and the transactions matching `condition` (one `?`, the customer id), by id.
-    private func recordHead(_ appUserId: String, transactionsWhere condition: String) throws(SQLiteError)
-        -> CustomerRecord
+    /// The version, the nets and the transactions matching `condition` (its first `?` the customer id, the others
+    /// `parameters`), by id.
+    private func recordHead(_ appUserId: String, transactionsWhere condition: String, _ parameters: [SQLiteValue])
+        throws(SQLiteError) -> CustomerRecord
     {
         var record = CustomerRecord(appUserId: appUserId)
         (record.version, record.factsVersion) = try versions(of: appUserId)
         record.nets = try nets(of: appUserId)
         let sql = "SELECT transaction_id, source, payload, signed_transaction FROM transactions WHERE "
             + condition + " ORDER BY transaction_id"
-        try query(sql, [.text(appUserId)]) { (row) throws(SQLiteError) in
+        try query(sql, [.text(appUserId)] + parameters) { (row) throws(SQLiteError) in
             let id = try row.requiredText(0)
             let transaction = try decodedPayloads.transaction(json: try row.requiredText(2), id: id)
             record.transactions.append(StoredTransaction(

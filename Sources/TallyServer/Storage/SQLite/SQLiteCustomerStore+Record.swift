@@ -48,7 +48,7 @@ extension SQLiteCustomerStore {
                                                      nets: try connection.nets(of: appUserId)), true))
                 }
             }
-            return (outcome, (try connection.customerStateRecord(appUserId), false))
+            return (outcome, (try connection.customerStateRecord(appUserId, at: date), false))
         }
     }
 }

@@ -19,6 +19,22 @@ extension SQLiteCustomerStore {
                       admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
         -> SpendOutcome
     {
+        try spend(id: id, currency: currency, for: appUserId, stateAt: nil, admit: admit)
+    }
+
+    /// ``spend(id:currency:for:admit:)``, answering with the state at `date` encoded by `encoding` (the record read
+    /// leaves out the periods superseded by then).
+    public func spend(id: String, currency: String, for appUserId: String, at date: Date, encoding: StateEncoding,
+                      admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
+        -> SpendAnswer
+    {
+        try spend(id: id, currency: currency, for: appUserId, stateAt: date, admit: admit).answer(encoding, at: date)
+    }
+
+    private func spend(id: String, currency: String, for appUserId: String, stateAt date: Date?,
+                       admit: (_ existing: Spend?, _ net: Decimal) throws -> Spend?) throws(CustomerStoreError)
+        -> SpendOutcome
+    {
         let admission = try write { (connection) throws(SQLiteError) -> Admission in
             let existing = try connection.spend(id, of: appUserId)
             let net = try connection.net(of: appUserId, currency: currency)
@@ -28,7 +44,7 @@ extension SQLiteCustomerStore {
             } catch {
                 return .refused(error)  // nothing written: its savepoint is empty
             }
-            guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId)) }
+            guard let spend = admitted else { return .duplicate(try connection.customerStateRecord(appUserId, at: date)) }
             let user = SQLiteValue.text(appUserId)
             try connection.ensureCustomer(appUserId)
             try connection.execute("""
@@ -37,7 +53,7 @@ extension SQLiteCustomerStore {
                       .integer(StoredValueCoding.milliseconds(spend.date))])
             try connection.setNet(of: appUserId, currency: spend.currency, net - spend.amount)  // `net` was read above
             try connection.bumpVersion(of: appUserId, factsToo: false)
-            return .recorded(try connection.customerStateRecord(appUserId))
+            return .recorded(try connection.customerStateRecord(appUserId, at: date))
         }
         switch admission {
         case .recorded(let record): return .recorded(record)

@@ -80,10 +80,19 @@ public final class SQLiteCustomerStore: CustomerStore {
 
     /// The version, nets and non-consumable transactions of `appUserId`, from one snapshot.
     public func customerState(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
+        try readState(appUserId, at: nil)
+    }
+
+    /// ``customerState(_:)`` for a state at `date`: the periods superseded by then are left out.
+    public func customerState(_ appUserId: String, at date: Date) throws(CustomerStoreError) -> CustomerRecord {
+        try readState(appUserId, at: date)
+    }
+
+    private func readState(_ appUserId: String, at date: Date?) throws(CustomerStoreError) -> CustomerRecord {
         do {
             return try readers.withConnection { (connection) throws(SQLiteError) in
                 try connection.readTransaction { () throws(SQLiteError) in
-                    try connection.customerStateRecord(appUserId)
+                    try connection.customerStateRecord(appUserId, at: date)
                 }
             }
         } catch {

@@ -87,9 +87,42 @@ struct SQLiteTransactionRows: TransactionRows {
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(SQLiteError) {
         try connection.execute("""
             UPDATE transactions SET original_transaction_id = ?, app_user_id = ?, app_account_token = ?, source = ?,
-                payload = ?, signed_transaction = ?, updated_at = ?, consumable = ?
+                payload = ?, signed_transaction = ?, updated_at = ?, consumable = ?,
+                superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
             WHERE transaction_id = ?
             """, Self.values(item, owner: owner, date: date))
+    }
+
+    func unsupersededFacts(of appUserId: String) throws(SQLiteError) -> [Transaction] {
+        var facts: [Transaction] = []
+        try connection.query("""
+            SELECT transaction_id, payload FROM transactions
+            WHERE app_user_id = ? AND consumable = 0 AND superseded_from_ms = \(SupersessionColumn.notSuperseded)
+            """, [.text(appUserId)]) { (row) throws(SQLiteError) in
+            facts.append(try connection.decodedPayloads.transaction(json: try row.requiredText(1), id: try row.requiredText(0)))
+        }
+        return facts
+    }
+
+    func markSuperseded(_ marks: [PeriodSupersession.Mark]) throws(SQLiteError) {
+        for mark in marks {
+            try connection.execute("UPDATE transactions SET superseded_from_ms = ?, superseded_by = ? WHERE transaction_id = ?",
+                                   [.integer(mark.from.millisecondsSince1970), .text(mark.by), .text(mark.transactionId)])
+        }
+    }
+
+    func clearSupersessions(by transactionId: String) throws(SQLiteError) {
+        try connection.execute("""
+            UPDATE transactions SET superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
+            WHERE superseded_by = ?
+            """, [.text(transactionId)])
+    }
+
+    func clearSupersessions(of appUserId: String) throws(SQLiteError) {
+        try connection.execute("""
+            UPDATE transactions SET superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
+            WHERE app_user_id = ? AND consumable = 0 AND superseded_from_ms < \(SupersessionColumn.notSuperseded)
+            """, [.text(appUserId)])
     }
 
     func addToNet(of appUserId: String, currency: String, _ amount: Decimal) throws(SQLiteError) {

@@ -188,6 +188,17 @@ enum StoreSchema {
             "ALTER TABLE customers ADD COLUMN facts_version INTEGER NOT NULL DEFAULT 0",
             "UPDATE customers SET facts_version = version",
         ],
+        // 8: subscription periods a state need not read (TallyCore's `PeriodSupersession`): from when each
+        // transaction is superseded (the largest integer when it is not) and by which, kept by the recorder. The
+        // state's index reads only the customer's rows not superseded by the time asked; existing rows start
+        // unmarked, and the next write of a period marks them.
+        [
+            "ALTER TABLE transactions ADD COLUMN superseded_from_ms INTEGER NOT NULL DEFAULT 9223372036854775807",
+            "ALTER TABLE transactions ADD COLUMN superseded_by TEXT",
+            "DROP INDEX transactions_for_state",
+            "CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable, superseded_from_ms)",
+            "CREATE INDEX transactions_by_superseder ON transactions(superseded_by) WHERE superseded_by IS NOT NULL",
+        ],
     ]
 
     /// The schema version this code writes.
