@@ -6,7 +6,7 @@ private typealias F = RulesFixtures
 
 /// A store's transactions and supersession marks, kept the way `TransactionRecorder` keeps them: newer facts win,
 /// a new copy clears its own mark and the marks it made, and ``PeriodSupersession/plan(after:unsuperseded:)``
-/// runs after every write of a transaction that is not a consumable.
+/// runs after every write of a transaction it concerns.
 struct SupersessionStore {
     private(set) var rows: [UTF8Key: (transaction: Transaction, mark: PeriodSupersession.Mark?)] = [:]
     private(set) var cleared = 0
@@ -20,7 +20,7 @@ struct SupersessionStore {
             }
         }
         rows[key] = (copy, nil)
-        guard copy.type != .consumable else { return }
+        guard copy.type != .consumable, PeriodSupersession.concerns(copy) else { return }
         let unsuperseded = rows.values.filter { $0.mark == nil && $0.transaction.type != .consumable }.map(\.transaction)
         switch PeriodSupersession.plan(after: copy, unsuperseded: unsuperseded) {
         case .clearAll:

@@ -100,6 +100,13 @@ public enum PeriodSupersession {
         return group.hasSameBytes(as: otherGroup)
     }
 
+    /// Whether a write of `transaction` can change the marks: only an auto-renewable, or a type Tally does not know
+    /// (the catalog may call it one), joins a group or supersedes a period; a store may skip
+    /// ``plan(after:unsuperseded:)`` for any other write.
+    public static func concerns(_ transaction: Transaction) -> Bool {
+        mayBeAutoRenewable(transaction)
+    }
+
     /// An auto-renewable, or a type Tally does not know (the catalog may call it one).
     private static func mayBeAutoRenewable(_ transaction: Transaction) -> Bool {
         let kind = ProductKind.of(transaction.type, catalogKind: nil)

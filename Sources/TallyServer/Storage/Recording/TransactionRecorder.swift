@@ -128,6 +128,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     /// Keeps `owner`'s supersession marks right after `transaction` was written for them, by TallyCore's
     /// ``TallyCore/PeriodSupersession/plan(after:unsuperseded:)``.
     private func markSupersededPeriods(after transaction: Transaction, owner: String) throws(Rows.Failure) {
+        guard PeriodSupersession.concerns(transaction) else { return }
         switch PeriodSupersession.plan(after: transaction, unsuperseded: try rows.unsupersededFacts(of: owner)) {
         case .clearAll: try rows.clearSupersessions(of: owner)
         case .mark(let marks): if !marks.isEmpty { try rows.markSuperseded(marks) }
