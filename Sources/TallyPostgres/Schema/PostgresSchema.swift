@@ -178,6 +178,13 @@ enum PostgresSchema {
         CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable, superseded_from_ms);
         CREATE INDEX transactions_by_superseder ON transactions(superseded_by) WHERE superseded_by IS NOT NULL;
         """,
+        // 7: the account-token index keeps only rows that carry a token (every query on it names one), so a
+        // write without one adds no index row (the SQLite store's ninth migration).
+        """
+        DROP INDEX IF EXISTS transactions_by_token;
+        CREATE INDEX transactions_by_token ON transactions(app_account_token, app_user_id)
+            WHERE app_account_token IS NOT NULL;
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).
