@@ -127,8 +127,12 @@ public struct TransactionRecorder<Rows: TransactionRows> {
 
     /// Keeps `owner`'s supersession marks right after `transaction` was written for them, by TallyCore's
     /// ``TallyCore/PeriodSupersession/plan(after:unsuperseded:)``.
+    ///
+    /// The owner's row is locked first (where the store locks rows): two writers judging one customer's marks from
+    /// two snapshots could otherwise leave a mark in a group that the other one's write gave a second product.
     private func markSupersededPeriods(after transaction: Transaction, owner: String) throws(Rows.Failure) {
         guard PeriodSupersession.concerns(transaction) else { return }
+        try rows.prepareCustomer(owner)
         switch PeriodSupersession.plan(after: transaction, unsuperseded: try rows.unsupersededFacts(of: owner)) {
         case .clearAll: try rows.clearSupersessions(of: owner)
         case .mark(let marks): if !marks.isEmpty { try rows.markSuperseded(marks) }
@@ -163,6 +167,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     private mutating func moveChain(_ chain: String) throws(Rows.Failure) {
         try rows.lockChains([chain])
         guard let from = try rows.owner(ofChain: chain), !isThisCustomer(from) else { return }
+        try rows.prepareCustomer(from)  // no writer of `from` judges its marks meanwhile (see markSupersededPeriods)
         try rows.moveChain(chain, from: from, to: appUserId, date: date)
         // Marks were judged on each customer's own groups, which the move changes.
         try rows.clearSupersessions(of: from)
