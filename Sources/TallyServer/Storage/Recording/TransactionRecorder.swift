@@ -132,7 +132,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     /// two snapshots could otherwise leave a mark in a group that the other one's write gave a second product.
     private func markSupersededPeriods(after transaction: Transaction, owner: String) throws(Rows.Failure) {
         guard PeriodSupersession.concerns(transaction) else { return }
-        try rows.prepareCustomer(owner)
+        if !isThisCustomer(owner) { try rows.prepareCustomer(owner) }  // the poster's was, in store(_:)
         switch PeriodSupersession.plan(after: transaction, unsuperseded: try rows.unsupersededFacts(of: owner)) {
         case .clearAll: try rows.clearSupersessions(of: owner)
         case .mark(let marks): if !marks.isEmpty { try rows.markSuperseded(marks) }
