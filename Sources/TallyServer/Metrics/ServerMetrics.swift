@@ -18,6 +18,13 @@ public final class ServerMetrics: Sendable {
         var buckets: [Int]
         var sum: Double = 0
         var count = 0
+
+        /// Counts one observation of `seconds`, in bucket `index` (none above the last bound).
+        mutating func observe(_ seconds: Double, bucket index: Int?) {
+            if let index { buckets[index] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     struct Storage {
@@ -43,13 +50,12 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one answered request and its duration.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        let bucket = Self.bucketBounds.firstIndex(where: { seconds <= $0 })
         storage.withLock { storage in
             storage.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-            var histogram = storage.latency[route] ?? Histogram(buckets: Array(repeating: 0, count: Self.bucketBounds.count))
-            if let index = Self.bucketBounds.firstIndex(where: { seconds <= $0 }) { histogram.buckets[index] += 1 }
-            histogram.sum += seconds
-            histogram.count += 1
-            storage.latency[route] = histogram
+            // Mutated in place (a copy out and back would copy the buckets on every request, under the lock).
+            storage.latency[route, default: Histogram(buckets: Array(repeating: 0, count: Self.bucketBounds.count))]
+                .observe(seconds, bucket: bucket)
         }
     }
 
