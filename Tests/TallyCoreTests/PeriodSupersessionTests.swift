@@ -227,6 +227,30 @@ struct PeriodSupersessionTests {
         }
     }
 
+    @Test("after the marks were cleared, one write marks every superseded period again, each by the next one")
+    func manyUnmarkedPeriods() {
+        // A chain of 5,000 periods with no marks (as after a move between customers), in shuffled order.
+        var start = F.start
+        var periods: [Transaction] = []
+        for index in 0..<5_000 {
+            let period = F.period("u\(index)", "other.month", from: start, original: "u0",
+                                  offer: index == 0 ? .introductory : nil)
+            periods.append(period)
+            start = period.expiresDate ?? start
+        }
+        var rng = SplitMix64(seed: 5)
+        guard case .mark(let marks) = PeriodSupersession.plan(after: periods[4_999],
+                                                               unsuperseded: periods.shuffled(using: &rng))
+        else { Issue.record("a single-product chain was cleared"); return }
+        let byId = Dictionary(uniqueKeysWithValues: marks.map { ($0.transactionId, $0) })
+        #expect(marks.count == 4_998, "all but the introductory period and the latest")
+        #expect(byId["u0"] == nil && byId["u4999"] == nil)
+        for index in [1, 2, 2_500, 4_998] {
+            #expect(byId["u\(index)"]?.by == "u\(index + 1)")
+            #expect(byId["u\(index)"]?.from == periods[index + 1].purchaseDate)
+        }
+    }
+
     @Test("ids differing only in Unicode normalization are different chains and products")
     func bytes() {
         let nfc = "caf\u{E9}", nfd = "cafe\u{301}"

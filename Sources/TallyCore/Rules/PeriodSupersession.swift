@@ -68,36 +68,79 @@ public enum PeriodSupersession {
 
     /// What to do after `written` (a transaction that is not a consumable) was stored for a customer whose
     /// stored transactions that are neither consumables nor marked are `unsuperseded` (`written` among them).
+    /// Linear in `unsuperseded` but for sorting each chain's clean periods (a customer's unmarked rows may be many
+    /// right after a chain moved or the marks were cleared).
     public static func plan(after written: Transaction, unsuperseded: [Transaction]) -> Plan {
-        if mayBeAutoRenewable(written), unsuperseded.contains(where: { mixes($0, written) }) { return .clearAll }
-        // Periods that may supersede others, by chain and product; a candidate in a group with another product
-        // marks nothing.
-        var marks: [Mark] = []
-        let candidates = unsuperseded.filter {
-            $0.type == .autoRenewable && $0.revocationDate == nil && $0.isUpgraded != true && $0.expiresDate != nil
-                && $0.subscriptionGroupIdentifier != nil
+        let products = GroupProducts(unsuperseded)
+        if mayBeAutoRenewable(written), products.mixes(written) { return .clearAll }
+        // The clean periods that may supersede others, by chain, product and group, in purchase order; none of a
+        // group with another product.
+        var laterPeriods: [PeriodKey: [Transaction]] = [:]
+        for candidate in unsuperseded where candidate.type == .autoRenewable && candidate.revocationDate == nil
+            && candidate.isUpgraded != true && candidate.expiresDate != nil && !products.mixes(candidate) {
+            guard let key = PeriodKey(candidate) else { continue }
+            laterPeriods[key, default: []].append(candidate)
         }
-        guard !candidates.isEmpty else { return .mark([]) }
-        let single = candidates.filter { candidate in !unsuperseded.contains { mixes($0, candidate) } }
+        guard !laterPeriods.isEmpty else { return .mark([]) }
+        for key in laterPeriods.keys { laterPeriods[key]?.sort { $0.purchaseDate < $1.purchaseDate } }
+        var marks: [Mark] = []
         for earlier in unsuperseded where earlier.type == .autoRenewable {
-            var best: Transaction?
-            for later in single where supersedes(later, earlier) {
-                if best.map({ later.purchaseDate < $0.purchaseDate }) ?? true { best = later }
+            guard let key = PeriodKey(earlier), let laters = laterPeriods[key], let ended = earlier.expiresDate
+            else { continue }
+            // The first period bought once `earlier` had ended, then on to the first that supersedes it.
+            var low = 0, high = laters.count
+            while low < high {
+                let middle = (low + high) / 2
+                if laters[middle].purchaseDate < ended { low = middle + 1 } else { high = middle }
             }
-            if let best {
+            if let best = laters[low...].first(where: { supersedes($0, earlier) }) {
                 marks.append(Mark(transactionId: earlier.transactionId, from: best.purchaseDate, by: best.transactionId))
             }
         }
         return .mark(marks)
     }
 
-    /// Whether `other` is another product that may share `transaction`'s subscription group (a missing group or
-    /// an unknown type may be the catalog's).
-    private static func mixes(_ other: Transaction, _ transaction: Transaction) -> Bool {
-        guard mayBeAutoRenewable(other), !other.productId.hasSameBytes(as: transaction.productId) else { return false }
-        guard let group = transaction.subscriptionGroupIdentifier, let otherGroup = other.subscriptionGroupIdentifier
-        else { return true }
-        return group.hasSameBytes(as: otherGroup)
+    /// A chain, product and subscription group, compared as bytes; nil without a group.
+    private struct PeriodKey: Hashable {
+        let chain: UTF8Key, product: UTF8Key, group: UTF8Key
+
+        init?(_ transaction: Transaction) {
+            guard let group = transaction.subscriptionGroupIdentifier else { return nil }
+            chain = UTF8Key(transaction.originalTransactionId)
+            product = UTF8Key(transaction.productId)
+            self.group = UTF8Key(group)
+        }
+    }
+
+    /// The products of the transactions that may be auto-renewables, by subscription group (a missing group or an
+    /// unknown type may be the catalog's, so such a transaction may share any group).
+    private struct GroupProducts {
+        private var byGroup: [UTF8Key: Set<UTF8Key>] = [:]
+        private var groupless: Set<UTF8Key> = []
+        private var all: Set<UTF8Key> = []
+
+        init(_ transactions: [Transaction]) {
+            for transaction in transactions where PeriodSupersession.mayBeAutoRenewable(transaction) {
+                let product = UTF8Key(transaction.productId)
+                all.insert(product)
+                if let group = transaction.subscriptionGroupIdentifier {
+                    byGroup[UTF8Key(group), default: []].insert(product)
+                } else {
+                    groupless.insert(product)
+                }
+            }
+        }
+
+        /// Whether another product may share `transaction`'s subscription group.
+        func mixes(_ transaction: Transaction) -> Bool {
+            let product = UTF8Key(transaction.productId)
+            guard let group = transaction.subscriptionGroupIdentifier else { return Self.holdsOther(all, product) }
+            return Self.holdsOther(byGroup[UTF8Key(group)] ?? [], product) || Self.holdsOther(groupless, product)
+        }
+
+        private static func holdsOther(_ products: Set<UTF8Key>, _ product: UTF8Key) -> Bool {
+            products.count > 1 || (products.count == 1 && !products.contains(product))
+        }
     }
 
     /// Whether a write of `transaction` can change the marks: only an auto-renewable, or a type Tally does not know
@@ -108,7 +151,7 @@ public enum PeriodSupersession {
     }
 
     /// An auto-renewable, or a type Tally does not know (the catalog may call it one).
-    private static func mayBeAutoRenewable(_ transaction: Transaction) -> Bool {
+    fileprivate static func mayBeAutoRenewable(_ transaction: Transaction) -> Bool {
         let kind = ProductKind.of(transaction.type, catalogKind: nil)
         return kind == nil || kind == .autoRenewable
     }
