@@ -8,11 +8,14 @@ extension PostgresConnection {
     /// as it was): every change to a customer's nets and version happens under this lock. Once per transaction.
     func lockCustomer(_ appUserId: String) throws(PostgresError) {
         guard lockedCustomers.insert(UTF8Key(appUserId)).inserted else { return }
-        try query("""
-            INSERT INTO customers (app_user_id, version) VALUES ($1, 0)
-            ON CONFLICT (app_user_id) DO UPDATE SET version = customers.version
-            """, [.bytes(appUserId)])
+        try query(Self.lockCustomerSQL, [.bytes(appUserId)])
     }
+
+    /// The upsert that creates and locks a customer's row (one `$1`, the customer id).
+    private static let lockCustomerSQL = """
+        INSERT INTO customers (app_user_id, version) VALUES ($1, 0)
+        ON CONFLICT (app_user_id) DO UPDATE SET version = customers.version
+        """
 
     /// ``lockCustomer(_:)`` as the first lock of a transaction, returning the locked row's version, facts version and
     /// the state kept at that version, if any (the row as the lock left it: after every write committed before).
@@ -20,9 +23,8 @@ extension PostgresConnection {
         -> (version: Int64, factsVersion: Int64, kept: StoredCustomerState?)
     {
         lockedCustomers.insert(UTF8Key(appUserId))
-        let rows = try query("""
-            INSERT INTO customers (app_user_id, version) VALUES ($1, 0)
-            ON CONFLICT (app_user_id) DO UPDATE SET version = customers.version
+        let rows = try query(Self.lockCustomerSQL + """
+
             RETURNING version, state_version, state_fingerprint, state_from_ms, state_until_ms, state_body, facts_version
             """, [.bytes(appUserId)])
         guard rows.count == 1, let version = try rows.integer(0, 0), let facts = try rows.integer(0, 6) else {

@@ -75,8 +75,7 @@ extension EntitlementAPI {
     static func stateEncoding(rules: CatalogRules, fingerprint: String) -> StateEncoding {
         let currencies = Array(rules.configuration.currencies.keys)
         return StateEncoding(fingerprint: fingerprint, encode: { record, date in
-            let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: date)
-            let body = CustomerJSON.encode(appUserId: record.appUserId, state: state)
+            let (body, state) = encodeCustomer(record, rules: rules, now: date)
             return kept(body, of: record, state: state, fingerprint: fingerprint, at: date)
         }, restate: { body, nets in
             let (balances, debts) = CustomerState.balancesAndDebts(nets: nets, currencies: currencies)
@@ -96,6 +95,13 @@ extension EntitlementAPI {
     /// The `customer` object for a record the caller already holds, and the state behind it (balances and
     /// debts from the store's materialised nets).
     func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {
+        Self.encodeCustomer(record, rules: rules, now: now)
+    }
+
+    /// ``encodeCustomer(_:now:)`` under `rules` (for the ``StateEncoding`` a store is handed).
+    private static func encodeCustomer(_ record: CustomerRecord, rules: CatalogRules, now: Date)
+        -> (body: [UInt8], state: CustomerState)
+    {
         let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: now)
         return (CustomerJSON.encode(appUserId: record.appUserId, state: state), state)
     }

@@ -42,7 +42,6 @@ extension SQLiteConnection {
         return record
     }
 
-
     /// The customer's version and facts version (``CustomerRecord/factsVersion``); 0 for a customer never written.
     func versions(of appUserId: String) throws(SQLiteError) -> (version: Int64, facts: Int64) {
         try withStatement("SELECT version, facts_version FROM customers WHERE app_user_id = ?", [.text(appUserId)]) {
