@@ -42,6 +42,7 @@ public final class SQLiteCustomerStore: CustomerStore {
             try writer.enableWriteAheadLog()
             try writer.migrate()
             try writer.immediateTransaction { () throws(SQLiteError) in try writer.rebuildBalancesIfNeeded(credits) }
+            try writer.keepStatementJournalsInMemory()
             self.writes = WriteQueue(writer)
             self.readers = try ReadConnectionPool(count: readers) { () throws(SQLiteError) in
                 let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
