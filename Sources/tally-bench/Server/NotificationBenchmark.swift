@@ -33,9 +33,11 @@ enum NotificationBenchmark {
         let sqliteSeconds = min(2, Double(wrk.seconds))
         let before = try SQLiteCommitRate.measure(folder: setup.folder, name: "notify-before", seconds: sqliteSeconds)
         let cpuBefore = ProcessCPU.seconds(of: server.process.processIdentifier)
+        let ioBefore = ProcessIO.now(of: server.process.processIdentifier)
         let result = try wrk.run("http://127.0.0.1:\(server.port)/", headers: ["Content-Type: application/json"],
                                  script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
         let cpuAfter = ProcessCPU.seconds(of: server.process.processIdentifier)
+        let ioAfter = ProcessIO.now(of: server.process.processIdentifier)
         let after = try SQLiteCommitRate.measure(folder: setup.folder, name: "notify-after", seconds: sqliteSeconds)
         let sqlite = (before + after) / 2
         Report.line(String(format: "POST /v1/notifications/apple (verify + dedupe + apply + durable commit): %.0f/s, "
@@ -46,6 +48,9 @@ enum NotificationBenchmark {
         if let cpuBefore, let cpuAfter, result.requests > 0 {
             Report.line(String(format: "tally serve CPU per notification: %.3f ms",
                                (cpuAfter - cpuBefore) * 1e3 / Double(result.requests)))
+        }
+        if let io = ProcessIO.perRequest(from: ioBefore, to: ioAfter, requests: result.requests, noun: "notification") {
+            Report.line("tally serve I/O: " + io)
         }
         if result.requests > count {
             Report.line("note: \(result.requests) requests for \(count) notifications: the repeats are duplicates "

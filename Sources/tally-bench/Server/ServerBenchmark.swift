@@ -109,11 +109,13 @@ enum ServerBenchmark {
         let sqliteSeconds = min(2, Double(wrk.seconds))
         let before = try SQLiteCommitRate.measure(folder: setup.folder, name: "before", seconds: sqliteSeconds)
         let cpuBefore = ProcessCPU.seconds(of: server.process.processIdentifier)
+        let ioBefore = ProcessIO.now(of: server.process.processIdentifier)
         let posted = try wrk.run(
             "http://127.0.0.1:\(server.port)/",
             headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
             script: files.script, scriptArguments: [files.requests.path, String(wrk.threads)])
         let cpuAfter = ProcessCPU.seconds(of: server.process.processIdentifier)
+        let ioAfter = ProcessIO.now(of: server.process.processIdentifier)
         let after = try SQLiteCommitRate.measure(folder: setup.folder, name: "after", seconds: sqliteSeconds)
         let sqlite = (before + after) / 2
 
@@ -130,6 +132,9 @@ enum ServerBenchmark {
             Report.line(String(format: "tally serve CPU per post: %.3f ms (%.1f s over %d requests; target ≤ 0.25 ms) %@",
                                perPost, cpuAfter - cpuBefore, posted.requests, perPost <= 0.25 ? "OK" : "MISSED"))
             cpuPerPost = perPost
+        }
+        if let io = ProcessIO.perRequest(from: ioBefore, to: ioAfter, requests: posted.requests, noun: "post") {
+            Report.line("tally serve I/O: " + io)
         }
         if posted.requests > count {
             Report.line("note: \(posted.requests) requests for \(count) transactions: repeats (no write) are "
