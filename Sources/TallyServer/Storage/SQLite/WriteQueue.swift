@@ -85,12 +85,7 @@ final class WriteQueue: @unchecked Sendable {
             lock.unlock()
             let outcomes = GroupCommit(connection: connection, hooks: hooks).run(group)
             lock.lock()
-            let finished = finish(group, outcomes, leader: write)
-            // Woken outside the lock: each wake is a system call, and the writes arriving meanwhile need the
-            // lock to queue. A woken caller reads its result under the lock, after this `finish`.
-            lock.unlock()
-            for member in finished { member.wake() }
-            lock.lock()
+            finish(group, outcomes, leader: write)
         }
         if let next = pending.first {
             next.wake()
@@ -99,16 +94,11 @@ final class WriteQueue: @unchecked Sendable {
         }
     }
 
-    /// Hands each member of `group` its outcome and returns the finished members to wake (the leader's own
-    /// write needs no waking); writes to retry go back to the front of the queue, in order, still waiting.
-    /// Called under the lock.
-    private func finish(_ group: [any GroupedWrite], _ outcomes: GroupCommit.Outcomes, leader: any GroupedWrite)
-        -> [any GroupedWrite]
-    {
+    /// Hands each member of `group` its outcome and wakes it (the leader's own write needs no waking);
+    /// writes to retry go back to the front of the queue, in order, still waiting. Called under the lock.
+    private func finish(_ group: [any GroupedWrite], _ outcomes: GroupCommit.Outcomes, leader: any GroupedWrite) {
         if outcomes.committed { commits += 1 }
         var retry: [any GroupedWrite] = []
-        var finished: [any GroupedWrite] = []
-        finished.reserveCapacity(group.count)
         for (member, outcome) in zip(group, outcomes.members) {
             switch outcome {
             case .committed: member.finish(nil)
@@ -117,9 +107,8 @@ final class WriteQueue: @unchecked Sendable {
                 retry.append(member)
                 continue
             }
-            if member !== leader { finished.append(member) }
+            if member !== leader { member.wake() }
         }
         pending.insert(contentsOf: retry, at: 0)
-        return finished
     }
 }
