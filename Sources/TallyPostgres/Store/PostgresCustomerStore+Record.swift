@@ -2,7 +2,7 @@ import Foundation
 import TallyCore
 import TallyServer
 
-extension PostgresCustomerStore {
+extension PostgresCustomerStore: StateReadingStore {
     /// Everything stored for `appUserId`, from one statement's snapshot.
     public func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
         try read("the customer cannot be read") { (connection) throws(PostgresError) in
@@ -24,24 +24,9 @@ extension PostgresCustomerStore {
         }
     }
 
-    /// Stores the transactions in one transaction (see ``TallyServer/CustomerStore/record(_:for:policy:at:)``).
+    /// Stores the transactions in one transaction (see ``TallyServer/CustomerStore/record(_:for:policy:at:)``) and
+    /// reads what `reading` asks in the same transaction (``TallyServer/StateReadingStore``).
     public func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
-                       at date: Date) throws(CustomerStoreError) -> RecordOutcome {
-        try record(transactions, for: appUserId, policy: policy, at: date, reading: .none).outcome
-    }
-
-    /// ``record(_:for:policy:at:)`` with the state record read inside the same transaction, after the write; only
-    /// the versions and the nets when the customer's facts version is still `knownFactsVersion`.
-    public func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String,
-                                   policy: OwnershipPolicy, at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
-        -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
-    {
-        let (outcome, state) = try record(transactions, for: appUserId, policy: policy, at: date,
-                                          reading: .state(knownFactsVersion: knownFactsVersion))
-        return (outcome, state?.record ?? CustomerRecord(appUserId: appUserId), state?.onlyNets ?? false)
-    }
-
-    private func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                         at date: Date, reading: StateReading) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?)
     {
