@@ -13,7 +13,7 @@ open class SQLiteDatabase {
     /// The database file, for messages.
     public final let path: String
     /// Prepared statements by SQL text, prepared once and reset after every use.
-    private final var statements: [String: SQLiteStatement] = [:]
+    @usableFromInline final var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path` (`create`: making the file when absent) with extended result codes and a
     /// busy timeout; `describing` names it in the error ("the database '…'").
@@ -44,6 +44,7 @@ open class SQLiteDatabase {
     public final var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// The cached prepared statement for `sql` (prepared on first use); the caller binds it and resets it after use.
+    @inlinable
     public final func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement(sql: sql, database: handle)
@@ -52,6 +53,7 @@ open class SQLiteDatabase {
     }
 
     /// Runs `body` with the cached statement for `sql`, bound to `values`; the statement is reset afterwards.
+    @inlinable
     public final func withStatement<T>(_ sql: String, _ values: [SQLiteValue],
                                        _ body: (SQLiteStatement) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         let statement = try prepared(sql)
@@ -61,6 +63,7 @@ open class SQLiteDatabase {
     }
 
     /// Runs a statement that returns no rows (or whose rows are ignored).
+    @inlinable
     public final func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         try withStatement(sql, values) { (statement) throws(SQLiteError) in
             while try statement.step() {}
@@ -68,6 +71,7 @@ open class SQLiteDatabase {
     }
 
     /// Runs a query and calls `row` for each result row.
+    @inlinable
     public final func query(_ sql: String, _ values: [SQLiteValue] = [],
                             row: (SQLiteStatement) throws(SQLiteError) -> Void) throws(SQLiteError) {
         try withStatement(sql, values) { (statement) throws(SQLiteError) in
@@ -76,6 +80,7 @@ open class SQLiteDatabase {
     }
 
     /// The first column of the first row of a query as an integer; nil when there is no row or it is NULL.
+    @inlinable
     public final func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
         try withStatement(sql, values) { (statement) throws(SQLiteError) -> Int64? in
             guard try statement.step(), !statement.isNull(0) else { return nil }
@@ -84,6 +89,7 @@ open class SQLiteDatabase {
     }
 
     /// The first column of the first row of a query as text; nil when there is no row or it is NULL.
+    @inlinable
     public final func text(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
         try withStatement(sql, values) { (statement) throws(SQLiteError) -> String? in
             guard try statement.step() else { return nil }

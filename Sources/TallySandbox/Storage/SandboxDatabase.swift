@@ -1,4 +1,3 @@
-import CSQLite
 import TallySQLite
 
 /// One SQLite connection to a sandbox's `sandbox.sqlite`: TallySQLite's ``SQLiteDatabase`` (a cache of prepared
