@@ -24,7 +24,7 @@ struct NotificationDeliveryTests {
             log = sandbox.directory.appendingPathComponent("receiver-\(UUID().uuidString).log")
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", NotificationDeliveryTests.folder.appendingPathComponent("notification_receiver.py").path,
-                                 portFile.path, log.path, try rootDER(sandbox), "com.example.market", String(fails), String(delay)]
+                                 portFile.path, log.path, try sandbox.rootDER(), "com.example.market", String(fails), String(delay)]
             try process.run()
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
@@ -63,21 +63,6 @@ struct NotificationDeliveryTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-    }
-
-    /// The sandbox's root certificate (DER) in a file, written by `tally sandbox root --der`.
-    static func rootDER(_ sandbox: MarketSandbox) throws -> String {
-        let path = sandbox.directory.appendingPathComponent("root-for-test.der")
-        if FileManager.default.fileExists(atPath: path.path) { return path.path }
-        let process = Process()
-        process.executableURL = TallyProcess.productsDirectory.appendingPathComponent("tally")
-        process.arguments = ["sandbox", "root", "--der", "--data", sandbox.directory.path]
-        FileManager.default.createFile(atPath: path.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: path)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLITestError("tally sandbox root --der failed") }
-        return path.path
     }
 
     /// `tally sandbox notifications --json`.
@@ -234,22 +219,12 @@ struct NotificationDeliveryTests {
         let transactions = try sandbox.run("history", "--json").json()["transactions"] as? [[String: Any]] ?? []
         let subscription = try #require((transactions.first?["transaction"] as? [String: Any])?["transactionId"] as? String)
 
-        let script = Self.folder.appendingPathComponent("apple_notification_client.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let start = 1_767_258_000_000 - 1_000    // 2026-01-01T09:00:00Z, the sandbox's start
-        process.arguments = ["python3", script.path, served.baseURL, key["privateKeyPath"] as? String ?? "",
-                             key["keyId"] as? String ?? "", key["issuerId"] as? String ?? "", "com.example.market",
-                             try Self.rootDER(sandbox), String(start), String(start + 30 * 86_400_000), subscription]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let seen = try #require(try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                                "Apple's client failed: \(String(decoding: data + errors, as: UTF8.self))")
+        let seen = try ApplePythonClient.run("apple_notification_client.py", [
+            served.baseURL, key["privateKeyPath"] as? String ?? "", key["keyId"] as? String ?? "",
+            key["issuerId"] as? String ?? "", "com.example.market", try sandbox.rootDER(), String(start),
+            String(start + 30 * 86_400_000), subscription,
+        ])
         let all = (seen["all"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
         #expect(all.compactMap { $0["uuid"] as? String } == recorded.compactMap { $0["notificationUUID"] as? String })
         #expect(all.map { $0["type"] as? String } == ["SUBSCRIBED", "DID_RENEW", "ONE_TIME_CHARGE"], "\(all)")

@@ -22,25 +22,9 @@ struct SandboxAPIMoreTests {
 
     private func appleClient(_ served: SandboxAPITests.Served, _ key: SandboxAPITests.Key, root: String,
                              ids: [String: String]) throws -> [String: Any] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("apple_api_more.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let idsJSON = String(decoding: try JSONSerialization.data(withJSONObject: ids), as: UTF8.self)
-        process.arguments = ["python3", script.path, served.baseURL, key.path, key.id, key.issuer, "com.example.market",
-                             root, idsJSON]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw CLITestError("Apple's client failed (\(process.terminationStatus)): "
-                + String(decoding: data + errors, as: UTF8.self))
-        }
-        return object
+        return try ApplePythonClient.run("apple_api_more.py", [served.baseURL, key.path, key.id, key.issuer,
+                                                               "com.example.market", root, idsJSON])
     }
 
     /// A date of `history --json` (Apple's milliseconds since 1970).
@@ -77,7 +61,7 @@ struct SandboxAPIMoreTests {
         let key = try api.apiKey(sandbox)
         let served = try SandboxAPITests.Served(sandbox)
         defer { #expect(served.stop() == 0) }
-        let seen = try appleClient(served, key, root: try api.rootDER(sandbox), ids: [
+        let seen = try appleClient(served, key, root: try sandbox.rootDER(), ids: [
             "order": order, "orderTx": coins[0], "customer": coins[22], "consumptionV2": coins[21],
             "consumptionV1": coins[22], "subscription": subscription, "renewal": renewal,
             "productId": "market.pro.monthly", "massRequest": mass,

@@ -45,40 +45,10 @@ struct SandboxAPITests {
         return Key(id: id, issuer: issuer, path: path)
     }
 
-    /// The sandbox's root certificate (DER) in a file, written by `tally sandbox root --der` itself.
-    func rootDER(_ sandbox: MarketSandbox) throws -> String {
-        let path = sandbox.directory.appendingPathComponent("root-for-test.der")
-        let process = Process()
-        process.executableURL = TallyProcess.productsDirectory.appendingPathComponent("tally")
-        process.arguments = ["sandbox", "root", "--der", "--data", sandbox.directory.path]
-        FileManager.default.createFile(atPath: path.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: path)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLITestError("tally sandbox root --der failed") }
-        return path.path
-    }
-
     private func appleClient(_ served: Served, _ key: Key, root: String, coin: String, subscription: String,
                              mode: String = "all") throws -> [String: Any] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("apple_api_client.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, served.baseURL, key.path, key.id, key.issuer, "com.example.market",
-                             root, coin, subscription, mode]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw CLITestError("Apple's client failed (\(process.terminationStatus)): "
-                + String(decoding: data + errors, as: UTF8.self))
-        }
-        return object
+        try ApplePythonClient.run("apple_api_client.py", [served.baseURL, key.path, key.id, key.issuer,
+                                                          "com.example.market", root, coin, subscription, mode])
     }
 
     /// The sandbox's own transactions of the default account, in purchase order.
@@ -103,7 +73,7 @@ struct SandboxAPITests {
         let key = try apiKey(sandbox)
         let served = try Served(sandbox)
         defer { #expect(served.stop() == 0, "SIGTERM stops it cleanly") }
-        let seen = try appleClient(served, key, root: try rootDER(sandbox), coin: try #require(coins.first),
+        let seen = try appleClient(served, key, root: try sandbox.rootDER(), coin: try #require(coins.first),
                                    subscription: subscription)
 
         #expect(seen["info"] as? String == coins.first)
@@ -148,7 +118,7 @@ struct SandboxAPITests {
         let key = try apiKey(sandbox)
         let served = try Served(sandbox, extra: ["--rate-limit", "2"])
         defer { _ = served.stop() }
-        let seen = try appleClient(served, key, root: try rootDER(sandbox), coin: coin, subscription: coin, mode: "burst")
+        let seen = try appleClient(served, key, root: try sandbox.rootDER(), coin: coin, subscription: coin, mode: "burst")
         let burst = try #require(seen["burst"] as? [[String: Any]])
         let limited = burst.filter { $0["status"] as? Int == 429 }
         #expect(burst.count == 12)
