@@ -30,6 +30,17 @@ extension EntitlementAPI {
         return members
     }
 
+    /// The required string member `name` of a body that carries a signed token: the common `{"<name>":"<JWS>"}`
+    /// read in one pass (``CompactTokenMember``), any other body through ``bodyObject(_:amountField:)`` (same value,
+    /// or its error).
+    func tokenField(_ request: HTTPRequest, named name: StaticString) throws(APIError) -> String {
+        if request.body.count <= configuration.limits.maxBodyBytes,
+           let token = CompactTokenMember.value(named: name, in: request.body) {
+            return token
+        }
+        return try requiredString(bodyObject(request), name.description)
+    }
+
     /// A required non-empty string field.
     func requiredString(_ members: [String: JSONTree], _ name: String) throws(APIError) -> String {
         guard let value = members[name] else { throw .invalidRequest("the field \"\(name)\" is missing") }

@@ -9,7 +9,7 @@ extension EntitlementAPI {
     /// retry (same `notificationUUID`) answers 200 and changes nothing; a store failure answers 503, so Apple
     /// sends it again.
     func postNotification(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let signedPayload = try requiredString(bodyObject(request), "signedPayload")
+        let signedPayload = try tokenField(request, named: "signedPayload")
         let (stored, outcome) = try ingestNotification(signedPayload)
         return APIResponse.json(JSONWriter.object { writer in
             writer.field("notificationUUID", stored.notificationUUID)

@@ -6,7 +6,7 @@ import TallyVerify
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/transactions` `{"signedTransaction":"<JWS>"}`.
     func postTransaction(_ appUserId: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let jws = try signedTransactionField(request)
+        let jws = try tokenField(request, named: "signedTransaction")
         let transaction = try verified(verifier.verifyTransaction(jws), kind: "transaction")
         let now = clock.now()
         let stored = StoredTransaction(transaction: transaction, source: .signedTransaction, signedTransaction: jws)
@@ -21,16 +21,6 @@ extension EntitlementAPI {
             writer.field("outcome", Self.outcomeName(of: transaction, in: outcome, now: now))
         }
         return APIResponse.json(Self.wrap(("customer", customer), ("transaction", posted)))
-    }
-
-    /// The body's `signedTransaction`: the common `{"signedTransaction":"<JWS>"}` read in one pass
-    /// (``CompactTokenMember``), any other body through ``bodyObject(_:amountField:)`` (same value, or its error).
-    private func signedTransactionField(_ request: HTTPRequest) throws(APIError) -> String {
-        if request.body.count <= configuration.limits.maxBodyBytes,
-           let jws = CompactTokenMember.value(named: "signedTransaction", in: request.body) {
-            return jws
-        }
-        return try requiredString(bodyObject(request), "signedTransaction")
     }
 
     /// Stores verified transactions under the configured ownership policy, then invalidates the cached
