@@ -28,9 +28,12 @@ extension PostgresConnection {
 
     /// Everything stored for `appUserId`, in one statement (one snapshot).
     func customerRecord(_ appUserId: String) throws(PostgresError) -> CustomerRecord {
-        try record(appUserId, sql: Self.stateSQL.replacingOccurrences(of: Self.stateCondition, with: "") + Self.historySQL,
-                   parameters: Array(Self.stateParameters(appUserId, at: nil).prefix(2)))
+        try record(appUserId, sql: Self.wholeSQL, parameters: Array(Self.stateParameters(appUserId, at: nil).prefix(2)))
     }
+
+    /// ``stateSQL`` without its condition on transactions (every one, consumables and superseded periods too), then
+    /// the history: built once.
+    private static let wholeSQL = stateSQL.replacingOccurrences(of: stateCondition, with: "") + historySQL
 
     // Columns: kind, id, t1, t2, t3, n, n2, id2, id3.
     private static let stateSQL = """

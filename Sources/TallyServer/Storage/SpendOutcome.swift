@@ -12,11 +12,10 @@ public enum SpendOutcome: Sendable, Hashable {
 extension SpendOutcome {
     /// The answer to the spend: its record's state encoded at `date` by `encoding`.
     func answer(_ encoding: StateEncoding, at date: Date) -> SpendAnswer {
-        switch self {
-        case .recorded(let record):
-            SpendAnswer(isDuplicate: false, state: encoding.encode(record, date), factsVersion: record.factsVersion)
-        case .duplicate(let record):
-            SpendAnswer(isDuplicate: true, state: encoding.encode(record, date), factsVersion: record.factsVersion)
+        let (isDuplicate, record) = switch self {
+        case .recorded(let record): (false, record)
+        case .duplicate(let record): (true, record)
         }
+        return SpendAnswer(isDuplicate: isDuplicate, state: encoding.encode(record, date), factsVersion: record.factsVersion)
     }
 }
