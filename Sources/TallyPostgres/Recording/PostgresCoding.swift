@@ -8,7 +8,7 @@ enum PostgresCoding {
     /// The transaction in a stored payload.
     static func transaction(json: String, id: String) throws(PostgresError) -> Transaction {
         do {
-            return try JSONDecoder().decode(Transaction.self, from: Data(json.utf8))
+            return try Transaction(payloadJSON: Array(json.utf8))
         } catch {
             throw .corrupt("the stored payload of transaction '\(id.prefix(64))' does not decode: \(error)")
         }

@@ -22,7 +22,7 @@ enum StoredValueCoding {
     /// The transaction in a stored JSON payload.
     static func transaction(json: String, id: String) throws(SQLiteError) -> Transaction {
         do {
-            return try JSONDecoder().decode(Transaction.self, from: Data(json.utf8))
+            return try Transaction(payloadJSON: Array(json.utf8))
         } catch {
             throw SQLiteError(code: SQLITE_CORRUPT, "the stored payload of transaction '\(id)' does not decode: \(error)")
         }
