@@ -6,20 +6,10 @@ enum ApplePythonClient {
     /// `python3 <script> <arguments…>`; throws with the script's output when it fails or prints no JSON object.
     static func run(_ script: String, _ arguments: [String]) throws -> [String: Any] {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw CLITestError("Apple's client \(script) failed (\(process.terminationStatus)): "
-                + String(decoding: data + errors, as: UTF8.self))
+        let output = try TallyProcess.run(executable: URL(fileURLWithPath: "/usr/bin/env"), ["python3", path] + arguments)
+        guard output.status == 0,
+              let object = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any] else {
+            throw CLITestError("Apple's client \(script) failed (\(output.status)): \(output.stdout)\(output.stderr)")
         }
         return object
     }

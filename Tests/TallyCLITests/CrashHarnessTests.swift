@@ -106,21 +106,9 @@ final class CrashHarness {
     }
 
     static func run(_ arguments: [String]) throws -> TallyProcess.Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TALLY_DELIVERY_PAUSE"] = nil
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TallyProcess.Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                   stderr: String(decoding: err, as: UTF8.self))
+        return try TallyProcess.run(executable: executable, arguments, environment: environment)
     }
 
     static func state(from output: TallyProcess.Output) throws -> State {

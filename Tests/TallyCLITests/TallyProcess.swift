@@ -34,16 +34,26 @@ struct TallyProcess {
 
     /// Runs `tally` with `arguments`, feeding `input` to its standard input.
     static func run(_ arguments: [String], input: String = "") throws -> Output {
+        try run(executable: productsDirectory.appendingPathComponent("tally"), arguments, input: input)
+    }
+
+    /// Runs `executable` with `arguments` and waits for it: with `environment` when given (else this process's),
+    /// and `input` on its standard input when given (else this process's standard input).
+    static func run(executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                    input: String? = nil) throws -> Output {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("tally")
+        process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = stdin
+        if input != nil { process.standardInput = stdin }
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

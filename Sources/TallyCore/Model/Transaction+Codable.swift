@@ -2,14 +2,7 @@ import Foundation
 
 
 extension Transaction {
-    static let knownKeys: Set<String> = [
-        "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
-        "subscriptionGroupIdentifier", "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity", "type",
-        "appAccountToken", "inAppOwnershipType", "signedDate", "revocationReason", "revocationDate", "isUpgraded",
-        "offerType", "offerIdentifier", "environment", "storefront", "storefrontId", "transactionReason",
-        "currency", "price", "offerDiscountType", "appTransactionId", "offerPeriod", "revocationType",
-        "revocationPercentage", "billingPlanType", "commitmentInfo", "advancedCommerceInfo",
-    ]
+    static let knownKeys = Set(PayloadKey.byName.keys)
 
     /// Decodes Apple's `JWSTransactionDecodedPayload` JSON.
     public init(from decoder: Decoder) throws {

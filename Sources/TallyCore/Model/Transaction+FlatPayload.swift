@@ -32,17 +32,7 @@ extension Transaction {
 
 /// The members of a flat transaction payload as they are read; see ``Transaction/init(flatPayload:)``.
 private struct FlatTransactionFields {
-    private enum Field: Int, CaseIterable {
-        case transactionId, originalTransactionId, webOrderLineItemId, bundleId, productId
-        case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity, type
-        case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, isUpgraded
-        case offerType, offerIdentifier, environment, storefront, storefrontId, transactionReason
-        case currency, price, offerDiscountType, appTransactionId, offerPeriod, revocationType
-        case revocationPercentage, billingPlanType, commitmentInfo, advancedCommerceInfo
-
-        /// Each field by its JSON key (the keys of `Transaction.knownKeys`).
-        static let byKey: [String: Field] = Dictionary(uniqueKeysWithValues: allCases.map { ("\($0)", $0) })
-    }
+    private typealias Field = Transaction.PayloadKey
 
     private var seen: UInt64 = 0
     private var strings = [String?](repeating: nil, count: Field.allCases.count)
@@ -53,7 +43,7 @@ private struct FlatTransactionFields {
     /// Takes one member; false when the document must go to `JSONDecoder` (a repeated key, a value of
     /// another type than the field's, a non-null value for a field that holds any JSON).
     mutating func set(_ key: String, _ value: FlatJSONObject.Scalar) -> Bool {
-        guard let field = Field.byKey[key] else {
+        guard let field = Field.byName[key] else {
             guard unknown[key] == nil else { return false }
             unknown[key] = switch value {
             case .string(let text): .string(text)
@@ -72,7 +62,9 @@ private struct FlatTransactionFields {
         case (.isUpgraded, .bool(let flag)): isUpgraded = flag
         case (.isUpgraded, _): return false
         case (_, .string(let text)) where Self.integerFields & bit == 0: strings[field.rawValue] = text
-        case (_, .integer(let number)) where Self.integerFields & bit != 0: integers[field.rawValue] = number
+        // Held only when it fits `Int` as well (always, on 64-bit platforms), so every integer field reads as one.
+        case (_, .integer(let number)) where Self.integerFields & bit != 0 && Int(exactly: number) != nil:
+            integers[field.rawValue] = number
         default: return false
         }
         return true
@@ -88,18 +80,12 @@ private struct FlatTransactionFields {
 
     private func date(_ field: Field) -> Date? { integers[field.rawValue].map(Date.init(millisecondsSince1970:)) }
 
-    /// An `Int` field; the outer nil when the value does not fit.
-    private func int(_ field: Field) -> Int?? {
-        guard let value = integers[field.rawValue] else { return .some(nil) }
-        return Int(exactly: value).map { .some($0) }
-    }
+    private func int(_ field: Field) -> Int? { integers[field.rawValue].map { Int($0) } }
 
     /// The transaction, or nil when a required field is missing (then `JSONDecoder` names it).
     func transaction() -> Transaction? {
         guard let transactionId = string(.transactionId), let productId = string(.productId),
-            let type = string(.type), let purchaseDate = date(.purchaseDate),
-            let quantity = int(.quantity), let revocationReason = int(.revocationReason),
-            let offerType = int(.offerType), let revocationPercentage = int(.revocationPercentage)
+            let type = string(.type), let purchaseDate = date(.purchaseDate)
         else { return nil }
         return Transaction(
             transactionId: transactionId,
@@ -111,15 +97,15 @@ private struct FlatTransactionFields {
             purchaseDate: purchaseDate,
             originalPurchaseDate: date(.originalPurchaseDate),
             expiresDate: date(.expiresDate),
-            quantity: quantity ?? 1,
+            quantity: int(.quantity) ?? 1,
             type: ProductType(rawValue: type),
             appAccountToken: string(.appAccountToken),
             inAppOwnershipType: string(.inAppOwnershipType).map(OwnershipType.init(rawValue:)),
             signedDate: date(.signedDate),
-            revocationReason: revocationReason.map(RevocationReason.init(rawValue:)),
+            revocationReason: int(.revocationReason).map(RevocationReason.init(rawValue:)),
             revocationDate: date(.revocationDate),
             isUpgraded: isUpgraded,
-            offerType: offerType.map(OfferType.init(rawValue:)),
+            offerType: int(.offerType).map(OfferType.init(rawValue:)),
             offerIdentifier: string(.offerIdentifier),
             environment: string(.environment).map(Environment.init(rawValue:)),
             storefront: string(.storefront),
@@ -131,7 +117,7 @@ private struct FlatTransactionFields {
             appTransactionId: string(.appTransactionId),
             offerPeriod: string(.offerPeriod),
             revocationType: string(.revocationType).map(RevocationType.init(rawValue:)),
-            revocationPercentage: revocationPercentage,
+            revocationPercentage: int(.revocationPercentage),
             billingPlanType: string(.billingPlanType).map(BillingPlanType.init(rawValue:)),
             commitmentInfo: nil,
             advancedCommerceInfo: nil,

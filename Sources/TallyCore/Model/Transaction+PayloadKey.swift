@@ -1,0 +1,15 @@
+extension Transaction {
+    /// The members of Apple's `JWSTransactionDecodedPayload` that ``Transaction`` models, each named as its
+    /// JSON key; every other member is kept in ``Transaction/unknownFields``.
+    enum PayloadKey: Int, CaseIterable {
+        case transactionId, originalTransactionId, webOrderLineItemId, bundleId, productId
+        case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity, type
+        case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, isUpgraded
+        case offerType, offerIdentifier, environment, storefront, storefrontId, transactionReason
+        case currency, price, offerDiscountType, appTransactionId, offerPeriod, revocationType
+        case revocationPercentage, billingPlanType, commitmentInfo, advancedCommerceInfo
+
+        /// Each member by its JSON key.
+        static let byName: [String: PayloadKey] = Dictionary(uniqueKeysWithValues: allCases.map { ("\($0)", $0) })
+    }
+}
