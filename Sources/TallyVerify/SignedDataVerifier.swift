@@ -87,7 +87,8 @@ public final class SignedDataVerifier: Sendable {
         }
         let envelope: DetectedPayloadEnvelope
         do {
-            envelope = try PayloadDecoding.shared.decode(DetectedPayloadEnvelope.self, from: Data(bytes))
+            envelope = try DetectedPayloadEnvelope.flatTransaction(bytes)
+                ?? PayloadDecoding.shared.decode(DetectedPayloadEnvelope.self, from: Data(bytes))
         } catch {
             return .failure(VerificationFailure(
                 .verificationFailure, "the JWS payload is not a JSON object: \(PayloadDecoding.describe(error))"))

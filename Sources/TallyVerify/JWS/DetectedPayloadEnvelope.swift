@@ -8,6 +8,22 @@ struct DetectedPayloadEnvelope: Decodable {
     var kind: SignedPayloadKind?
     var model: Result<SignedPayload, PayloadDecoding.ModelError>
 
+    /// A flat transaction payload (as Apple's are) read in one pass, without `JSONDecoder`: the envelope
+    /// ``init(from:)`` gives for the same bytes, or nil when the bytes must go to it (not flat, not a
+    /// strict transaction, a `notificationType` key, claims that the lenient reading could read otherwise).
+    static func flatTransaction(_ bytes: [UInt8]) -> DetectedPayloadEnvelope? {
+        guard let transaction = Transaction(flatPayload: bytes), transaction.unknownFields["notificationType"] == nil,
+            let claims = SignedClaims(transaction: transaction)
+        else { return nil }
+        return DetectedPayloadEnvelope(claims: claims, kind: .transaction, model: .success(.transaction(transaction)))
+    }
+
+    private init(claims: SignedClaims, kind: SignedPayloadKind?, model: Result<SignedPayload, PayloadDecoding.ModelError>) {
+        self.claims = claims
+        self.kind = kind
+        self.model = model
+    }
+
     init(from decoder: Decoder) throws {
         // The usual case, a transaction: one strict decode gives model and claims (as for `--kind transaction`).
         // Only taken when the lenient reading would detect a transaction too: no notificationType key, and a
