@@ -8,7 +8,7 @@ import Synchronization
 /// no job resumes a connection of a stopped daemon.
 ///
 /// `@unchecked Sendable`: `jobs`, `head`, `closed` and `quitting` are read and written only while holding
-/// `lock`; `unfinished` is atomic; the semaphore and the thread count are thread-safe or immutable. The queue
+/// `lock`; `unfinished` is atomic; the semaphore is thread-safe; `threads` is written only in `init`. The queue
 /// uses `NSLock` (a plain `pthread_mutex_t`) rather than `Mutex`: under 32 threads waking together, `Mutex`'s
 /// spinning slow path took 30% of the server's CPU in a `perf` profile of the spend benchmark.
 final class BlockingPool: @unchecked Sendable {
@@ -19,15 +19,13 @@ final class BlockingPool: @unchecked Sendable {
     private var quitting = false
     private let unfinished = Atomic(0)
     private let available = DispatchSemaphore(value: 0)
-    private let threadCount: Int
+    /// Written once in `init`, read by ``quit()``.
+    private var threads: [JoinableThread] = []
 
-    /// Starts `threads` threads.
-    init(threads: Int) {
-        threadCount = threads
-        for index in 0..<threads {
-            let thread = Thread { [self] in work() }
-            thread.name = "http-blocking-\(index)"
-            thread.start()
+    /// Starts `threads` threads (fewer when the system refuses some; at least one is needed for jobs to run).
+    init(threads count: Int) {
+        threads = (0..<count).compactMap { index in
+            JoinableThread(name: "http-block-\(index)") { [self] in work() }
         }
     }
 
@@ -56,10 +54,12 @@ final class BlockingPool: @unchecked Sendable {
         while unfinished.load(ordering: .acquiring) > 0 { usleep(1_000) }
     }
 
-    /// Ends the threads once the queue is empty.
+    /// Ends the threads once the queue is empty, and returns when every one has ended (its thread-local state
+    /// freed): a process may exit right after.
     func quit() {
         lock.withLock { quitting = true }
-        for _ in 0..<threadCount { available.signal() }
+        for _ in threads { available.signal() }
+        for thread in threads { thread.join() }
     }
 
     /// The next job, or nil when the queue is empty (then whether the pool is quitting).

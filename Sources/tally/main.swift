@@ -1,7 +1,10 @@
 import Foundation
+import TallyCrypto
 
 /// `tally` — the command line over Tally. Each subcommand lives in its own `*Command.swift` file
 /// and returns an exit code: 0 ok, 1 refused or failed, 2 usage error or bad input.
+// First, before any OpenSSL call: servers' worker threads may still be ending when `exit` runs.
+OpenSSLProcess.keepStateUntilExit()
 let words = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 switch words.first {
