@@ -19,13 +19,18 @@ final class BlockingPool: @unchecked Sendable {
     private var quitting = false
     private let unfinished = Atomic(0)
     private let available = DispatchSemaphore(value: 0)
-    /// Written once in `init`, read by ``quit()``.
+    /// Written only in `init`, read by ``quit()``.
     private var threads: [JoinableThread] = []
 
-    /// Starts `threads` threads (fewer when the system refuses some; at least one is needed for jobs to run).
-    init(threads count: Int) {
-        threads = (0..<count).compactMap { index in
-            JoinableThread(name: "http-block-\(index)") { [self] in work() }
+    /// Starts `count` threads; throws (having ended those it started) when the system refuses one.
+    init(threads count: Int) throws(HTTPServerError) {
+        for index in 0..<count {
+            guard let thread = JoinableThread(name: "http-block-\(index)", { [self] in work() }) else {
+                quit()
+                throw .startFailed("the system refused thread \(index + 1) of the \(count) that run blocking requests; "
+                    + "configure fewer or raise the process's thread limit (ulimit -u)")
+            }
+            threads.append(thread)
         }
     }
 

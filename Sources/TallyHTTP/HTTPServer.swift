@@ -27,15 +27,17 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: Configuration, handler: @escaping HTTPHandler) throws(HTTPServerError) {
         try configuration.validate()
         let address = try ListenAddress.Socket(host: configuration.host, port: configuration.port)
-        let context = ServerContext(configuration: configuration, handler: handler)
+        let context = try ServerContext(configuration: configuration, handler: handler)
         let started = Self.startDaemon(configuration: configuration, address: address, context: context)
         guard let started else {
+            context.blockingPool?.quit()
             throw address.bindFailure(host: configuration.host, port: configuration.port)
                 ?? .startFailed("libmicrohttpd refused the configuration for \(configuration.host):\(configuration.port)")
         }
         let boundPort = tally_mhd_bind_port(started)
         guard boundPort != 0 else {
             MHD_stop_daemon(started)
+            context.blockingPool?.quit()
             throw .startFailed("libmicrohttpd did not report the port it listens on")
         }
         self.configuration = configuration

@@ -19,12 +19,17 @@ final class ServerContext: Sendable {
     /// Which requests run on ``blockingPool``.
     let isBlocking: (@Sendable (_ method: String, _ path: String) -> Bool)?
 
-    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
+    /// Throws when the blocking pool's threads cannot be started.
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) throws(HTTPServerError) {
         self.handler = handler
         refusal = configuration.refusal
         maxBodyBytes = configuration.maxBodyBytes
         bodyLimit = configuration.bodyLimit
-        blockingPool = configuration.blockingRequests.map { BlockingPool(threads: $0.threads) }
+        if let blocking = configuration.blockingRequests {
+            blockingPool = try BlockingPool(threads: blocking.threads)
+        } else {
+            blockingPool = nil
+        }
         isBlocking = configuration.blockingRequests?.matches
     }
 

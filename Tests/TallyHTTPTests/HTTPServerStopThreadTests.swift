@@ -58,3 +58,17 @@ private let freedThreads = Atomic<Int>(0)
                 "stop() returned while pool threads were still ending")
     }
 }
+
+extension HTTPServerStopThreadTests {
+    /// A server that cannot listen ends the blocking pool it had started (joined, not left waiting) and says why.
+    @Test func aServerThatCannotListenEndsItsBlockingPool() throws {
+        let first = try HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { _ in HTTPResponse(status: 200) }
+        defer { first.stop() }
+        let taken = HTTPServer.Configuration(
+            port: first.port, threads: 1,
+            blockingRequests: HTTPServer.BlockingRequests(threads: 8) { _, _ in true })
+        #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)) {
+            _ = try HTTPServer(configuration: taken) { _ in HTTPResponse(status: 200) }
+        }
+    }
+}
