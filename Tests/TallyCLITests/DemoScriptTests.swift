@@ -48,14 +48,24 @@ struct DemoScriptTests {
         stdin.fileHandleForWriting.write(Data("buy market.coins.10\n".utf8))
         #expect(try await Self.eventually { output.text.contains("Purchased market.coins.10") }, "\(output.text)")
         let secret = try Self.secretKey(data.appendingPathComponent("server/keys.json"))
-        #expect(try await Self.eventually { try await Self.coins(api, secret) == 10 })
+        // One session for the polls; no answer may take longer than 10 s of the 60 s window.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        // A liveness check, not a speed one: on a loaded machine the market's posts may time out (15 s each) and
+        // its back-off (1 s doubling) may put the next attempt past a minute.
+        let credited = try await Self.eventually(seconds: 180) { try await Self.coins(api, secret, session) == 10 }
+        let answer = credited ? "" : await Self.customerText(api, secret, session)
+        #expect(credited, "the purchase did not reach the server: \(answer) \(Self.logs(output.text, data))")
 
         // A refund in the App Store reaches the server through its notification, with no app involved.
         let transactionId = try #require(Self.transactionId(in: output.text))
         let refund = try TallyProcess.run(["sandbox", "refund", transactionId,
                                            "--data", data.appendingPathComponent("sandbox").path])
         #expect(refund.status == 0, "\(refund.stderr)")
-        #expect(try await Self.eventually { try await Self.coins(api, secret) == 0 }, "the REFUND did not arrive")
+        #expect(try await Self.eventually(seconds: 180) { try await Self.coins(api, secret, session) == 0 },
+                "the REFUND did not arrive: \(Self.logs(output.text, data))")
 
         kill(-demo.processIdentifier, SIGINT)
         #expect(try await Self.eventually { !demo.isRunning }, "Ctrl-C did not stop the demo")
@@ -64,8 +74,16 @@ struct DemoScriptTests {
     }
     #endif
 
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+    /// What the market printed and what the two servers logged, for a failure's message.
+    static func logs(_ market: String, _ data: URL) -> String {
+        let files = ["serve.log", "sandbox-serve.log"].map { name in
+            "\(name): " + ((try? String(contentsOf: data.appendingPathComponent(name), encoding: .utf8)) ?? "(none)")
+        }
+        return (["market: " + market] + files).joined(separator: "\n")
+    }
+
+    static func eventually(seconds: Int = 60, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
             if (try? await condition()) == true { return true }
             try await Task.sleep(for: .milliseconds(100))
@@ -96,14 +114,24 @@ struct DemoScriptTests {
     }
 
     /// The demo customer's coins on the server.
-    static func coins(_ api: String, _ secret: String) async throws -> Int? {
+    static func coins(_ api: String, _ secret: String, _ session: URLSession) async throws -> Int? {
         var request = URLRequest(url: URL(string: api + "/v1/customers/demo-user")!)
         request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(for: request)
         let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return ((body?["customer"] as? [String: Any])?["balances"] as? [String: Any])?["coins"] as? Int ?? 0
+    }
+
+    /// The demo customer's answer as text (status and body, or the error), for a failure's message.
+    static func customerText(_ api: String, _ secret: String, _ session: URLSession) async -> String {
+        var request = URLRequest(url: URL(string: api + "/v1/customers/demo-user")!)
+        request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
+        do {
+            let (data, response) = try await session.data(for: request)
+            return "GET \((response as? HTTPURLResponse)?.statusCode ?? 0): \(String(decoding: data, as: UTF8.self))"
+        } catch {
+            return "GET failed: \(error)"
+        }
     }
 
     /// The HTTP status of a GET, nil when nothing answers.
