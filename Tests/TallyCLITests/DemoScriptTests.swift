@@ -53,8 +53,10 @@ struct DemoScriptTests {
         configuration.timeoutIntervalForRequest = 10
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
-        // A liveness check, not a speed one: on a loaded machine the market's posts may time out (15 s each) and
-        // its back-off (1 s doubling) may put the next attempt past a minute.
+        // A liveness check, not a speed one. In the full suite this test's own waits are slow: other suites'
+        // blocking waits hold Swift's cooperative threads. With `--access-log`, one full run (60 s for this test)
+        // showed the market re-reading its state (once a second) 25 times before `buy` was typed, then the
+        // server taking the post in 5 ms and this test's next poll seeing the coins.
         let credited = try await Self.eventually(seconds: 180) { try await Self.coins(api, secret, session) == 10 }
         let answer = credited ? "" : await Self.customerText(api, secret, session)
         #expect(credited, "the purchase did not reach the server: \(answer) \(Self.logs(output.text, data))")
