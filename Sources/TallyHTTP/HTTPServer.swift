@@ -28,18 +28,20 @@ public final class HTTPServer: @unchecked Sendable {
         try configuration.validate()
         let address = try ListenAddress.Socket(host: configuration.host, port: configuration.port)
         let context = try ServerContext(configuration: configuration, handler: handler)
+        var listening = false
+        // A server that does not start ends the blocking pool it started (its threads are joined).
+        defer { if !listening { context.blockingPool?.quit() } }
         let started = Self.startDaemon(configuration: configuration, address: address, context: context)
         guard let started else {
-            context.blockingPool?.quit()
             throw address.bindFailure(host: configuration.host, port: configuration.port)
                 ?? .startFailed("libmicrohttpd refused the configuration for \(configuration.host):\(configuration.port)")
         }
         let boundPort = tally_mhd_bind_port(started)
         guard boundPort != 0 else {
             MHD_stop_daemon(started)
-            context.blockingPool?.quit()
             throw .startFailed("libmicrohttpd did not report the port it listens on")
         }
+        listening = true
         self.configuration = configuration
         self.context = context
         self.daemon = started

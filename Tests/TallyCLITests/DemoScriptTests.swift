@@ -115,21 +115,24 @@ struct DemoScriptTests {
         throw CLITestError("no secret key in \(file.path)")
     }
 
-    /// The demo customer's coins on the server.
-    static func coins(_ api: String, _ secret: String, _ session: URLSession) async throws -> Int? {
+    /// `GET /v1/customers/demo-user` with the secret key.
+    static func customerRequest(_ api: String, _ secret: String) -> URLRequest {
         var request = URLRequest(url: URL(string: api + "/v1/customers/demo-user")!)
         request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
-        let (data, _) = try await session.data(for: request)
+        return request
+    }
+
+    /// The demo customer's coins on the server.
+    static func coins(_ api: String, _ secret: String, _ session: URLSession) async throws -> Int? {
+        let (data, _) = try await session.data(for: customerRequest(api, secret))
         let body = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return ((body?["customer"] as? [String: Any])?["balances"] as? [String: Any])?["coins"] as? Int ?? 0
     }
 
     /// The demo customer's answer as text (status and body, or the error), for a failure's message.
     static func customerText(_ api: String, _ secret: String, _ session: URLSession) async -> String {
-        var request = URLRequest(url: URL(string: api + "/v1/customers/demo-user")!)
-        request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
         do {
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await session.data(for: customerRequest(api, secret))
             return "GET \((response as? HTTPURLResponse)?.statusCode ?? 0): \(String(decoding: data, as: UTF8.self))"
         } catch {
             return "GET failed: \(error)"
