@@ -51,7 +51,7 @@ public final class MarketShop {
     /// Xcode's StoreKit testing with Examples/Market/Market.storekit, `[.production, .sandbox]` in an App Store
     /// build), and the server link when the app has one.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
-    public static func open(storeKitFile: URL, configurationFile: URL, directory: URL, environments: [Environment],
+    public static func open(storeKitFile: URL, configurationFile: URL, directory: URL, environments: [StoreEnvironment],
                             appAppleId: Int64? = nil, serverLink: ServerLink? = nil) async throws -> MarketShop {
         let catalog = try Catalog(storeKitData: Data(contentsOf: storeKitFile), fileName: storeKitFile.lastPathComponent)
         let configuration = try AppConfiguration(jsonData: Data(contentsOf: configurationFile),

@@ -4,7 +4,7 @@ import TallyCore
 /// Everything the store keeps for one account, indexed so a purchase never scans the history.
 struct AccountRecord: Sendable, Hashable {
     /// Every transaction in purchase order; a refund replaces the record in place.
-    var transactions: [Transaction] = []
+    var transactions: [StoreTransaction] = []
     /// Transaction id → index in `transactions` (rebuilt on load).
     var positions: [String: Int] = [:]
     /// Product id → the transaction of an owned (not revoked) non-consumable (rebuilt on load).
@@ -34,7 +34,7 @@ struct AccountRecord: Sendable, Hashable {
     }
 
     /// Appends a new transaction.
-    mutating func append(_ transaction: Transaction) {
+    mutating func append(_ transaction: StoreTransaction) {
         positions[transaction.transactionId] = transactions.count
         transactions.append(transaction)
         if orderIds[transaction.transactionId] == nil {
@@ -46,12 +46,12 @@ struct AccountRecord: Sendable, Hashable {
     }
 
     /// The current record of a transaction.
-    func transaction(_ id: String) -> Transaction? {
+    func transaction(_ id: String) -> StoreTransaction? {
         positions[id].map { transactions[$0] }
     }
 
     /// Replaces the record of an existing transaction (same id).
-    mutating func replace(_ transaction: Transaction) {
+    mutating func replace(_ transaction: StoreTransaction) {
         guard let index = positions[transaction.transactionId] else { return }
         transactions[index] = transaction
         if transaction.type == .nonConsumable && transaction.isRevoked,
@@ -79,7 +79,7 @@ extension AccountRecord: Codable {
 
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        transactions = try container.decode([Transaction].self, forKey: .transactions)
+        transactions = try container.decode([StoreTransaction].self, forKey: .transactions)
         chains = try container.decode([String: SubscriptionChain].self, forKey: .chains)
         devices = try container.decode([String].self, forKey: .devices)
         unfinished = try container.decode([String: [String: Int]].self, forKey: .unfinished)

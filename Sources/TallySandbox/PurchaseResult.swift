@@ -3,7 +3,7 @@ import TallyCore
 /// How a purchase ended, as StoreKit's `Product.PurchaseResult` plus the errors a purchase can throw.
 public enum PurchaseResult: Sendable, Hashable {
     /// Bought; or already owned (the existing transaction, nothing charged).
-    case purchased(Transaction)
+    case purchased(StoreTransaction)
     /// Waiting for Ask to Buy approval or an interruption to be resolved.
     case pending(PendingPurchase)
     /// The customer cancelled.
@@ -12,7 +12,7 @@ public enum PurchaseResult: Sendable, Hashable {
     case failed(SandboxError)
 
     /// The transaction when purchased.
-    public var transaction: Transaction? {
+    public var transaction: StoreTransaction? {
         if case .purchased(let transaction) = self { transaction } else { nil }
     }
 
@@ -47,7 +47,7 @@ extension PurchaseResult: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let outcome = try container.decode(String.self, forKey: .outcome)
         switch outcome {
-        case "purchased": self = .purchased(try container.decode(Transaction.self, forKey: .transaction))
+        case "purchased": self = .purchased(try container.decode(StoreTransaction.self, forKey: .transaction))
         case "pending": self = .pending(try container.decode(PendingPurchase.self, forKey: .pending))
         case "cancelled": self = .cancelled
         case "failed": self = .failed(try container.decode(SandboxError.self, forKey: .error))

@@ -6,7 +6,7 @@ extension Sandbox {
     /// `originalTransactionId` (Set App Account Token): the original transaction of a one-time purchase, or for
     /// a subscription its current transaction and renewal info, so later renewals carry it; past renewals keep
     /// theirs. The changed transaction is re-signed now; an `appAccountTokenSet` event is logged.
-    public mutating func setAppAccountToken(originalTransactionId: String, token: String) throws(SandboxError) -> Transaction {
+    public mutating func setAppAccountToken(originalTransactionId: String, token: String) throws(SandboxError) -> StoreTransaction {
         guard let account = transactionAccounts[originalTransactionId],
               let original = accounts[account]?.transaction(originalTransactionId) else { throw unknown(originalTransactionId) }
         guard original.originalTransactionId == original.transactionId else {
@@ -30,8 +30,8 @@ extension Sandbox {
     }
 
     /// The transactions whose order ID is `orderId`, with their account (Look Up Order ID).
-    public func transactions(orderId: String) -> [Transaction] {
-        var found: [Transaction] = []
+    public func transactions(orderId: String) -> [StoreTransaction] {
+        var found: [StoreTransaction] = []
         for name in accountNames {
             guard let record = accounts[name] else { continue }
             for (id, order) in record.orderIds where order == orderId {

@@ -60,7 +60,7 @@ extension Sandbox {
     mutating func renew(account: String, group: String, at date: Date, kind: SandboxEvent.Kind) {
         guard var chain = accounts[account]?.chains[group], let entry = productIndex[chain.nextProductId] else { return }
         let previousProduct = chain.productId
-        let period = entry.product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month)
+        let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
         let expires = timeRate.end(of: period, from: date)
         var price = entry.priceMillis
         var offer: SubscriptionOffer?
@@ -102,7 +102,7 @@ extension Sandbox {
     private mutating func enterBillingRetry(account: String, group: String) {
         guard var chain = accounts[account]?.chains[group] else { return }
         let period = productIndex[chain.productId]?.product.subscription?.period
-            ?? SubscriptionPeriod(value: 1, unit: .month)
+            ?? SubscriptionDuration(value: 1, unit: .month)
         chain.phase = .billingRetry
         chain.retryEnd = timeRate.retryEnd(from: chain.expiresDate)
         chain.renewalInfo.isInBillingRetryPeriod = true

@@ -23,7 +23,7 @@ extension Sandbox: Codable {
         configuration = try c.decode(AppConfiguration.self, forKey: .configuration)
         now = try c.decode(Date.self, forKey: .now)
         settings = try c.decode(SandboxSettings.self, forKey: .settings)
-        environment = try c.decode(Environment.self, forKey: .environment)
+        environment = try c.decode(StoreEnvironment.self, forKey: .environment)
         events = try c.decode([SandboxEvent].self, forKey: .events)
         accounts = try c.decode([String: AccountRecord].self, forKey: .accounts)
         pending = try c.decode([PendingPurchase].self, forKey: .pending)

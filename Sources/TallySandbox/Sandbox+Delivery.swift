@@ -4,7 +4,7 @@ import TallyCore
 extension Sandbox {
     /// Transactions delivered to this device and not yet finished there, oldest delivery first, each in its
     /// latest form. Delivered again on every call until ``finish(transactionId:account:device:)``.
-    public func unfinished(account: String = "default", device: String = "default") -> [Transaction] {
+    public func unfinished(account: String = "default", device: String = "default") -> [StoreTransaction] {
         guard let record = accounts[account], let waiting = record.unfinished[device] else { return [] }
         return waiting.sorted { $0.value < $1.value }.compactMap { record.transaction($0.key) }
     }
@@ -22,7 +22,7 @@ extension Sandbox {
     /// subscription chain and non-renewing purchases, in purchase order — never consumables. Nothing to restore
     /// gives []. May fail by an injected fault.
     public mutating func restore(account: String = "default",
-                                 device: String = "default") throws(SandboxError) -> [Transaction] {
+                                 device: String = "default") throws(SandboxError) -> [StoreTransaction] {
         if let failure = settings.takeFault(.restore) {
             let error = failure.error(for: .restore)
             log(failure == .cancelled ? .cancelled : .failed, account: account, device: device, detail: error.message)
@@ -35,7 +35,7 @@ extension Sandbox {
     }
 
     /// What a restore returns for the account.
-    private func restorable(account: String) -> [Transaction] {
+    private func restorable(account: String) -> [StoreTransaction] {
         guard let record = accounts[account] else { return [] }
         let latest = Set(record.chains.values.map(\.latestTransactionId))
         return record.transactions.filter { transaction in

@@ -54,7 +54,7 @@ extension Sandbox {
 
     /// A parent approves an Ask to Buy purchase: the transaction is made now and delivered as an update
     /// (unfinished on every device of the account).
-    public mutating func approve(purchaseId: String) throws(SandboxError) -> Transaction {
+    public mutating func approve(purchaseId: String) throws(SandboxError) -> StoreTransaction {
         let waiting = try takePending(purchaseId, expecting: .askToBuy)
         log(.approved, account: waiting.account, device: waiting.device, productId: waiting.productId,
             purchaseId: purchaseId)
@@ -84,7 +84,7 @@ extension Sandbox {
     }
 
     /// The customer resolves an interrupted purchase: it completes now on the purchasing device.
-    public mutating func resolveInterrupted(purchaseId: String) throws(SandboxError) -> Transaction {
+    public mutating func resolveInterrupted(purchaseId: String) throws(SandboxError) -> StoreTransaction {
         let waiting = try takePending(purchaseId, expecting: .interrupted)
         log(.resolved, account: waiting.account, device: waiting.device, productId: waiting.productId,
             purchaseId: purchaseId)
@@ -122,7 +122,7 @@ extension Sandbox {
     }
 
     /// Completes a pending purchase; an item owned by now is returned as is.
-    private mutating func finishPending(_ waiting: PendingPurchase) throws(SandboxError) -> (Transaction, Bool) {
+    private mutating func finishPending(_ waiting: PendingPurchase) throws(SandboxError) -> (StoreTransaction, Bool) {
         guard let entry = productIndex[waiting.productId] else {
             throw SandboxError(.unknownProduct, "product '\(waiting.productId)' is no longer in the catalog")
         }
@@ -136,7 +136,7 @@ extension Sandbox {
 
     /// The existing transaction when buying would charge nothing: an owned non-consumable, or the product of
     /// the group's subscription in force (turning auto-renew back on and cancelling a pending change).
-    private mutating func alreadyOwned(_ product: Product, account: String) -> Transaction? {
+    private mutating func alreadyOwned(_ product: CatalogProduct, account: String) -> StoreTransaction? {
         guard let record = accounts[account] else { return nil }
         switch product.kind {
         case .nonConsumable:
@@ -155,7 +155,7 @@ extension Sandbox {
     /// Makes the transaction of a purchase that goes through now.
     /// Returns the transaction and whether it is new (false for a change scheduled at renewal).
     private mutating func complete(_ entry: IndexedProduct, account: String, device: String, quantity: Int,
-                                   appAccountToken: String?) -> (Transaction, Bool) {
+                                   appAccountToken: String?) -> (StoreTransaction, Bool) {
         if entry.product.kind == .autoRenewable {
             return subscribe(entry, account: account, device: device, appAccountToken: appAccountToken)
         }
@@ -168,7 +168,7 @@ extension Sandbox {
     }
 
     /// Adds a transaction to the account's history and the id index.
-    mutating func record(_ transaction: Transaction, account: String) {
+    mutating func record(_ transaction: StoreTransaction, account: String) {
         withAccount(account) { $0.append(transaction) }
         transactionAccounts[transaction.transactionId] = account
     }
@@ -177,11 +177,11 @@ extension Sandbox {
     mutating func makeTransaction(_ entry: IndexedProduct, purchaseDate: Date, quantity: Int = 1,
                                   appAccountToken: String?, reason: TransactionReason,
                                   chain: (originalTransactionId: String, originalPurchaseDate: Date)? = nil,
-                                  expiresDate: Date? = nil, priceMillis: Int64? = nil) -> Transaction {
+                                  expiresDate: Date? = nil, priceMillis: Int64? = nil) -> StoreTransaction {
         let id = takeTransactionId()
         let product = entry.product
         let isSubscription = product.kind == .autoRenewable
-        return Transaction(
+        return StoreTransaction(
             transactionId: id, originalTransactionId: chain?.originalTransactionId ?? id,
             webOrderLineItemId: isSubscription ? takeWebOrderLineItemId() : nil,
             bundleId: configuration.bundleId, productId: product.id,
@@ -189,7 +189,7 @@ extension Sandbox {
             purchaseDate: purchaseDate, originalPurchaseDate: chain?.originalPurchaseDate ?? purchaseDate,
             expiresDate: expiresDate, quantity: quantity, type: product.kind.transactionType,
             appAccountToken: appAccountToken, inAppOwnershipType: .purchased, signedDate: now,
-            environment: environment, storefront: settings.storefront, storefrontId: Storefront.appleId(for: settings.storefront),
+            environment: environment, storefront: settings.storefront, storefrontId: Storefronts.appleId(for: settings.storefront),
             transactionReason: reason, currency: product.currency, price: priceMillis ?? entry.priceMillis)
     }
 }

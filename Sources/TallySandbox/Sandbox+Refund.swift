@@ -8,7 +8,7 @@ extension Sandbox {
     /// `percentage` (milliunits refunded, 1–99999) makes it a prorated refund: `REFUND_PRORATED` with
     /// `revocationPercentage`, the transaction revoked all the same.
     public mutating func refund(transactionId: String, reason: RevocationReason = .other,
-                                percentage: Int? = nil) throws(SandboxError) -> Transaction {
+                                percentage: Int? = nil) throws(SandboxError) -> StoreTransaction {
         guard let account = transactionAccounts[transactionId],
               var transaction = accounts[account]?.transaction(transactionId) else {
             throw SandboxError(.unknownTransaction, "no transaction '\(transactionId)' in this sandbox: list them with 'tally sandbox history --account ACCOUNT'")

@@ -77,7 +77,7 @@ extension Sandbox {
     /// `signedDate` now, delivered again to every device, and a `refundReversed` event (REFUND_REVERSED). A
     /// subscription revoked by the refund is in force again until its expiry (its renewal date is unchanged),
     /// auto-renew staying off.
-    public mutating func reverseRefund(transactionId: String) throws(SandboxError) -> Transaction {
+    public mutating func reverseRefund(transactionId: String) throws(SandboxError) -> StoreTransaction {
         guard let account = transactionAccounts[transactionId],
               var transaction = accounts[account]?.transaction(transactionId) else { throw unknown(transactionId) }
         guard transaction.revocationDate != nil else {
@@ -107,7 +107,7 @@ extension Sandbox {
     /// The part refunded (milliunits) when the app's server asked for `GRANT_PRORATED`: what was not consumed
     /// (`100000 - consumptionPercentage`), or for a subscription the unused part of its current period, as
     /// Apple derives it from the time elapsed; nil for a full refund.
-    func proratedPercentage(_ info: SandboxConsumptionInfo, transaction: Transaction) -> Int? {
+    func proratedPercentage(_ info: SandboxConsumptionInfo, transaction: StoreTransaction) -> Int? {
         guard info.refundPreference == "GRANT_PRORATED" else { return nil }
         if let consumed = info.consumptionPercentage { return 100_000 - consumed }
         guard let expires = transaction.expiresDate, expires > transaction.purchaseDate else { return nil }
@@ -115,7 +115,7 @@ extension Sandbox {
         return min(99_999, max(1, Int((left * 100_000).rounded())))
     }
 
-    private func refundable(_ transactionId: String) throws(SandboxError) -> (String, Transaction) {
+    private func refundable(_ transactionId: String) throws(SandboxError) -> (String, StoreTransaction) {
         guard let account = transactionAccounts[transactionId],
               let transaction = accounts[account]?.transaction(transactionId) else { throw unknown(transactionId) }
         guard !transaction.isRevoked else {

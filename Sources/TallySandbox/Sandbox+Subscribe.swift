@@ -9,7 +9,7 @@ extension Sandbox {
     /// eligible), an immediate upgrade or same-period crossgrade, or a change scheduled for the next renewal.
     /// Returns the transaction and whether it is new.
     mutating func subscribe(_ entry: IndexedProduct, account: String, device: String,
-                            appAccountToken: String?) -> (Transaction, Bool) {
+                            appAccountToken: String?) -> (StoreTransaction, Bool) {
         let product = entry.product
         let group = product.subscription?.groupId ?? product.id
         let existing = accounts[account]?.chains[group]
@@ -29,9 +29,9 @@ extension Sandbox {
 
     /// A new subscription period starting now: a first purchase, or a resubscription on the same chain.
     private mutating func startPeriod(_ entry: IndexedProduct, group: String, previous: SubscriptionChain?,
-                                      account: String, device: String, appAccountToken: String?) -> Transaction {
+                                      account: String, device: String, appAccountToken: String?) -> StoreTransaction {
         let product = entry.product
-        let period = product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month)
+        let period = product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
         let usedIntro = accounts[account]?.introductoryOfferUsedGroups.contains(group) ?? false
         let offer = usedIntro ? nil : product.subscription?.introductoryOffer
         var expires = timeRate.end(of: period, from: now)
@@ -55,7 +55,7 @@ extension Sandbox {
         record(transaction, account: account)
         var recentStart = now
         if let previous, previous.phase != .revoked, let start = previous.renewalInfo.recentSubscriptionStartDate,
-           SubscriptionPeriod(value: 60, unit: .day).advance(previous.expiresDate) > now {
+           SubscriptionDuration(value: 60, unit: .day).advance(previous.expiresDate) > now {
             recentStart = start
         }
         let info = RenewalInfo(
@@ -79,7 +79,7 @@ extension Sandbox {
 
     /// An upgrade (or same-period crossgrade): the old transaction is marked upgraded, a new period starts now.
     private mutating func changeNow(to entry: IndexedProduct, group: String, account: String, device: String,
-                                    change: SubscriptionChange) -> Transaction {
+                                    change: SubscriptionChange) -> StoreTransaction {
         guard var chain = accounts[account]?.chains[group],
               var old = accounts[account]?.transaction(chain.latestTransactionId) else {
             return startPeriod(entry, group: group, previous: nil, account: account, device: device,
@@ -87,7 +87,7 @@ extension Sandbox {
         }
         old.isUpgraded = true
         old.signedDate = now
-        let period = entry.product.subscription?.period ?? SubscriptionPeriod(value: 1, unit: .month)
+        let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
         let expires = timeRate.end(of: period, from: now)
         let transaction = makeTransaction(
             entry, purchaseDate: now, appAccountToken: chain.renewalInfo.appAccountToken, reason: .purchase,
@@ -152,7 +152,7 @@ extension Sandbox {
     }
 }
 
-extension Transaction {
+extension StoreTransaction {
     /// Marks the transaction as bought with an introductory offer.
     mutating func applyIntroductoryOffer(_ offer: SubscriptionOffer) {
         offerType = .introductory
@@ -162,7 +162,7 @@ extension Transaction {
         case .payUpFront: offerDiscountType = .payUpFront
         }
         let count = offer.paymentMode == .payAsYouGo ? 1 : offer.periodCount
-        offerPeriod = SubscriptionPeriod(value: offer.period.value * count, unit: offer.period.unit).iso8601
+        offerPeriod = SubscriptionDuration(value: offer.period.value * count, unit: offer.period.unit).iso8601
     }
 }
 

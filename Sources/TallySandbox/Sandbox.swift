@@ -16,7 +16,7 @@ public struct Sandbox: Sendable {
     /// The switches; initially the catalog's StoreKit settings.
     public var settings: SandboxSettings
     /// The environment written on transactions and renewal infos (`Sandbox` by default; Xcode writes `Xcode`).
-    public var environment: Environment = .sandbox
+    public var environment: StoreEnvironment = .sandbox
     /// What the store did, in order: the whole log after ``SandboxDirectory/load()``; inside a change
     /// (``SandboxDirectory/update(_:)``) only the events of that change, numbered after those already saved.
     public internal(set) var events: [SandboxEvent] = []
@@ -58,7 +58,7 @@ public struct Sandbox: Sendable {
     }
 
     /// Every transaction of the account in purchase order, each in its latest form (a refund replaces the record).
-    public func transactions(account: String = "default") -> [Transaction] {
+    public func transactions(account: String = "default") -> [StoreTransaction] {
         accounts[account]?.transactions ?? []
     }
 
@@ -96,7 +96,7 @@ public struct Sandbox: Sendable {
 
     /// Appends an event to the log.
     mutating func log(_ kind: SandboxEvent.Kind, account: String, device: String? = nil, productId: String? = nil,
-                      transaction: Transaction? = nil, purchaseId: String? = nil, detail: String? = nil,
+                      transaction: StoreTransaction? = nil, purchaseId: String? = nil, detail: String? = nil,
                       date: Date? = nil) {
         events.append(SandboxEvent(sequence: nextEventSequence, date: date ?? now, kind: kind, account: account,
                                    device: device, productId: productId ?? transaction?.productId,
@@ -146,7 +146,7 @@ public struct Sandbox: Sendable {
 
 /// A catalog product with what a purchase needs precomputed.
 struct IndexedProduct: Sendable, Hashable {
-    var product: Product
+    var product: CatalogProduct
     var priceMillis: Int64
 
     static func index(_ catalog: Catalog) -> [String: IndexedProduct] {

@@ -49,11 +49,11 @@ public struct SandboxTimeRate: Sendable, Hashable {
     public var isRealTime: Bool { scale == .real }
 
     /// The end of `count` periods starting at `date`, to the millisecond.
-    public func end(of period: SubscriptionPeriod, count: Int = 1, from date: Date) -> Date {
+    public func end(of period: SubscriptionDuration, count: Int = 1, from date: Date) -> Date {
         rawEnd(of: period, count: count, from: date).wholeMilliseconds
     }
 
-    private func rawEnd(of period: SubscriptionPeriod, count: Int, from date: Date) -> Date {
+    private func rawEnd(of period: SubscriptionDuration, count: Int, from date: Date) -> Date {
         switch scale {
         case .real:
             return period.advance(date, by: count)
@@ -75,15 +75,15 @@ public struct SandboxTimeRate: Sendable, Hashable {
     }
 
     /// The end of the billing grace period for a renewal that failed at `date`, to the millisecond.
-    public func graceEnd(for period: SubscriptionPeriod, from date: Date) -> Date {
+    public func graceEnd(for period: SubscriptionDuration, from date: Date) -> Date {
         rawGraceEnd(for: period, from: date).wholeMilliseconds
     }
 
-    private func rawGraceEnd(for period: SubscriptionPeriod, from date: Date) -> Date {
+    private func rawGraceEnd(for period: SubscriptionDuration, from date: Date) -> Date {
         let weekly = period.unit == .day || (period.unit == .week && period.value == 1)
         switch scale {
         case .real:
-            return SubscriptionPeriod(value: weekly ? 6 : 16, unit: .day).advance(date)
+            return SubscriptionDuration(value: weekly ? 6 : 16, unit: .day).advance(date)
         case .dayIs(let seconds):
             return date.addingTimeInterval((weekly ? 6 : 16) * seconds)
         case .fixed(let seconds):
@@ -100,7 +100,7 @@ public struct SandboxTimeRate: Sendable, Hashable {
 
     private func rawRetryEnd(from date: Date) -> Date {
         switch scale {
-        case .real: SubscriptionPeriod(value: 60, unit: .day).advance(date)
+        case .real: SubscriptionDuration(value: 60, unit: .day).advance(date)
         case .dayIs(let seconds): date.addingTimeInterval(60 * seconds)
         case .fixed(let seconds): date.addingTimeInterval(2 * seconds)
         case .monthly(_, _, _, _, _, let retry): date.addingTimeInterval(retry)

@@ -122,7 +122,7 @@ public actor SandboxBackend: StoreBackend {
         }
     }
 
-    private func update(_ transaction: Transaction, in sandbox: Sandbox) throws(StoreError) -> TransactionUpdate {
+    private func update(_ transaction: StoreTransaction, in sandbox: Sandbox) throws(StoreError) -> TransactionUpdate {
         let info = try sandbox.renewalInfos(account: account)
             .first { $0.originalTransactionId == transaction.originalTransactionId }
             .map { info throws(StoreError) in SignedRenewalInfo(renewalInfo: info, jwsRepresentation: try signing.sign(info)) }

@@ -23,7 +23,7 @@ final class SandboxSigning: TransactionVerifier {
     }
 
     /// The App Store's `signedTransactionInfo` for `transaction`, signed by the sandbox's leaf key.
-    func sign(_ transaction: Transaction) throws(StoreError) -> String {
+    func sign(_ transaction: StoreTransaction) throws(StoreError) -> String {
         let signer = try load().signer
         do { return try signer.signTransaction(transaction) } catch {
             throw StoreError(.backend, "cannot sign transaction \(transaction.transactionId) with the sandbox's "
@@ -50,7 +50,7 @@ final class SandboxSigning: TransactionVerifier {
     }
 
     /// The transaction `jwsRepresentation` signs, when its chain leads to the sandbox's root and its signature holds.
-    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction {
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> StoreTransaction {
         switch try load().verifier.verifyTransaction(jwsRepresentation) {
         case .success(let transaction): return transaction
         case .failure(let failure): throw StoreError(.verificationFailed, failure.description)

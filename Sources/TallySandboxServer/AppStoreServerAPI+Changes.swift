@@ -10,7 +10,7 @@ extension AppStoreServerAPI {
     /// The account and current record of `originalTransactionId` for a token of this app, for the endpoints
     /// that take an original transaction id: 404 `4040005` when this app's sandbox never issued it.
     func original(_ originalTransactionId: String, token: ServerAPIToken,
-                  invalid: AppStoreAPIError) throws -> (sandbox: Sandbox, account: String, transaction: Transaction) {
+                  invalid: AppStoreAPIError) throws -> (sandbox: Sandbox, account: String, transaction: StoreTransaction) {
         guard !originalTransactionId.isEmpty, originalTransactionId.utf8.count <= 64,
               originalTransactionId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw invalid

@@ -90,7 +90,7 @@ extension AppStoreServerAPI {
 
     /// The transaction of a Send Consumption Information call: 400 `4000006` / 404 `4040010` as for any
     /// transaction id, 400 `4000185` for a family-shared one.
-    private func consumptionSubject(_ id: String, token: ServerAPIToken) throws -> (Sandbox, String, Transaction) {
+    private func consumptionSubject(_ id: String, token: ServerAPIToken) throws -> (Sandbox, String, StoreTransaction) {
         let (sandbox, account) = try customer(of: id, token: token)
         guard let transaction = sandbox.transactions(account: account).first(where: { $0.transactionId.hasSameBytes(as: id) }) else {
             throw AppStoreAPIError.transactionIdNotFound

@@ -69,7 +69,7 @@ extension AppStoreServerAPI {
     }
 
     /// Apple's status number for a subscription state.
-    static func statusCode(_ status: SubscriptionStatus) -> Int {
+    static func statusCode(_ status: SubscriptionState) -> Int {
         switch status {
         case .subscribed: 1
         case .expired: 2

@@ -32,7 +32,7 @@ struct HistoryQuery {
         }
 
         /// Where `transaction` sorts: its last change (`signedDate`; the purchase when never re-signed).
-        init(_ transaction: Transaction) {
+        init(_ transaction: StoreTransaction) {
             self.init(modified: (transaction.signedDate ?? transaction.purchaseDate).millisecondsSince1970,
                       transactionId: transaction.transactionId)
         }
@@ -101,7 +101,7 @@ struct HistoryQuery {
     }
 
     /// Whether `transaction` passes every filter.
-    func matches(_ transaction: Transaction) -> Bool {
+    func matches(_ transaction: StoreTransaction) -> Bool {
         let purchased = transaction.purchaseDate.millisecondsSince1970
         if let startDate, purchased < startDate { return false }
         if let endDate, purchased >= endDate { return false }

@@ -15,9 +15,9 @@ struct NotificationHistoryQuery: Sendable {
     /// How many matching records earlier pages held.
     var offset: Int
 
-    /// Days of history kept: TallyCore's ``TallyCore/Environment/notificationHistoryDays``.
+    /// Days of history kept: TallyCore's ``TallyCore/StoreEnvironment/notificationHistoryDays``.
     static func retentionDays(production: Bool) -> Int {
-        (production ? Environment.production : Environment.sandbox).notificationHistoryDays
+        (production ? StoreEnvironment.production : StoreEnvironment.sandbox).notificationHistoryDays
     }
 
     init(_ request: HTTPRequest, now: Date, production: Bool) throws(AppStoreAPIError) {

@@ -16,7 +16,7 @@ public final class AppStoreVerifier: TransactionVerifier {
     /// production build, as Apple advises servers to accept); `.production` needs the app's Apple id; `[.xcode]`,
     /// for Xcode's StoreKit testing, skips signatures as Apple's library does.
     /// - Throws: ``StoreError/Code/invalidValue`` when `environments` is empty or TallyVerify cannot work with one.
-    public init(bundleId: String, appAppleId: Int64? = nil, environments: [TallyCore.Environment],
+    public init(bundleId: String, appAppleId: Int64? = nil, environments: [TallyCore.StoreEnvironment],
                 rootCertificates: [Certificate] = [AppleRootCertificates.appleRootCAG3]) throws(StoreError) {
         guard !environments.isEmpty else {
             throw StoreError(.invalidValue, "AppStoreVerifier needs at least one environment to accept")
@@ -34,7 +34,7 @@ public final class AppStoreVerifier: TransactionVerifier {
     }
 
     /// The transaction `jwsRepresentation` signs, when it verifies for one of the environments.
-    public func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> TallyCore.Transaction {
+    public func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> TallyCore.StoreTransaction {
         try first { $0.verifyTransaction(jwsRepresentation) }
     }
 

@@ -11,7 +11,7 @@ extension StoreKitBackend {
     /// and offers. Nil for a kind the engine does not sell (a newer SDK's bundle) or a subscription period of a
     /// unit it does not know, which is then reported invalid; an offer it cannot read is left out. Each of these
     /// is said in `problems`.
-    static func product(_ product: StoreKit.Product, problems: inout [String]) -> TallyCore.Product? {
+    static func product(_ product: StoreKit.Product, problems: inout [String]) -> TallyCore.CatalogProduct? {
         let kind: ProductKind
         switch product.type {
         case .consumable: kind = .consumable
@@ -23,12 +23,12 @@ extension StoreKitBackend {
                 + "version of Tally sells; reported invalid")
             return nil
         }
-        var subscription: TallyCore.Product.Subscription?
+        var subscription: TallyCore.CatalogProduct.Subscription?
         if let info = product.subscription {
             guard let read = Self.subscription(info, of: product.id, problems: &problems) else { return nil }
             subscription = read
         }
-        return TallyCore.Product(
+        return TallyCore.CatalogProduct(
             id: product.id, kind: kind, price: product.price, currency: product.priceFormatStyle.currencyCode,
             familyShareable: product.isFamilyShareable,
             localizations: [.init(locale: Locale.current.identifier, displayName: product.displayName,
@@ -39,7 +39,7 @@ extension StoreKitBackend {
     /// The subscription's group, level, period and offers; nil (said in `problems`) when its period's unit is
     /// unknown. An offer that cannot be read is left out (said in `problems`).
     static func subscription(_ info: StoreKit.Product.SubscriptionInfo, of productId: String,
-                             problems: inout [String]) -> TallyCore.Product.Subscription? {
+                             problems: inout [String]) -> TallyCore.CatalogProduct.Subscription? {
         let level: Int
         if #available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, *) {
             // Before iOS 17 this can be the sentinel 0: no level known.
@@ -62,15 +62,15 @@ extension StoreKitBackend {
             }
             return read
         }
-        return TallyCore.Product.Subscription(
+        return TallyCore.CatalogProduct.Subscription(
             groupId: info.subscriptionGroupID, level: level, period: period,
             introductoryOffer: info.introductoryOffer.flatMap { read($0, kind: .introductory) },
             promotionalOffers: info.promotionalOffers.compactMap { read($0, kind: .promotional) })
     }
 
     /// StoreKit's period as the engine's; nil for a unit this version does not know.
-    static func period(_ period: StoreKit.Product.SubscriptionPeriod) -> TallyCore.SubscriptionPeriod? {
-        let unit: TallyCore.SubscriptionPeriod.Unit
+    static func period(_ period: StoreKit.Product.SubscriptionPeriod) -> TallyCore.SubscriptionDuration? {
+        let unit: TallyCore.SubscriptionDuration.Unit
         switch period.unit {
         case .day: unit = .day
         case .week: unit = .week
@@ -78,7 +78,7 @@ extension StoreKitBackend {
         case .year: unit = .year
         @unknown default: return nil
         }
-        return TallyCore.SubscriptionPeriod(value: period.value, unit: unit)
+        return TallyCore.SubscriptionDuration(value: period.value, unit: unit)
     }
 
     /// StoreKit's offer as the engine's; nil for a payment mode or period this version does not know.

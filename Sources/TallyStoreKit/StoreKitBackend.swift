@@ -69,7 +69,7 @@ public actor StoreKitBackend: StoreBackend {
         }
         var byId: [String: StoreKit.Product] = [:]
         for product in found where byId[product.id] == nil { byId[product.id] = product }
-        var products: [TallyCore.Product] = []
+        var products: [TallyCore.CatalogProduct] = []
         var displayPrices: [String: String] = [:]
         var invalid: [String] = []
         var ineligible = Set<String>()
@@ -234,9 +234,9 @@ public actor StoreKitBackend: StoreBackend {
     /// `JWSTransactionDecodedPayload` (which `jsonRepresentation` is), its JWS, and its chain's renewal info.
     private func update(_ result: VerificationResult<StoreKit.Transaction>) async throws(StoreError) -> TransactionUpdate {
         let transaction = result.unsafePayloadValue
-        let decoded: TallyCore.Transaction
+        let decoded: TallyCore.StoreTransaction
         do {
-            decoded = try JSONDecoder().decode(TallyCore.Transaction.self, from: transaction.jsonRepresentation)
+            decoded = try JSONDecoder().decode(TallyCore.StoreTransaction.self, from: transaction.jsonRepresentation)
         } catch {
             throw StoreError(.verificationFailed, "transaction \(transaction.id): its JSON does not decode as the "
                 + "App Store's transaction payload: \(error)")

@@ -31,7 +31,7 @@ public final class SignedDataVerifier: Sendable {
     /// Creates a verifier trusting Apple Root CA - G3 (plus nothing else unless `rootCertificates` says so).
     public convenience init(
         rootCertificates: [Certificate] = [AppleRootCertificates.appleRootCAG3], bundleId: String?,
-        appAppleId: Int64? = nil, environment: Environment, onlineChecks: Bool = false,
+        appAppleId: Int64? = nil, environment: StoreEnvironment, onlineChecks: Bool = false,
         effectiveDate: EffectiveDatePolicy? = nil
     ) throws(VerifierConfigurationError) {
         try self.init(configuration: VerifierConfiguration(
@@ -40,8 +40,8 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// Verifies a `signedTransactionInfo` and decodes it.
-    public func verifyTransaction(_ jws: String) -> Result<Transaction, VerificationFailure> {
-        verifyPayload(jws, as: Transaction.self, kind: .transaction)
+    public func verifyTransaction(_ jws: String) -> Result<StoreTransaction, VerificationFailure> {
+        verifyPayload(jws, as: StoreTransaction.self, kind: .transaction)
     }
 
     /// Verifies a `signedRenewalInfo` and decodes it.
@@ -57,8 +57,8 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// Verifies a `signedAppTransactionInfo` and decodes it.
-    public func verifyAppTransaction(_ jws: String) -> Result<AppTransaction, VerificationFailure> {
-        verifyPayload(jws, as: AppTransaction.self, kind: .appTransaction)
+    public func verifyAppTransaction(_ jws: String) -> Result<StoreAppTransaction, VerificationFailure> {
+        verifyPayload(jws, as: StoreAppTransaction.self, kind: .appTransaction)
     }
 
     /// Verifies signed data of the given kind and decodes it. A transaction or renewal info that passes every
@@ -66,7 +66,7 @@ public final class SignedDataVerifier: Sendable {
     /// ``SignedPayload/incomplete(_:)``, never a failure.
     public func verify(_ jws: String, kind: SignedPayloadKind) -> Result<SignedPayload, VerificationFailure> {
         switch kind {
-        case .transaction: verified(jws, as: Transaction.self, kind: kind, SignedPayload.transaction)
+        case .transaction: verified(jws, as: StoreTransaction.self, kind: kind, SignedPayload.transaction)
         case .renewalInfo: verified(jws, as: RenewalInfo.self, kind: kind, SignedPayload.renewalInfo)
         case .notification: verifyNotification(jws).map(SignedPayload.notification)
         case .appTransaction: verifyAppTransaction(jws).map(SignedPayload.appTransaction)
@@ -187,7 +187,7 @@ public final class SignedDataVerifier: Sendable {
         }
         let decode: (Data) throws -> Void = switch kind {
         case .renewalInfo: { _ = try PayloadDecoding.shared.decode(RenewalInfo.self, from: $0) }
-        default: { _ = try PayloadDecoding.shared.decode(Transaction.self, from: $0) }
+        default: { _ = try PayloadDecoding.shared.decode(StoreTransaction.self, from: $0) }
         }
         return SparsePayload.incomplete(bytes, kind: kind, decode: decode)
             .map(SignedPayload.incomplete)
@@ -203,7 +203,7 @@ public final class SignedDataVerifier: Sendable {
         -> Result<PayloadEnvelope<Model>, VerificationFailure>
     {
         // A transaction checked as a transaction: one strict decode gives both model and claims.
-        if kind == .transaction, Model.self == Transaction.self,
+        if kind == .transaction, Model.self == StoreTransaction.self,
             let envelope = PayloadDecoding.transactionEnvelope(bytes) as? PayloadEnvelope<Model>
         {
             return .success(envelope)

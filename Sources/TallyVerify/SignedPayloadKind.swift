@@ -2,14 +2,14 @@ import TallyCore
 
 /// The kinds of App Store signed data, each with its own payload checks.
 public enum SignedPayloadKind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// `signedTransactionInfo` → ``Transaction``: bundle id, then environment.
+    /// `signedTransactionInfo` → ``StoreTransaction``: bundle id, then environment.
     case transaction
     /// `signedRenewalInfo` → ``RenewalInfo``: environment only.
     case renewalInfo = "renewal"
     /// A notification's `signedPayload` → ``ServerNotification``: app and environment from its
     /// `data`, `summary`, `externalPurchaseToken` or `appData`.
     case notification
-    /// `signedAppTransactionInfo` → ``AppTransaction``: bundle id, app Apple id, `receiptType`.
+    /// `signedAppTransactionInfo` → ``StoreAppTransaction``: bundle id, app Apple id, `receiptType`.
     case appTransaction = "app-transaction"
 
     /// The kind a decoded payload looks like, by its fields; nil if none fits.
@@ -25,13 +25,13 @@ public enum SignedPayloadKind: String, Sendable, Hashable, CaseIterable, Codable
 /// A verified, decoded payload of any kind.
 public enum SignedPayload: Sendable, Hashable {
     /// A transaction.
-    case transaction(Transaction)
+    case transaction(StoreTransaction)
     /// Renewal info.
     case renewalInfo(RenewalInfo)
     /// A server notification (nested signed data verified and decoded when configured).
     case notification(ServerNotification)
     /// An app transaction.
-    case appTransaction(AppTransaction)
+    case appTransaction(StoreAppTransaction)
     /// A transaction or renewal info that passed every check but lacks fields Tally's model requires.
     case incomplete(IncompletePayload)
 

@@ -7,11 +7,11 @@ public struct VerifierConfiguration: Sendable {
     public var rootCertificates: [Certificate]
     /// The expected `bundleId`; nil means the bundle id is not checked.
     public var bundleId: String?
-    /// The expected `appAppleId`; required for ``Environment/production``, compared only there.
+    /// The expected `appAppleId`; required for ``StoreEnvironment/production``, compared only there.
     public var appAppleId: Int64?
     /// The expected environment. `Xcode` and `LocalTesting` skip signature and chain checks, as
     /// Apple's library does, and check only the payload fields.
-    public var environment: Environment
+    public var environment: StoreEnvironment
     /// Whether to check revocation over the network (OCSP) and evaluate certificates at the current time.
     public var onlineChecks: Bool
     /// The time certificates are evaluated at; nil follows Apple: the payload's `signedDate` offline,
@@ -31,7 +31,7 @@ public struct VerifierConfiguration: Sendable {
     /// Creates a configuration; by default trusts Apple Root CA - G3 only.
     public init(
         rootCertificates: [Certificate] = [AppleRootCertificates.appleRootCAG3],
-        bundleId: String?, appAppleId: Int64? = nil, environment: Environment,
+        bundleId: String?, appAppleId: Int64? = nil, environment: StoreEnvironment,
         onlineChecks: Bool = false, effectiveDate: EffectiveDatePolicy? = nil, strictChecks: Bool = false,
         verifiesNestedPayloads: Bool = true, maximumLength: Int = 1 << 20,
         revocationPolicy: RevocationPolicy = .hardFail

@@ -9,16 +9,16 @@ struct BenchFixture {
     var end: Date { start.addingTimeInterval(400 * 86_400) }
 
     init() {
-        let month = SubscriptionPeriod(value: 1, unit: .month)
+        let month = SubscriptionDuration(value: 1, unit: .month)
         let products = [
-            Product(id: "coins.10", kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
-            Product(id: "coins.100", kind: .consumable, price: Decimal(string: "7.99")!, currency: "USD"),
-            Product(id: "premium", kind: .nonConsumable, price: Decimal(string: "2.99")!, currency: "USD"),
-            Product(id: "pro.monthly", kind: .autoRenewable, price: Decimal(string: "4.99")!, currency: "USD",
+            CatalogProduct(id: "coins.10", kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
+            CatalogProduct(id: "coins.100", kind: .consumable, price: Decimal(string: "7.99")!, currency: "USD"),
+            CatalogProduct(id: "premium", kind: .nonConsumable, price: Decimal(string: "2.99")!, currency: "USD"),
+            CatalogProduct(id: "pro.monthly", kind: .autoRenewable, price: Decimal(string: "4.99")!, currency: "USD",
                     subscription: .init(groupId: "g1", level: 1, period: month)),
-            Product(id: "plus.monthly", kind: .autoRenewable, price: Decimal(string: "2.49")!, currency: "USD",
+            CatalogProduct(id: "plus.monthly", kind: .autoRenewable, price: Decimal(string: "2.49")!, currency: "USD",
                     subscription: .init(groupId: "g1", level: 2, period: month)),
-            Product(id: "season", kind: .nonRenewing, price: Decimal(string: "9.99")!, currency: "USD"),
+            CatalogProduct(id: "season", kind: .nonRenewing, price: Decimal(string: "9.99")!, currency: "USD"),
         ]
         catalog = Catalog(products: products,
                           subscriptionGroups: [SubscriptionGroup(id: "g1", name: "g1",
@@ -28,7 +28,7 @@ struct BenchFixture {
             entitlements: ["premium": ["premium"], "pro": ["pro.monthly"], "plus": ["pro.monthly", "plus.monthly"],
                            "season": ["season"]],
             currencies: ["coins": ["coins.10": 10, "coins.100": 100]],
-            nonRenewingDurations: ["season": SubscriptionPeriod(value: 3, unit: .month)])
+            nonRenewingDurations: ["season": SubscriptionDuration(value: 3, unit: .month)])
     }
 
     /// `count` transactions: mostly consumables, with subscriptions renewing, non-consumables, non-renewing
@@ -36,28 +36,28 @@ struct BenchFixture {
     func history(transactions count: Int) -> PurchaseHistory {
         var history = PurchaseHistory()
         history.transactions.reserveCapacity(count)
-        let month = SubscriptionPeriod(value: 1, unit: .month)
+        let month = SubscriptionDuration(value: 1, unit: .month)
         var renewalStart = start
         for index in 0..<count {
             let date = start.addingTimeInterval(Double(index) * 300)
             let id = String(2_000_000_000_000_000 + index)
-            var transaction: Transaction
+            var transaction: StoreTransaction
             switch index % 20 {
             case 0:
                 let expires = month.advance(renewalStart)
-                transaction = Transaction(transactionId: id, originalTransactionId: "2000000000000000",
+                transaction = StoreTransaction(transactionId: id, originalTransactionId: "2000000000000000",
                                           productId: index % 40 == 0 ? "pro.monthly" : "plus.monthly",
                                           subscriptionGroupIdentifier: "g1", purchaseDate: renewalStart,
                                           expiresDate: expires, type: .autoRenewable)
                 renewalStart = expires
             case 1:
-                transaction = Transaction(transactionId: id, productId: "premium", purchaseDate: date,
+                transaction = StoreTransaction(transactionId: id, productId: "premium", purchaseDate: date,
                                           type: .nonConsumable)
             case 2:
-                transaction = Transaction(transactionId: id, productId: "season", purchaseDate: date,
+                transaction = StoreTransaction(transactionId: id, productId: "season", purchaseDate: date,
                                           type: .nonRenewing)
             default:
-                transaction = Transaction(transactionId: id, productId: index % 3 == 0 ? "coins.100" : "coins.10",
+                transaction = StoreTransaction(transactionId: id, productId: index % 3 == 0 ? "coins.100" : "coins.10",
                                           purchaseDate: date, quantity: 1 + index % 3, type: .consumable)
             }
             if index % 50 == 7 { transaction.revocationDate = date.addingTimeInterval(3600) }

@@ -38,7 +38,7 @@ actor EngineBenchBackend: StoreBackend {
         for _ in 0..<count {
             nextTransactionNumber += 1
             let now = Date()
-            let transaction = Transaction(transactionId: String(nextTransactionNumber), bundleId: bundleId,
+            let transaction = StoreTransaction(transactionId: String(nextTransactionNumber), bundleId: bundleId,
                                           productId: productId, purchaseDate: now, quantity: quantity,
                                           type: .consumable, signedDate: bundleId == nil ? nil : now,
                                           environment: .sandbox)
@@ -77,7 +77,7 @@ struct BenchVerifier: TransactionVerifier {
 
     init(_ verifier: SignedDataVerifier) { self.verifier = verifier }
 
-    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction {
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> StoreTransaction {
         switch verifier.verifyTransaction(jwsRepresentation) {
         case .success(let transaction): transaction
         case .failure(let failure): throw StoreError(.verificationFailed, failure.description)

@@ -19,7 +19,7 @@ extension EngineBenchmark {
             Report.line("server link: skipped, no tally binary beside tally-bench (swift build -c release --product tally)")
             return
         }
-        let catalog = Catalog(products: [Product(id: marketCoins, kind: .consumable, price: Decimal(string: "0.99")!,
+        let catalog = Catalog(products: [CatalogProduct(id: marketCoins, kind: .consumable, price: Decimal(string: "0.99")!,
                                                  currency: "USD")])
         let configuration = AppConfiguration(bundleId: ServerBenchSetup.bundleId, entitlements: [:],
                                              currencies: ["coins": [marketCoins: 10]], nonRenewingDurations: [:])

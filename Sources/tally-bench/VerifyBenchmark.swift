@@ -25,7 +25,7 @@ enum VerifyBenchmark {
         let authority = try SandboxCertificateAuthority.generate(now: now)
         let signer = try authority.signer()
         let tokens = try (0..<count).map { index in
-            try signer.signTransaction(Transaction(
+            try signer.signTransaction(StoreTransaction(
                 transactionId: String(2_000_000_100_000_000 + index), bundleId: bundleId,
                 productId: "coins.\(index % 7)", purchaseDate: now, quantity: 1, type: .consumable,
                 signedDate: now, environment: .sandbox, storefront: "USA", storefrontId: "143441",

@@ -45,7 +45,7 @@ enum VerifyLinesBenchmark {
             try rootDER.write(to: root)
             let largest = sizes.max() ?? 0
             let tokens = try (0..<largest).map { index in
-                try signer.signTransaction(Transaction(
+                try signer.signTransaction(StoreTransaction(
                     transactionId: String(2_000_000_200_000_000 + index), bundleId: bundleId,
                     productId: "coins.\(index % 7)", purchaseDate: now, quantity: 1, type: .consumable,
                     signedDate: now, environment: .sandbox, storefront: "USA", storefrontId: "143441",

@@ -7,8 +7,8 @@ enum HarnessCatalog {
     static let premium = "market.premium"
 
     static let catalog = Catalog(products: [
-        Product(id: coins, kind: .consumable, price: 0.99, currency: "USD"),
-        Product(id: premium, kind: .nonConsumable, price: 4.99, currency: "USD"),
+        CatalogProduct(id: coins, kind: .consumable, price: 0.99, currency: "USD"),
+        CatalogProduct(id: premium, kind: .nonConsumable, price: 4.99, currency: "USD"),
     ])
 
     static let configuration = AppConfiguration(

@@ -78,9 +78,9 @@ extension VerifyCommand {
 
     /// A notification's verified nested payloads (not Apple fields, so outside `payload`).
     struct Nested: Encodable {
-        var transactionInfo: Transaction?
+        var transactionInfo: StoreTransaction?
         var renewalInfo: RenewalInfo?
-        var appTransaction: AppTransaction?
+        var appTransaction: StoreAppTransaction?
 
         init(_ notification: ServerNotification) {
             transactionInfo = notification.data?.transactionInfo

@@ -82,7 +82,7 @@ extension VerifyCommand {
             }
         }
 
-        static func environment(_ text: String) throws(UsageError) -> Environment {
+        static func environment(_ text: String) throws(UsageError) -> StoreEnvironment {
             switch text.lowercased() {
             case "production": return .production
             case "sandbox": return .sandbox

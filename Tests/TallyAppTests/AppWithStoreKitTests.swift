@@ -1,7 +1,7 @@
 // An app file as an app developer writes it: `import Tally` alone (no TallyCore), beside `import StoreKit` (Apple's
-// on macOS; on Linux the stand-in module named `StoreKit`, which declares `Transaction` and `Product` too). Tally's
-// clashing names are spelled `Tally.Transaction` / `Tally.Product` or `TallyTransaction` / `TallyProduct`;
-// StoreKit's are spelled `StoreKit.Transaction` / `StoreKit.Product`, as an app must beside SwiftUI.
+// on Apple platforms; on Linux the stand-in module named `StoreKit`, which declares Apple's names). StoreKit's
+// `Transaction` and `Product` are written unqualified: none of Tally's names is one of StoreKit's top-level names
+// (Tally's are `StoreTransaction`, `CatalogProduct`, …).
 import Foundation
 #if os(Linux)
 @_spi(Scripting) import StoreKit
@@ -9,13 +9,12 @@ import Foundation
 import StoreKit
 #endif
 import Tally
-import Synchronization
 import Testing
 
 /// The smallest backend an app might write for previews: sells the catalog, buys at once, restores nothing.
 actor PreviewBackend: StoreBackend {
     let catalog: Catalog
-    private var sold: [Tally.Transaction] = []
+    private var sold: [StoreTransaction] = []
 
     init(catalog: Catalog) { self.catalog = catalog }
 
@@ -25,10 +24,10 @@ actor PreviewBackend: StoreBackend {
     }
 
     func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
-        guard let product: TallyProduct = catalog.product(request.productId) else {
+        guard let product: CatalogProduct = catalog.product(request.productId) else {
             throw StoreError(.productUnavailable, "\(request.productId) is not sold")
         }
-        let transaction = Tally.Transaction(
+        let transaction = StoreTransaction(
             transactionId: String(sold.count + 1), bundleId: "com.example.app", productId: product.id,
             purchaseDate: Date(), quantity: request.quantity, type: product.kind.transactionType)
         sold.append(transaction)
@@ -46,19 +45,21 @@ actor PreviewBackend: StoreBackend {
 }
 
 /// The preview store's signed forms: a token per sold transaction, verified by looking it up.
-final class PreviewSignatures: TransactionVerifier {
-    private let issued = Mutex<[String: Tally.Transaction]>([:])
+// @unchecked Sendable: `issued` is read and written only inside `lock.withLock` (NSLock: iOS 15's floor has no Mutex).
+final class PreviewSignatures: TransactionVerifier, @unchecked Sendable {
+    private let lock = NSLock()
+    private var issued: [String: StoreTransaction] = [:]
 
-    func sign(_ transaction: Tally.Transaction) -> String {
-        issued.withLock { issued in
+    func sign(_ transaction: StoreTransaction) -> String {
+        lock.withLock {
             let token = "preview.\(transaction.transactionId).\(issued.count)"
             issued[token] = transaction
             return token
         }
     }
 
-    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Tally.Transaction {
-        guard let transaction = issued.withLock({ $0[jwsRepresentation] }) else {
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> StoreTransaction {
+        guard let transaction = lock.withLock({ issued[jwsRepresentation] }) else {
             throw StoreError(.verificationFailed, "the preview store did not sign this")
         }
         return transaction
@@ -71,15 +72,15 @@ final class PreviewSignatures: TransactionVerifier {
 }
 
 /// StoreKit's values, converted by the app to show beside Tally's.
-func describe(_ transaction: StoreKit.Transaction, _ product: StoreKit.Product) -> String {
+func describe(_ transaction: Transaction, _ product: Product) -> String {
     "\(transaction.productID) at \(product.displayPrice)"
 }
 
 @Suite("An app importing Tally and StoreKit")
 struct AppWithStoreKitTests {
-    @Test("Tally's Transaction and Product are reachable by module name or alias; StoreKit's keep theirs")
+    @Test("StoreKit's Transaction and Product unqualified beside Tally's StoreTransaction and CatalogProduct")
     func bothModulesTogether() async throws {
-        let premium = Tally.Product(id: "app.premium", kind: .nonConsumable, price: 4.99, currency: "USD")
+        let premium = CatalogProduct(id: "app.premium", kind: .nonConsumable, price: 4.99, currency: "USD")
         let catalog = Catalog(products: [premium])
         let configuration = AppConfiguration(bundleId: "com.example.app", entitlements: ["premium": [premium.id]])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-app-\(UUID().uuidString)")
@@ -92,8 +93,8 @@ struct AppWithStoreKitTests {
             Issue.record("the purchase answered \(outcome)")
             return
         }
-        let alias: TallyTransaction = bought
-        #expect(alias.productId == "app.premium")
+        let sold: StoreTransaction = bought
+        #expect(sold.productId == "app.premium")
         #expect(await store.isEntitled("premium"))
         let state: CustomerState = await store.state
         #expect(state.nonConsumables == ["app.premium"])
@@ -101,8 +102,8 @@ struct AppWithStoreKitTests {
         // Apple's types have no public initializer; the stand-in's scripting ones build the values an app receives.
         let payload = Data(#"{"transactionId":"1","productId":"app.premium","type":"Non-Consumable","purchaseDate":0}"#.utf8)
             .base64EncodedString().replacingOccurrences(of: "=", with: "")
-        let storeKitTransaction = try StoreKit.Transaction(jwsRepresentation: "e30.\(payload).c2ln")
-        let storeKitProduct = StoreKit.Product(id: "app.premium", type: .nonConsumable, displayName: "Premium",
+        let storeKitTransaction = try Transaction(jwsRepresentation: "e30.\(payload).c2ln")
+        let storeKitProduct = Product(id: "app.premium", type: .nonConsumable, displayName: "Premium",
                                                price: 4.99, currencyCode: "USD", displayPrice: "$4.99")
         #expect(describe(storeKitTransaction, storeKitProduct) == "app.premium at $4.99")
         #endif

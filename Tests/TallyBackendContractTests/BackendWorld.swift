@@ -54,7 +54,7 @@ struct Market: Sendable {
                                                           fileName: configuration.path))
     }
 
-    func product(_ id: String) throws -> TallyCore.Product {
+    func product(_ id: String) throws -> TallyCore.CatalogProduct {
         guard let product = catalog.products.first(where: { $0.id == id }) else {
             throw StoreError(.productUnavailable, "\(id) is not in Market.storekit")
         }

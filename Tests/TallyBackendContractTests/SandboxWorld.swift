@@ -43,7 +43,7 @@ final class SandboxWorld: BackendWorld {
     /// A transaction for `request` signed by an authority the sandbox never trusted.
     func forged(_ request: PurchaseRequest) throws -> TransactionUpdate {
         let product = try market.product(request.productId)
-        let transaction = TallyCore.Transaction(
+        let transaction = TallyCore.StoreTransaction(
             transactionId: "9\(Int.random(in: 100_000...999_999))", bundleId: market.configuration.bundleId,
             productId: product.id, purchaseDate: Date(), quantity: request.quantity, type: product.kind.transactionType,
             signedDate: Date(), environment: .sandbox)

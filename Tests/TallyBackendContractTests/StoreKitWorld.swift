@@ -36,7 +36,7 @@ final class StoreKitWorld: BackendWorld {
         var cancelNext = false
         var forgeNext = false
         var pending: [Pending] = []
-        var sold: [String: TallyCore.Transaction] = [:]
+        var sold: [String: TallyCore.StoreTransaction] = [:]
         var renewals: [String: RenewalInfo] = [:]
     }
 
@@ -208,14 +208,14 @@ final class StoreKitWorld: BackendWorld {
         return transaction
     }
 
-    private func mint(_ productId: String, quantity: Int, token: UUID?) throws -> TallyCore.Transaction {
+    private func mint(_ productId: String, quantity: Int, token: UUID?) throws -> TallyCore.StoreTransaction {
         let product = try market.product(productId)
         let id = state.withLock { state in
             defer { state.nextId += 1 }
             return String(state.nextId)
         }
         let now = Date()
-        return TallyCore.Transaction(
+        return TallyCore.StoreTransaction(
             transactionId: id, originalTransactionId: id, bundleId: market.configuration.bundleId, productId: productId,
             subscriptionGroupIdentifier: product.subscription?.groupId, purchaseDate: now, originalPurchaseDate: now,
             expiresDate: product.subscription.map { $0.period.advance(now) }, quantity: quantity,
@@ -237,7 +237,7 @@ final class StoreKitWorld: BackendWorld {
     }
 
     /// The Market's product as StoreKit would answer it, its price formatted as StoreKit does for en_US.
-    static func storeKitProduct(_ product: TallyCore.Product) -> StoreKit.Product {
+    static func storeKitProduct(_ product: TallyCore.CatalogProduct) -> StoreKit.Product {
         let type: StoreKit.Product.ProductType = switch product.kind {
         case .consumable: .consumable
         case .nonConsumable: .nonConsumable
@@ -250,7 +250,7 @@ final class StoreKitWorld: BackendWorld {
                 introductoryOffer: info.introductoryOffer.map { offer in
                     StoreKit.Product.SubscriptionOffer(
                         id: nil, type: .introductory, price: offer.price,
-                        displayPrice: TallyCore.Product.formatPrice(offer.price, currency: product.currency,
+                        displayPrice: TallyCore.CatalogProduct.formatPrice(offer.price, currency: product.currency,
                                                                     locale: "en_US"),
                         paymentMode: offer.paymentMode == .freeTrial ? .freeTrial
                             : offer.paymentMode == .payUpFront ? .payUpFront : .payAsYouGo,
@@ -265,7 +265,7 @@ final class StoreKitWorld: BackendWorld {
                                 subscription: subscription, isFamilyShareable: product.familyShareable)
     }
 
-    static func period(_ period: TallyCore.SubscriptionPeriod) -> StoreKit.Product.SubscriptionPeriod {
+    static func period(_ period: TallyCore.SubscriptionDuration) -> StoreKit.Product.SubscriptionPeriod {
         let unit: StoreKit.Product.SubscriptionPeriod.Unit = switch period.unit {
         case .day: .day
         case .week: .week

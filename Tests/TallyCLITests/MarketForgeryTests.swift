@@ -9,10 +9,10 @@ import TallyCore
 struct MarketForgeryTests {
     /// Copies the journal's first transaction line into forged ones: `edit` changes each copy; the signed form is
     /// kept as it was (the attacker cannot sign), and the CRC-32 is recomputed, as anyone can.
-    static func forge(_ journal: URL, _ edits: [(inout Transaction) -> Void]) throws -> Int {
+    static func forge(_ journal: URL, _ edits: [(inout StoreTransaction) -> Void]) throws -> Int {
         let data = try Data(contentsOf: journal)
         let lines = data.split(separator: 0x0A)
-        var found: (Transaction, String?)?
+        var found: (StoreTransaction, String?)?
         for line in lines {
             if case .transaction(let transaction, let jws)? = JournalLine.decode(line[...], with: JSONDecoder()) {
                 found = (transaction, jws)

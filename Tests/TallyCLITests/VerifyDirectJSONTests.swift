@@ -9,7 +9,7 @@ import TallySandbox
     private static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
 
     /// A transaction with every field Tally models set, strings that need escaping included.
-    private static let full = Transaction(
+    private static let full = StoreTransaction(
         transactionId: "2000000000000001", originalTransactionId: "2000000000000000", webOrderLineItemId: "w/1",
         bundleId: "com.example.market", productId: "market.pro.\"monthly\"", subscriptionGroupIdentifier: "g\\1",
         purchaseDate: start, originalPurchaseDate: start.addingTimeInterval(-86_400),
@@ -21,12 +21,12 @@ import TallySandbox
         currency: "USD", price: 9_990, offerDiscountType: .payAsYouGo, appTransactionId: "704",
         offerPeriod: "P1M", revocationType: .refundProrated, revocationPercentage: 45_000, billingPlanType: .billedUpFront)
 
-    private static let minimal = Transaction(transactionId: "1", bundleId: "com.example.market", productId: "market.coins.10",
+    private static let minimal = StoreTransaction(transactionId: "1", bundleId: "com.example.market", productId: "market.coins.10",
                                              purchaseDate: start, type: .consumable, inAppOwnershipType: nil,
                                              environment: .sandbox)
 
     /// One the direct writer leaves to `JSONEncoder` (a field Tally does not model).
-    private static let unknown = Transaction(transactionId: "2", bundleId: "com.example.market", productId: "market.premium", purchaseDate: start,
+    private static let unknown = StoreTransaction(transactionId: "2", bundleId: "com.example.market", productId: "market.premium", purchaseDate: start,
                                              type: .nonConsumable, environment: .sandbox,
                                              unknownFields: ["zNewField": .string("kept"), "aNumber": .number(1)])
 

@@ -30,7 +30,7 @@ struct AppConfigurationJSONTests {
         #expect(config.bundleId == "com.example.market")
         #expect(config.entitlements == ["premium": ["market.premium", "market.pro.monthly"]])
         #expect(config.currencies["coins"]?["market.coins.10"] == 10)
-        #expect(config.nonRenewingDurations == ["market.season": SubscriptionPeriod(value: 3, unit: .month)])
+        #expect(config.nonRenewingDurations == ["market.season": SubscriptionDuration(value: 3, unit: .month)])
     }
 
     @Test("amounts are exact decimals read from the number text")

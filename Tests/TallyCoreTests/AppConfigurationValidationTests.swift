@@ -5,18 +5,18 @@ import Testing
 @Suite("AppConfiguration: validation against a catalog")
 struct AppConfigurationValidationTests {
     static let catalog = Catalog(products: [
-        Product(id: "market.coins.10", kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
-        Product(id: "market.premium", kind: .nonConsumable, price: 5, currency: "USD"),
-        Product(id: "market.season", kind: .nonRenewing, price: 3, currency: "USD"),
-        Product(id: "market.pro", kind: .autoRenewable, price: 2, currency: "USD",
-                subscription: Product.Subscription(groupId: "g", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
+        CatalogProduct(id: "market.coins.10", kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
+        CatalogProduct(id: "market.premium", kind: .nonConsumable, price: 5, currency: "USD"),
+        CatalogProduct(id: "market.season", kind: .nonRenewing, price: 3, currency: "USD"),
+        CatalogProduct(id: "market.pro", kind: .autoRenewable, price: 2, currency: "USD",
+                subscription: CatalogProduct.Subscription(groupId: "g", level: 1, period: SubscriptionDuration(value: 1, unit: .month))),
     ], fileName: "Market.storekit")
 
     @Test("a configuration that matches the catalog passes")
     func matches() throws {
         let config = AppConfiguration(bundleId: "b", entitlements: ["premium": ["market.premium", "market.pro", "market.season"]],
                                       currencies: ["coins": ["market.coins.10": 10]],
-                                      nonRenewingDurations: ["market.season": SubscriptionPeriod(value: 1, unit: .year)])
+                                      nonRenewingDurations: ["market.season": SubscriptionDuration(value: 1, unit: .year)])
         try config.validate(against: Self.catalog)
         #expect(config.problems(against: Self.catalog).isEmpty)
     }
@@ -25,7 +25,7 @@ struct AppConfigurationValidationTests {
     func mismatches() throws {
         let config = AppConfiguration(bundleId: "b", entitlements: ["premium": ["market.coins.10", "market.gold"]],
                                       currencies: ["coins": ["market.coins.100": 100, "market.premium": 1]],
-                                      nonRenewingDurations: ["market.pro": SubscriptionPeriod(value: 1, unit: .month)])
+                                      nonRenewingDurations: ["market.pro": SubscriptionDuration(value: 1, unit: .month)])
         let error = try #require(throws: TallyError.self) { try config.validate(against: Self.catalog, fileName: "market.json") }
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.hasPrefix("market.json does not match Market.storekit:\n"))

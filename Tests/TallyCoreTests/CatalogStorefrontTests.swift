@@ -10,15 +10,15 @@ struct CatalogStorefrontTests {
         ("KOR", "KRW"), ("CAN", "CAD"), ("AUS", "AUD"), ("MEX", "MXN"), ("BRA", "BRL"), ("IND", "INR"),
     ])
     func currency(storefront: String, currency: String) {
-        #expect(Storefront.currencyCode(for: storefront) == currency)
-        #expect(Storefront.currencyCode(for: storefront.lowercased()) == currency)
+        #expect(Storefronts.currencyCode(for: storefront) == currency)
+        #expect(Storefronts.currencyCode(for: storefront.lowercased()) == currency)
     }
 
     @Test("codes that are not storefronts have no currency")
     func unknown() {
-        #expect(Storefront.currencyCode(for: "US") == nil)
-        #expect(Storefront.currencyCode(for: "") == nil)
-        #expect(Storefront.currencies.values.allSatisfy { $0.count == 3 && $0 == $0.uppercased() })
-        #expect(Storefront.currencies.keys.allSatisfy { $0.count == 3 && $0 == $0.uppercased() })
+        #expect(Storefronts.currencyCode(for: "US") == nil)
+        #expect(Storefronts.currencyCode(for: "") == nil)
+        #expect(Storefronts.currencies.values.allSatisfy { $0.count == 3 && $0 == $0.uppercased() })
+        #expect(Storefronts.currencies.keys.allSatisfy { $0.count == 3 && $0 == $0.uppercased() })
     }
 }

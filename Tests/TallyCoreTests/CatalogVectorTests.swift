@@ -75,7 +75,7 @@ struct CatalogVectorTests {
         let expected = try CatalogVectors.rawProductIds(data).filter { seen.insert($0).inserted }
         #expect(catalog.products.map(\.id) == expected)
         #expect(catalog.fileName == fileName)
-        let currency = try #require(Storefront.currencyCode(for: catalog.settings.storefront))
+        let currency = try #require(Storefronts.currencyCode(for: catalog.settings.storefront))
         #expect(catalog.products.allSatisfy { $0.currency == currency })
         for product in catalog.products {
             #expect((product.kind == .autoRenewable) == (product.subscription != nil), "\(product.id)")

@@ -8,7 +8,7 @@ private typealias F = RulesFixtures
 /// surface behaves as a plain stored array: equality, hashing, JSON, and assignment.
 @Suite("CustomerState ledger built on first read")
 struct CustomerStateLedgerTests {
-    private static func history() -> [Transaction] {
+    private static func history() -> [StoreTransaction] {
         [F.purchase("c1", "app.coins.10", at: F.start, quantity: 2),
          F.purchase("c2", "app.coins.100", at: F.day(1), revokedAt: F.day(3)),
          F.purchase("c3", "app.coins.10", at: F.day(2))]

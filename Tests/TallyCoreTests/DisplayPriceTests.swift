@@ -8,11 +8,11 @@ private func normalized(_ text: String) -> String {
 }
 
 private func price(_ amount: String, _ currency: String, _ locale: String) -> String {
-    let product = Product(id: "p", kind: .consumable, price: Decimal(string: amount)!, currency: currency)
+    let product = CatalogProduct(id: "p", kind: .consumable, price: Decimal(string: amount)!, currency: currency)
     return normalized(product.displayPrice(locale: locale))
 }
 
-@Suite("Product: display prices and localizations")
+@Suite("CatalogProduct: display prices and localizations")
 struct DisplayPriceTests {
     @Test("prices read the way StoreKit shows them", arguments: [
         ("0.99", "USD", "en_US", "$0.99"),
@@ -34,7 +34,7 @@ struct DisplayPriceTests {
     func exactness() {
         #expect(price("10000", "JPY", "ja") .hasSuffix("10,000"))
         #expect(price("0.1", "USD", "en_US") == "$0.10")
-        #expect(Product.formatPrice(Decimal(string: "19.99")!, currency: "EUR", locale: "de_DE").hasPrefix("19,99"))
+        #expect(CatalogProduct.formatPrice(Decimal(string: "19.99")!, currency: "EUR", locale: "de_DE").hasPrefix("19,99"))
     }
 
     @Test("a catalog product formats in its storefront's currency")
@@ -48,9 +48,9 @@ struct DisplayPriceTests {
     @Test("localization: exact, then the most specific same-language match, then the first")
     func localization() {
         let list = ["en_US", "zh_Hant", "zh_Hans", "ja", "fr_FR"].map {
-            Product.Localization(locale: $0, displayName: $0, description: "")
+            CatalogProduct.Localization(locale: $0, displayName: $0, description: "")
         }
-        func pick(_ locale: String) -> String? { Product.Localization.best(in: list, for: locale)?.displayName }
+        func pick(_ locale: String) -> String? { CatalogProduct.Localization.best(in: list, for: locale)?.displayName }
         #expect(pick("ja") == "ja")
         #expect(pick("ja_JP") == "ja")
         #expect(pick("zh-Hans-CN") == "zh_Hans")
@@ -58,6 +58,6 @@ struct DisplayPriceTests {
         #expect(pick("FR") == "fr_FR")
         #expect(pick("en_GB") == "en_US")
         #expect(pick("de_DE") == "en_US")
-        #expect(Product.Localization.best(in: [], for: "en_US") == nil)
+        #expect(CatalogProduct.Localization.best(in: [], for: "en_US") == nil)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct NewerFactsTests {
     private typealias F = RulesFixtures
 
-    private static func copy(signed: Double?, revoked: Bool) -> Transaction {
+    private static func copy(signed: Double?, revoked: Bool) -> StoreTransaction {
         F.purchase("1", "app.premium", at: F.start, revokedAt: revoked ? F.day(1) : nil,
                    signed: signed.map(F.day))
     }
@@ -20,8 +20,8 @@ import Testing
         #expect(!purchase.supersedes(refund), "a replayed purchase must not undo its refund")
         #expect(reversal.supersedes(refund), "a refund reversal restores the purchase")
         #expect(!refund.supersedes(reversal))
-        #expect(Transaction.newest(stored: refund, incoming: purchase) == refund)
-        #expect(Transaction.newest(stored: nil, incoming: purchase) == purchase)
+        #expect(StoreTransaction.newest(stored: refund, incoming: purchase) == refund)
+        #expect(StoreTransaction.newest(stored: nil, incoming: purchase) == purchase)
     }
 
     @Test("on equal signedDate the revoked copy wins; on a full tie the incoming copy")

@@ -21,7 +21,7 @@ struct OwnershipDateArithmeticTests {
 
     @Test(arguments: periods)
     func matchesFoundationCalendar(_ text: String) throws {
-        let period = try SubscriptionPeriod(iso8601: text)
+        let period = try SubscriptionDuration(iso8601: text)
         #expect(Self.dates.count == 208)
         for date in Self.dates {
             let fast = UTCCalendar.advance(date, by: period)
@@ -32,9 +32,9 @@ struct OwnershipDateArithmeticTests {
 
     @Test func absurdPeriodsEndInTheFarFutureInsteadOfCrashing() {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        #expect(UTCCalendar.advance(start, by: SubscriptionPeriod(value: Int.min, unit: .month)) == .distantFuture)
-        #expect(UTCCalendar.advance(start, by: SubscriptionPeriod(value: 2_000_000, unit: .year)) == .distantFuture)
-        #expect(UTCCalendar.advance(Date(timeIntervalSince1970: .infinity), by: SubscriptionPeriod(value: 1, unit: .day))
+        #expect(UTCCalendar.advance(start, by: SubscriptionDuration(value: Int.min, unit: .month)) == .distantFuture)
+        #expect(UTCCalendar.advance(start, by: SubscriptionDuration(value: 2_000_000, unit: .year)) == .distantFuture)
+        #expect(UTCCalendar.advance(Date(timeIntervalSince1970: .infinity), by: SubscriptionDuration(value: 1, unit: .day))
                 == .distantFuture)
     }
 }

@@ -8,7 +8,7 @@ private typealias F = RulesFixtures
 @Suite("Ownership at scale")
 struct OwnershipScaleTests {
     @Test func manyProductsAndRedeliveriesCountOnce() {
-        var transactions: [Transaction] = []
+        var transactions: [StoreTransaction] = []
         for product in 0..<60 {
             transactions.append(F.purchase("n\(product)", "app.legacy.\(product)", at: F.start))
         }
@@ -27,7 +27,7 @@ struct OwnershipScaleTests {
     }
 
     @Test func ledgerAndRecordAgreeOnUnknownTypes() throws {
-        let odd = Transaction(transactionId: "x1", productId: "app.coins.10", purchaseDate: F.start, quantity: 2,
+        let odd = StoreTransaction(transactionId: "x1", productId: "app.coins.10", purchaseDate: F.start, quantity: 2,
                               type: ProductType(rawValue: "Future Kind"))
         var history = PurchaseHistory(transactions: [odd])
         let state = CustomerState(catalog: F.catalog, configuration: F.configuration, history: history, at: F.day(1))

@@ -43,7 +43,7 @@ struct OwnershipTests {
 
     @Test func productMissingFromCatalogCountsByTransactionType() throws {
         let legacy = F.purchase("n1", "app.legacy", at: F.start)
-        let mystery = Transaction(transactionId: "s1", productId: "gone.monthly", subscriptionGroupIdentifier: "gone",
+        let mystery = StoreTransaction(transactionId: "s1", productId: "gone.monthly", subscriptionGroupIdentifier: "gone",
                                   purchaseDate: F.start, expiresDate: F.day(30), type: .autoRenewable)
         let state = F.state([legacy, mystery], at: F.day(10))
         #expect(state.nonConsumables == ["app.legacy"])
@@ -54,9 +54,9 @@ struct OwnershipTests {
     }
 
     @Test func unknownTypeFallsBackToCatalogKindOrWarns() {
-        let known = Transaction(transactionId: "n1", productId: "app.premium", purchaseDate: F.start,
+        let known = StoreTransaction(transactionId: "n1", productId: "app.premium", purchaseDate: F.start,
                                 type: ProductType(rawValue: "Future Kind"))
-        let unknown = Transaction(transactionId: "n2", productId: "app.future", purchaseDate: F.start,
+        let unknown = StoreTransaction(transactionId: "n2", productId: "app.future", purchaseDate: F.start,
                                   type: ProductType(rawValue: "Future Kind"))
         let state = F.state([known, unknown], at: F.day(1))
         #expect(state.nonConsumables == ["app.premium"])
@@ -65,7 +65,7 @@ struct OwnershipTests {
     }
 
     @Test func subscriptionWithoutAnyGroupIsItsOwnGroupWithAWarning() {
-        let orphan = Transaction(transactionId: "s1", productId: "gone.weekly", purchaseDate: F.start,
+        let orphan = StoreTransaction(transactionId: "s1", productId: "gone.weekly", purchaseDate: F.start,
                                  expiresDate: F.day(7), type: .autoRenewable)
         let state = F.state([orphan], at: F.day(1))
         #expect(state.subscriptions.map(\.groupId) == ["gone.weekly"])

@@ -8,10 +8,10 @@ private typealias F = RulesFixtures
 /// a new copy clears its own mark and the marks it made, and ``PeriodSupersession/plan(after:unsuperseded:)``
 /// runs after every write of a transaction it concerns.
 struct SupersessionStore {
-    private(set) var rows: [UTF8Key: (transaction: Transaction, mark: PeriodSupersession.Mark?)] = [:]
+    private(set) var rows: [UTF8Key: (transaction: StoreTransaction, mark: PeriodSupersession.Mark?)] = [:]
     private(set) var cleared = 0
 
-    mutating func write(_ copy: Transaction) {
+    mutating func write(_ copy: StoreTransaction) {
         let key = UTF8Key(copy.transactionId)
         if let stored = rows[key] {
             guard stored.transaction != copy, copy.supersedes(stored.transaction) else { return }
@@ -32,12 +32,12 @@ struct SupersessionStore {
     }
 
     /// Every stored transaction that is not a consumable.
-    var facts: [Transaction] {
+    var facts: [StoreTransaction] {
         rows.values.map(\.transaction).filter { $0.type != .consumable }.sorted { $0.transactionId < $1.transactionId }
     }
 
     /// What a store reads for a state at `now`: the facts not superseded by then.
-    func read(at now: Date) -> [Transaction] {
+    func read(at now: Date) -> [StoreTransaction] {
         rows.values.filter { $0.transaction.type != .consumable && ($0.mark.map { $0.from > now } ?? true) }
             .map(\.transaction).sorted { $0.transactionId < $1.transactionId }
     }
@@ -49,7 +49,7 @@ struct SupersessionStore {
 /// refunds and their reversals, a second chain, redelivered old copies, periods dated ahead of the clock.
 struct SubscriberHistory {
     var rng: SplitMix64
-    var transactions: [Transaction] = []
+    var transactions: [StoreTransaction] = []
     var renewals: [RenewalInfo] = []
     private var counter = 0
 
@@ -105,7 +105,7 @@ struct SubscriberHistory {
         transactions.append(F.purchase("k\(seed)", "app.coins.10", at: F.day(4)))
     }
 
-    private mutating func revoke(_ period: Transaction, at date: Date) {
+    private mutating func revoke(_ period: StoreTransaction, at date: Date) {
         var copy = period
         copy.revocationDate = date
         copy.revocationReason = .appIssue
@@ -116,13 +116,13 @@ struct SubscriberHistory {
 
 @Suite("Period supersession")
 struct PeriodSupersessionTests {
-    private static func state(_ transactions: [Transaction], _ renewals: [RenewalInfo], at now: Date) -> CustomerState {
+    private static func state(_ transactions: [StoreTransaction], _ renewals: [RenewalInfo], at now: Date) -> CustomerState {
         CustomerState(catalog: F.catalog, configuration: F.configuration,
                       history: PurchaseHistory(transactions: transactions, renewalInfos: renewals), nets: [:], at: now)
     }
 
     /// The times worth asking at: every purchase, expiry and revocation date, a second either side, and between.
-    private static func moments(_ transactions: [Transaction]) -> [Date] {
+    private static func moments(_ transactions: [StoreTransaction]) -> [Date] {
         var dates: Set<Date> = []
         for transaction in transactions {
             for date in [transaction.purchaseDate, transaction.expiresDate, transaction.revocationDate].compactMap({ $0 }) {
@@ -188,7 +188,7 @@ struct PeriodSupersessionTests {
     func clearing() {
         var store = SupersessionStore()
         var start = F.start
-        var periods: [Transaction] = []
+        var periods: [StoreTransaction] = []
         for index in 0..<5 {
             let period = F.period("m\(index)", "plus.silver.month", from: start, original: "m0")
             periods.append(period)
@@ -231,7 +231,7 @@ struct PeriodSupersessionTests {
     func manyUnmarkedPeriods() {
         // A chain of 5,000 periods with no marks (as after a move between customers), in shuffled order.
         var start = F.start
-        var periods: [Transaction] = []
+        var periods: [StoreTransaction] = []
         for index in 0..<5_000 {
             let period = F.period("u\(index)", "other.month", from: start, original: "u0",
                                   offer: index == 0 ? .introductory : nil)

@@ -30,7 +30,7 @@ struct RandomHistoryGenerator {
     var now = RulesFixtures.start
     var history = PurchaseHistory()
     /// The latest copy of every transaction id.
-    var current: [String: Transaction] = [:]
+    var current: [String: StoreTransaction] = [:]
     /// Group → the latest period added to it.
     var latestPeriod: [String: String] = [:]
     var renewal: [String: RenewalInfo] = [:]
@@ -46,7 +46,7 @@ struct RandomHistoryGenerator {
         return "t\(counter)"
     }
 
-    private mutating func add(_ transaction: Transaction) {
+    private mutating func add(_ transaction: StoreTransaction) {
         var copy = transaction
         copy.signedDate = now.addingTimeInterval(Double(counter))
         history.transactions.append(copy)

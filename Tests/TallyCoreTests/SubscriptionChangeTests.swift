@@ -23,10 +23,10 @@ struct SubscriptionChangeTests {
     }
 
     @Test func equalLengthsInOtherUnitsCrossgradeAtOnce() {
-        let weekly = F.subscription("w", level: 3, period: SubscriptionPeriod(value: 1, unit: .week))
-        let sevenDays = F.subscription("d", level: 3, period: SubscriptionPeriod(value: 7, unit: .day))
+        let weekly = F.subscription("w", level: 3, period: SubscriptionDuration(value: 1, unit: .week))
+        let sevenDays = F.subscription("d", level: 3, period: SubscriptionDuration(value: 7, unit: .day))
         let yearly = F.subscription("y", level: 3, period: F.year)
-        let twelveMonths = F.subscription("m", level: 3, period: SubscriptionPeriod(value: 12, unit: .month))
+        let twelveMonths = F.subscription("m", level: 3, period: SubscriptionDuration(value: 12, unit: .month))
         #expect(SubscriptionChange.classify(from: weekly, to: sevenDays) == .crossgradeImmediate)
         #expect(SubscriptionChange.classify(from: yearly, to: twelveMonths) == .crossgradeImmediate)
         #expect(SubscriptionChange.classify(from: weekly, to: yearly) == .crossgradeAtRenewal)

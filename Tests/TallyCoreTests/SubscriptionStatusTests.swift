@@ -7,10 +7,10 @@ private typealias F = RulesFixtures
 /// One subscription scenario and the group state expected at `now`.
 struct SubscriptionCase: Sendable, CustomTestStringConvertible {
     let name: String
-    let transactions: [Transaction]
+    let transactions: [StoreTransaction]
     var renewals: [RenewalInfo] = []
     let now: Date
-    let status: SubscriptionStatus
+    let status: SubscriptionState
     let productId: String
     var willRenew = false
     var pending: String?

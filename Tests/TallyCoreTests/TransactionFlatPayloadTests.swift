@@ -2,7 +2,7 @@ import Foundation
 import TallyCore
 import Testing
 
-/// `Transaction(flatPayload:)` reads Apple's flat payloads without `JSONDecoder`: whatever it returns must be
+/// `StoreTransaction(flatPayload:)` reads Apple's flat payloads without `JSONDecoder`: whatever it returns must be
 /// exactly what `JSONDecoder` decodes from the same bytes, and it must decline (nil) every document it cannot
 /// read that way, so that `JSONDecoder` alone says why a document is refused.
 @Suite struct TransactionFlatPayloadTests {
@@ -23,8 +23,8 @@ import Testing
         ("billingPlanType", "\"MONTHLY\""),
     ]
 
-    static func foundation(_ bytes: [UInt8]) -> Transaction? {
-        try? JSONDecoder().decode(Transaction.self, from: Data(bytes))
+    static func foundation(_ bytes: [UInt8]) -> StoreTransaction? {
+        try? JSONDecoder().decode(StoreTransaction.self, from: Data(bytes))
     }
 
     static func render(_ members: [(String, String)], space: String = "") -> [UInt8] {
@@ -34,7 +34,7 @@ import Testing
     @Test func aFullFlatPayloadReadsAsJSONDecoderReadsIt() throws {
         for space in ["", " ", "\n\t", "\r\n  "] {
             let bytes = Self.render(Self.fullMembers, space: space)
-            let flat = try #require(Transaction(flatPayload: bytes), "\(String(decoding: bytes, as: UTF8.self))")
+            let flat = try #require(StoreTransaction(flatPayload: bytes), "\(String(decoding: bytes, as: UTF8.self))")
             #expect(flat == Self.foundation(bytes))
             #expect(flat.unknownFields.isEmpty, "a known key was taken for an unknown one: \(flat.unknownFields)")
             #expect(flat.price == 10990 && flat.quantity == 2 && flat.isUpgraded == true)
@@ -50,21 +50,21 @@ import Testing
             let jws = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             let bytes = try #require(Self.payloadBytes(jws), "\(name)")
             let expected = try #require(Self.foundation(bytes), "\(name)")
-            #expect(Transaction(flatPayload: bytes) == expected, "\(name)")
-            #expect(try Transaction(payloadJSON: bytes) == expected, "\(name)")
+            #expect(StoreTransaction(flatPayload: bytes) == expected, "\(name)")
+            #expect(try StoreTransaction(payloadJSON: bytes) == expected, "\(name)")
         }
     }
 
     @Test func appleLibraryModelsMatchOrAreDeclined() throws {
         let models = CatalogVectors.directory.deletingLastPathComponent().appendingPathComponent("apple-server-library/python/tests/resources/models")
         let nested = try Array(Data(contentsOf: models.appendingPathComponent("signedTransaction.json")))
-        #expect(Transaction(flatPayload: nested) == nil, "advancedCommerceInfo is an object: JSONDecoder reads it")
+        #expect(StoreTransaction(flatPayload: nested) == nil, "advancedCommerceInfo is an object: JSONDecoder reads it")
         let expected = try #require(Self.foundation(nested))
-        #expect(try Transaction(payloadJSON: nested) == expected)
+        #expect(try StoreTransaction(payloadJSON: nested) == expected)
         #expect(expected.advancedCommerceInfo != nil)
         for name in try FileManager.default.contentsOfDirectory(atPath: models.path) where name.hasSuffix(".json") {
             let bytes = try Array(Data(contentsOf: models.appendingPathComponent(name)))
-            if let flat = Transaction(flatPayload: bytes) {
+            if let flat = StoreTransaction(flatPayload: bytes) {
                 #expect(flat == Self.foundation(bytes), "\(name)")
             }
         }
@@ -87,20 +87,20 @@ import Testing
         ("a trailing comma", #"{"transactionId":"1","productId":"p","type":"Consumable","purchaseDate":1,}"#),
     ])
     func declines(_ reason: String, _ text: String) {
-        #expect(Transaction(flatPayload: Array(text.utf8)) == nil, "\(reason)")
+        #expect(StoreTransaction(flatPayload: Array(text.utf8)) == nil, "\(reason)")
     }
 
     @Test func invalidUTF8IsDeclined() {
         var bytes = Array(#"{"transactionId":"1","productId":"p"#.utf8)
         bytes += [0xC3, 0x28]
         bytes += Array(#"","type":"Consumable","purchaseDate":1}"#.utf8)
-        #expect(Transaction(flatPayload: bytes) == nil)
+        #expect(StoreTransaction(flatPayload: bytes) == nil)
         #expect(Self.foundation(bytes) == nil)
     }
 
     /// Thousands of payloads built from the full one by random edits — some JSON `JSONDecoder` reads, some
     /// it refuses, some the one-pass reader must decline: the reader never gives another value than
-    /// `JSONDecoder`, never a value where `JSONDecoder` refuses, and `Transaction(payloadJSON:)` always
+    /// `JSONDecoder`, never a value where `JSONDecoder` refuses, and `StoreTransaction(payloadJSON:)` always
     /// gives `JSONDecoder`'s answer.
     @Test func randomEditsNeverDisagreeWithJSONDecoder() throws {
         var random = SplitMix64(seed: 0x7A11_F1A7)
@@ -109,14 +109,14 @@ import Testing
         for _ in 0..<count {
             let bytes = Self.randomPayload(&random)
             let expected = Self.foundation(bytes)
-            let flat = Transaction(flatPayload: bytes)
+            let flat = StoreTransaction(flatPayload: bytes)
             let text = String(decoding: bytes, as: UTF8.self)
             if let flat {
                 engaged += 1
                 #expect(flat == expected, "\(text)")
             }
             if expected == nil { refused += 1 }
-            #expect((try? Transaction(payloadJSON: bytes)) == expected, "\(text)")
+            #expect((try? StoreTransaction(payloadJSON: bytes)) == expected, "\(text)")
         }
         // The edits must exercise both sides, or the test would say nothing.
         #expect(engaged > count / 5, "engaged \(engaged)")

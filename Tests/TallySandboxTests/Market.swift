@@ -19,24 +19,24 @@ enum Market {
     static let start = Date(timeIntervalSince1970: 1_768_435_200)
 
     static func catalog(settings: StoreKitSettings = StoreKitSettings()) -> Catalog {
-        let month = SubscriptionPeriod(value: 1, unit: .month)
-        func sub(_ id: String, _ price: Decimal, group: String, level: Int, period: SubscriptionPeriod = month,
-                 intro: SubscriptionOffer? = nil) -> Product {
-            Product(id: id, kind: .autoRenewable, price: price, currency: "USD",
+        let month = SubscriptionDuration(value: 1, unit: .month)
+        func sub(_ id: String, _ price: Decimal, group: String, level: Int, period: SubscriptionDuration = month,
+                 intro: SubscriptionOffer? = nil) -> CatalogProduct {
+            CatalogProduct(id: id, kind: .autoRenewable, price: price, currency: "USD",
                     subscription: .init(groupId: group, level: level, period: period, introductoryOffer: intro))
         }
         let trial = SubscriptionOffer(kind: .introductory, paymentMode: .freeTrial,
-                                      period: SubscriptionPeriod(value: 1, unit: .week))
+                                      period: SubscriptionDuration(value: 1, unit: .week))
         let products = [
-            Product(id: removeAds, kind: .nonConsumable, price: Decimal(string: "2.99")!, currency: "USD"),
-            Product(id: coins, kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
-            Product(id: premium, kind: .nonConsumable, price: Decimal(string: "9.99")!, currency: "USD"),
-            Product(id: season, kind: .nonRenewing, price: Decimal(string: "4.99")!, currency: "USD"),
+            CatalogProduct(id: removeAds, kind: .nonConsumable, price: Decimal(string: "2.99")!, currency: "USD"),
+            CatalogProduct(id: coins, kind: .consumable, price: Decimal(string: "0.99")!, currency: "USD"),
+            CatalogProduct(id: premium, kind: .nonConsumable, price: Decimal(string: "9.99")!, currency: "USD"),
+            CatalogProduct(id: season, kind: .nonRenewing, price: Decimal(string: "4.99")!, currency: "USD"),
             sub(plusMonthly, Decimal(string: "14.99")!, group: "pro", level: 1),
             sub(proMonthly, Decimal(string: "9.99")!, group: "pro", level: 2),
-            sub(proYearly, Decimal(string: "99.99")!, group: "pro", level: 2, period: SubscriptionPeriod(value: 1, unit: .year)),
+            sub(proYearly, Decimal(string: "99.99")!, group: "pro", level: 2, period: SubscriptionDuration(value: 1, unit: .year)),
             sub(basicMonthly, Decimal(string: "4.99")!, group: "pro", level: 3),
-            sub(newsWeekly, Decimal(string: "1.99")!, group: "news", level: 1, period: SubscriptionPeriod(value: 1, unit: .week)),
+            sub(newsWeekly, Decimal(string: "1.99")!, group: "news", level: 1, period: SubscriptionDuration(value: 1, unit: .week)),
             sub(trialMonthly, Decimal(string: "5.99")!, group: "trial", level: 1, intro: trial),
         ]
         let groups = [
@@ -51,15 +51,15 @@ enum Market {
         bundleId: "com.example.market",
         entitlements: ["noAds": [removeAds, premium], "premium": [premium], "pro": [plusMonthly, proMonthly, proYearly, basicMonthly]],
         currencies: ["coins": [coins: 10]],
-        nonRenewingDurations: [season: SubscriptionPeriod(value: 3, unit: .month)])
+        nonRenewingDurations: [season: SubscriptionDuration(value: 3, unit: .month)])
 
     static func sandbox(settings: StoreKitSettings = StoreKitSettings()) -> Sandbox {
         Sandbox(catalog: catalog(settings: settings), configuration: configuration, start: start)
     }
 
     /// A date `value` calendar units after `date`, in UTC.
-    static func date(_ date: Date, plus value: Int, _ unit: SubscriptionPeriod.Unit) -> Date {
-        SubscriptionPeriod(value: value, unit: unit).advance(date)
+    static func date(_ date: Date, plus value: Int, _ unit: SubscriptionDuration.Unit) -> Date {
+        SubscriptionDuration(value: value, unit: unit).advance(date)
     }
 }
 
@@ -70,7 +70,7 @@ struct UnexpectedResult: Error, CustomStringConvertible {
 
 extension PurchaseResult {
     /// The transaction, or a thrown test failure naming the outcome.
-    func requireTransaction() throws -> Transaction {
+    func requireTransaction() throws -> StoreTransaction {
         guard let transaction else { throw UnexpectedResult(description: "expected purchased, got \(self)") }
         return transaction
     }

@@ -17,7 +17,7 @@ import Testing
     }
 
     /// Requests a refund of a new coin, records `consumption` (when given) and decides it by the rule.
-    private func decide(_ consumption: ((Sandbox) -> SandboxConsumptionInfo)?) throws -> (SandboxRefundRequest, Transaction?) {
+    private func decide(_ consumption: ((Sandbox) -> SandboxConsumptionInfo)?) throws -> (SandboxRefundRequest, StoreTransaction?) {
         var sandbox = Market.sandbox()
         let id = try coin(&sandbox)
         _ = try sandbox.requestRefund(transactionId: id, reason: "FULFILLMENT_ISSUE")

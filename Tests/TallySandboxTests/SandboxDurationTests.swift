@@ -54,7 +54,7 @@ struct SandboxTimeRateTests {
     @Test("the deprecated one-second-is-one-day rate shrinks a month to its days in seconds")
     func oneSecondIsOneDay() {
         let rate = SandboxTimeRate(rawValue: 6)
-        let end = rate.end(of: SubscriptionPeriod(value: 1, unit: .month), from: Market.start)
+        let end = rate.end(of: SubscriptionDuration(value: 1, unit: .month), from: Market.start)
         #expect(end == Market.start.addingTimeInterval(31)) // January has 31 days
         #expect(rate.retryEnd(from: Market.start) == Market.start.addingTimeInterval(60))
         #expect(SandboxTimeRate(rawValue: 0).isRealTime && !rate.isRealTime)

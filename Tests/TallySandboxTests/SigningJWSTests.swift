@@ -26,7 +26,7 @@ import Testing
         #expect(x5c.map { Data(base64Encoded: $0) } == [authority.leafDER, authority.intermediateDER, authority.rootDER])
 
         let payload = try #require(Support.base64URLDecode(parts[1]))
-        #expect(try JSONDecoder().decode(Transaction.self, from: payload) == transaction)
+        #expect(try JSONDecoder().decode(StoreTransaction.self, from: payload) == transaction)
         let fields = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
         #expect(fields["signedDate"] as? Int64 == now.millisecondsSince1970)
         #expect(fields["environment"] as? String == "Sandbox")
@@ -90,7 +90,7 @@ import Testing
         #expect(results.count == 32)
         for (id, jws) in results {
             let payload = try #require(Support.base64URLDecode(jws.split(separator: ".")[1]))
-            #expect(try JSONDecoder().decode(Transaction.self, from: payload).transactionId == id)
+            #expect(try JSONDecoder().decode(StoreTransaction.self, from: payload).transactionId == id)
         }
     }
 }

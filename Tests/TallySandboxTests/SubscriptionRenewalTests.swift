@@ -196,9 +196,9 @@ struct SubscriptionRenewalTests {
 @Suite("Sandbox subscription details")
 struct SubscriptionDetailTests {
     static func catalog(offer: SubscriptionOffer) -> Catalog {
-        let product = Product(id: "intro.monthly", kind: .autoRenewable, price: 10, currency: "EUR",
+        let product = CatalogProduct(id: "intro.monthly", kind: .autoRenewable, price: 10, currency: "EUR",
                               subscription: .init(groupId: "intro", level: 1,
-                                                  period: SubscriptionPeriod(value: 1, unit: .month),
+                                                  period: SubscriptionDuration(value: 1, unit: .month),
                                                   introductoryOffer: offer))
         return Catalog(products: [product],
                        subscriptionGroups: [SubscriptionGroup(id: "intro", name: "Intro", productIds: [product.id])])
@@ -207,7 +207,7 @@ struct SubscriptionDetailTests {
     @Test("pay as you go: the offer price for the offer's periods, then the full price")
     func payAsYouGo() throws {
         let offer = SubscriptionOffer(kind: .introductory, paymentMode: .payAsYouGo,
-                                      period: SubscriptionPeriod(value: 1, unit: .month), periodCount: 2,
+                                      period: SubscriptionDuration(value: 1, unit: .month), periodCount: 2,
                                       price: Decimal(string: "2.5")!)
         var sandbox = Sandbox(catalog: Self.catalog(offer: offer), configuration: Market.configuration,
                               start: Market.start)
@@ -225,7 +225,7 @@ struct SubscriptionDetailTests {
     @Test("pay up front: one payment covers the whole offer")
     func payUpFront() throws {
         let offer = SubscriptionOffer(kind: .introductory, paymentMode: .payUpFront,
-                                      period: SubscriptionPeriod(value: 3, unit: .month), price: 20)
+                                      period: SubscriptionDuration(value: 3, unit: .month), price: 20)
         var sandbox = Sandbox(catalog: Self.catalog(offer: offer), configuration: Market.configuration,
                               start: Market.start)
         let first = try sandbox.purchase("intro.monthly").requireTransaction()

@@ -12,12 +12,12 @@ extension ServerProcessTests {
         /// Seeds a purchase, subscriptions (one for the XSS id), a refund, a transfer, a subscription bought 40 days
         /// ago that renewed, and one in billing retry (its renewal info from a DID_FAIL_TO_RENEW notification);
         /// returns every transaction posted, by the customer that owns it now.
-        static func seed(_ fixture: ServerFixture) async throws -> [String: [Transaction]] {
+        static func seed(_ fixture: ServerFixture) async throws -> [String: [StoreTransaction]] {
             // One sandbox (its transaction ids are unique), its clock 40 days back: two monthly subscriptions
             // first, then 40 days on (one renews, one meets a billing issue), then today's purchases.
             var market = try fixture.market(start: Date().addingTimeInterval(-40 * 86_400))
             let client = fixture.client
-            var bought: [String: [Transaction]] = [:]
+            var bought: [String: [StoreTransaction]] = [:]
             market.set(.billingIssue, enabled: true, account: "ret")
             for (customer, product) in [("ren", "market.plus.monthly"), ("ret", "market.plus.monthly")] {
                 let (transaction, jws) = try market.buySigned(product, account: customer)
@@ -76,7 +76,7 @@ extension ServerProcessTests {
             #expect(statuses.filter { $0 == "inBillingRetry" || $0 == "inGracePeriod" }.count == 1, "\(statuses)")
             let format = ISO8601DateFormatter()
             format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            let all: [Transaction] = bought.values.flatMap { $0 }
+            let all: [StoreTransaction] = bought.values.flatMap { $0 }
             for days in [7, 30, 90] {
                 let overview = try await Self.get(fixture, "/v1/dashboard/overview?days=\(days)")
                 #expect(overview["activeSubscriptions"] as? Int == statuses.filter { $0 == "subscribed" }.count)

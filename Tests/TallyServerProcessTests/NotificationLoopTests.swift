@@ -141,7 +141,7 @@ extension ServerProcessTests.Durability {
         let fixture = try ServerFixture()
         var market = try fixture.market()
         let customers = (0..<4).map { "refunded-\($0)" }
-        var bought: [(customer: String, transaction: TallyCore.Transaction)] = []
+        var bought: [(customer: String, transaction: TallyCore.StoreTransaction)] = []
         var postLanes: [RequestBurst.Lane] = []
         for (index, customer) in customers.enumerated() {
             var posts: [(String, String)] = []

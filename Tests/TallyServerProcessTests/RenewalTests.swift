@@ -49,7 +49,7 @@ extension ServerProcessTests {
         }
 
         /// The sandbox's periods of `first`'s chain, oldest first.
-        private func chain(_ market: MarketStore, _ first: Transaction) -> [Transaction] {
+        private func chain(_ market: MarketStore, _ first: StoreTransaction) -> [StoreTransaction] {
             market.sandbox.transactions(account: "rae").filter { $0.originalTransactionId == first.originalTransactionId }
                 .sorted { $0.purchaseDate < $1.purchaseDate }
         }

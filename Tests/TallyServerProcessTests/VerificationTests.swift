@@ -51,7 +51,7 @@ extension ServerProcessTests {
 
         /// `transaction` signed with the fixture's own leaf key and chain (the server trusts its root), under a
         /// header that adds `"crit":["b64"]`: valid in every way but the header Apple's library refuses.
-        static func signedWithCrit(_ transaction: Transaction, authority: SandboxCertificateAuthority, in directory: URL)
+        static func signedWithCrit(_ transaction: StoreTransaction, authority: SandboxCertificateAuthority, in directory: URL)
             throws -> String
         {
             let folder = directory.appendingPathComponent("crit-signer")

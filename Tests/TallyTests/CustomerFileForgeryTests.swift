@@ -7,7 +7,7 @@ import TallyCore
 /// (with a correct CRC-32, as anyone can compute) is ignored, reported and rebuilt from the store.
 @Suite("Customer file: forged transactions")
 struct CustomerFileForgeryTests {
-    static let coins = Transaction(transactionId: "5000", productId: Shop.coins, purchaseDate: Shop.start,
+    static let coins = StoreTransaction(transactionId: "5000", productId: Shop.coins, purchaseDate: Shop.start,
                                    quantity: 500, type: .consumable)
 
     /// Appends a line as an attacker would: the entry's JSON behind its recomputed CRC-32.
@@ -19,7 +19,7 @@ struct CustomerFileForgeryTests {
     }
 
     /// A journal line as Tally wrote it before it kept signed forms: `{"transaction":{"_0":{…}}}`.
-    static func legacyLine(_ transaction: Transaction) throws -> Data {
+    static func legacyLine(_ transaction: StoreTransaction) throws -> Data {
         let json = Data(#"{"transaction":{"_0":"#.utf8) + (try JSONEncoder().encode(transaction)) + Data("}}".utf8)
         let checksum = String(CRC32.checksum(json), radix: 16)
         return Data((String(repeating: "0", count: 8 - checksum.count) + checksum + " ").utf8) + json + Data([0x0A])

@@ -5,15 +5,15 @@ import TallyCore
 
 @Suite("Customer file")
 struct CustomerFileTests {
-    static func transaction(_ id: String, product: String = Shop.premium) -> Transaction {
-        Transaction(transactionId: id, productId: product, purchaseDate: Shop.start, type: .nonConsumable)
+    static func transaction(_ id: String, product: String = Shop.premium) -> StoreTransaction {
+        StoreTransaction(transactionId: id, productId: product, purchaseDate: Shop.start, type: .nonConsumable)
     }
 
     /// The store that signed the transactions these tests write.
     static let signatures = MemorySignatures()
 
     /// A journal entry for `transaction` with a signed form the store issued.
-    static func signed(_ transaction: Transaction) -> JournalEntry {
+    static func signed(_ transaction: StoreTransaction) -> JournalEntry {
         .transaction(transaction, jwsRepresentation: signatures.sign(transaction))
     }
 
@@ -103,8 +103,8 @@ struct CustomerFileTests {
         let purchase = Self.transaction("1")
         var refunded = purchase
         refunded.revocationDate = Shop.start.addingTimeInterval(60)
-        #expect(Transaction.newest(stored: purchase, incoming: refunded) == refunded)
-        #expect(Transaction.newest(stored: refunded, incoming: purchase) == refunded)
+        #expect(StoreTransaction.newest(stored: purchase, incoming: refunded) == refunded)
+        #expect(StoreTransaction.newest(stored: refunded, incoming: purchase) == refunded)
     }
 
     @Test("a journal line's checksum covers its JSON")

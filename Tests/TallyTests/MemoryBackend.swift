@@ -18,7 +18,7 @@ actor MemoryBackend: StoreBackend {
     var finishFailures = 0
     /// How many of the coming `restore` calls fail.
     var restoreFailures = 0
-    private(set) var transactions: [Transaction] = []
+    private(set) var transactions: [StoreTransaction] = []
     private(set) var unfinishedIds: [String] = []
     private(set) var finishCount = 0
     /// How many restores reached this store.
@@ -47,7 +47,7 @@ actor MemoryBackend: StoreBackend {
     nonisolated var transactionVerifier: any TransactionVerifier { signatures }
 
     /// An update carrying a new signed form of `transaction` (and of `renewalInfo`).
-    nonisolated func signedUpdate(_ transaction: Transaction, renewalInfo: RenewalInfo? = nil,
+    nonisolated func signedUpdate(_ transaction: StoreTransaction, renewalInfo: RenewalInfo? = nil,
                                   purchaseId: String? = nil) -> TransactionUpdate {
         TransactionUpdate(transaction: transaction, jwsRepresentation: signatures.sign(transaction),
                           renewalInfo: renewalInfo.map(signatures.signed), purchaseId: purchaseId)
@@ -104,7 +104,7 @@ actor MemoryBackend: StoreBackend {
             restoreFailures -= 1
             throw StoreError(.networkError, "restore: the network is down")
         }
-        var latestByChain: [String: Transaction] = [:]
+        var latestByChain: [String: StoreTransaction] = [:]
         for transaction in transactions where transaction.type == .autoRenewable {
             latestByChain[transaction.originalTransactionId] = transaction
         }
@@ -145,7 +145,7 @@ actor MemoryBackend: StoreBackend {
 
     /// A parent approves an Ask to Buy purchase: the transaction waits unfinished and goes to listeners.
     @discardableResult
-    func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> Transaction? {
+    func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> StoreTransaction? {
         guard let request = pending.removeValue(forKey: purchaseId) else { return nil }
         let transaction = record(request, reason: .purchase)
         broadcast(signedUpdate(transaction, purchaseId: announcingPurchaseId ? purchaseId : nil))
@@ -154,7 +154,7 @@ actor MemoryBackend: StoreBackend {
 
     /// Refunds a transaction: its record gets a revocation date and goes out again.
     @discardableResult
-    func refund(_ transactionId: String) -> Transaction? {
+    func refund(_ transactionId: String) -> StoreTransaction? {
         guard let index = transactions.firstIndex(where: { $0.transactionId == transactionId }) else { return nil }
         transactions[index].revocationDate = testClock.now
         transactions[index].revocationReason = .other
@@ -166,7 +166,7 @@ actor MemoryBackend: StoreBackend {
 
     /// Renews the subscription chain of `originalTransactionId` for another month.
     @discardableResult
-    func renew(_ originalTransactionId: String) -> Transaction? {
+    func renew(_ originalTransactionId: String) -> StoreTransaction? {
         guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
             return nil
         }
@@ -196,13 +196,13 @@ actor MemoryBackend: StoreBackend {
     }
 
     /// Sends a copy of a transaction as it is (an old copy, arriving late).
-    func send(_ transaction: Transaction) {
+    func send(_ transaction: StoreTransaction) {
         broadcast(signedUpdate(transaction))
     }
 
     /// A purchase made on another device of the account: it reaches every listening store.
     @discardableResult
-    func buyElsewhere(_ productId: String) -> Transaction {
+    func buyElsewhere(_ productId: String) -> StoreTransaction {
         let transaction = record(PurchaseRequest(productId: productId), reason: .purchase)
         broadcast(signedUpdate(transaction))
         return transaction
@@ -239,13 +239,13 @@ actor MemoryBackend: StoreBackend {
 
     // MARK: Internals
 
-    private func record(_ request: PurchaseRequest, reason: TransactionReason, original: Transaction? = nil)
-        -> Transaction {
+    private func record(_ request: PurchaseRequest, reason: TransactionReason, original: StoreTransaction? = nil)
+        -> StoreTransaction {
         nextNumber += 1
         let product = catalog.product(request.productId)
         let now = testClock.now
         let start = original?.expiresDate ?? now
-        let transaction = Transaction(
+        let transaction = StoreTransaction(
             transactionId: String(nextNumber), originalTransactionId: original?.originalTransactionId,
             bundleId: Shop.configuration.bundleId, productId: request.productId,
             subscriptionGroupIdentifier: product?.subscription?.groupId, purchaseDate: original == nil ? now : start,
@@ -297,7 +297,7 @@ actor MemoryBackend: StoreBackend {
     func setRenewalInfo(_ info: RenewalInfo) { renewalInfos[info.originalTransactionId] = info }
 
     /// Auto-renew on for a subscription transaction; nil for other products.
-    private func renewalInfo(for transaction: Transaction) -> RenewalInfo? {
+    private func renewalInfo(for transaction: StoreTransaction) -> RenewalInfo? {
         guard transaction.type == .autoRenewable else { return nil }
         let info = RenewalInfo(originalTransactionId: transaction.originalTransactionId, productId: transaction.productId,
                            autoRenewStatus: .on, signedDate: transaction.signedDate,

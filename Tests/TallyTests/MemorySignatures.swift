@@ -9,11 +9,11 @@ import TallyCore
 /// file by anyone else, or the token of another transaction, verifies to nothing or to that other copy, as a
 /// forged or transplanted JWS does with the App Store's verifier (the sandbox backend's tests use real ES256).
 final class MemorySignatures: TransactionVerifier {
-    private let issued = Mutex<[String: Transaction]>([:])
+    private let issued = Mutex<[String: StoreTransaction]>([:])
     private let issuedRenewals = Mutex<[String: RenewalInfo]>([:])
 
     /// A new signed form for `transaction`.
-    func sign(_ transaction: Transaction) -> String {
+    func sign(_ transaction: StoreTransaction) -> String {
         issued.withLock { issued in
             let token = "memory-signed.\(issued.count + 1).\(transaction.transactionId)"
             issued[token] = transaction
@@ -42,7 +42,7 @@ final class MemorySignatures: TransactionVerifier {
         return info
     }
 
-    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction {
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> StoreTransaction {
         guard let transaction = issued.withLock({ $0[jwsRepresentation] }) else {
             throw StoreError(.verificationFailed, "the memory store never signed '\(jwsRepresentation.prefix(40))'")
         }

@@ -15,17 +15,17 @@ enum Shop {
 
     static let catalog = Catalog(
         products: [
-            Product(id: coins, kind: .consumable, price: Decimal(string: "0.99") ?? 0, currency: "USD",
+            CatalogProduct(id: coins, kind: .consumable, price: Decimal(string: "0.99") ?? 0, currency: "USD",
                     localizations: [.init(locale: "en_US", displayName: "10 Coins", description: "A bag of coins")]),
-            Product(id: premium, kind: .nonConsumable, price: Decimal(string: "9.99") ?? 0, currency: "USD",
+            CatalogProduct(id: premium, kind: .nonConsumable, price: Decimal(string: "9.99") ?? 0, currency: "USD",
                     localizations: [.init(locale: "en_US", displayName: "Premium", description: "Everything")]),
-            Product(id: proMonthly, kind: .autoRenewable, price: Decimal(string: "4.99") ?? 0, currency: "USD",
-                    subscription: .init(groupId: "pro", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
-            Product(id: liteMonthly, kind: .autoRenewable, price: Decimal(string: "1.99") ?? 0, currency: "USD",
-                    subscription: .init(groupId: "pro", level: 2, period: SubscriptionPeriod(value: 1, unit: .month),
+            CatalogProduct(id: proMonthly, kind: .autoRenewable, price: Decimal(string: "4.99") ?? 0, currency: "USD",
+                    subscription: .init(groupId: "pro", level: 1, period: SubscriptionDuration(value: 1, unit: .month))),
+            CatalogProduct(id: liteMonthly, kind: .autoRenewable, price: Decimal(string: "1.99") ?? 0, currency: "USD",
+                    subscription: .init(groupId: "pro", level: 2, period: SubscriptionDuration(value: 1, unit: .month),
                                         introductoryOffer: SubscriptionOffer(
                                             kind: .introductory, paymentMode: .freeTrial,
-                                            period: SubscriptionPeriod(value: 1, unit: .week), periodCount: 1))),
+                                            period: SubscriptionDuration(value: 1, unit: .week), periodCount: 1))),
         ],
         subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: [proMonthly, liteMonthly])])
 

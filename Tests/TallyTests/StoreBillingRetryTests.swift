@@ -7,7 +7,7 @@ import TallyCore
 @Suite("Store billing retry, grace and entitlement changes", .timeLimit(.minutes(1)))
 struct StoreBillingRetryTests {
     /// A store with a pro subscription bought at the start, its events listened to from launch.
-    private func subscribed() async throws -> (Harness, Store, AsyncStream<StoreEvent>, Transaction) {
+    private func subscribed() async throws -> (Harness, Store, AsyncStream<StoreEvent>, StoreTransaction) {
         let harness = Harness()
         let store = try await harness.launch()
         let events = store.events()
@@ -16,7 +16,7 @@ struct StoreBillingRetryTests {
     }
 
     /// The store's renewal info turned to billing retry, with a grace period ending at `grace` if given.
-    private func failRenewal(_ harness: Harness, _ transaction: Transaction, grace: Date?) async throws {
+    private func failRenewal(_ harness: Harness, _ transaction: StoreTransaction, grace: Date?) async throws {
         var info = try #require(await harness.backend.renewalInfo(of: transaction.originalTransactionId))
         info.isInBillingRetryPeriod = true
         info.gracePeriodExpiresDate = grace

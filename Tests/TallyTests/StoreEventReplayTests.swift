@@ -8,7 +8,7 @@ import TallyCore
 @Suite("Store events: the launch replayed to every subscriber", .timeLimit(.minutes(1)))
 struct StoreEventReplayTests {
     /// A store launched with a purchase from another device waiting unfinished.
-    private func launchWithUnfinished() async throws -> (Harness, Store, Transaction) {
+    private func launchWithUnfinished() async throws -> (Harness, Store, StoreTransaction) {
         let harness = Harness()
         let waiting = await harness.backend.buyElsewhere(Shop.premium)
         let store = try await harness.launch()

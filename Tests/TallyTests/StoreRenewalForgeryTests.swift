@@ -7,7 +7,7 @@ import TallyCore
 @Suite("Store: only signed renewal infos count", .timeLimit(.minutes(1)))
 struct StoreRenewalForgeryTests {
     /// A pro subscription bought, auto-renew turned off and left to expire; the store closed.
-    private func expiredSubscription() async throws -> (Harness, Transaction) {
+    private func expiredSubscription() async throws -> (Harness, StoreTransaction) {
         let harness = Harness()
         let store = try await harness.launch()
         let bought = try #require(try await store.purchase(Shop.proMonthly).transaction)

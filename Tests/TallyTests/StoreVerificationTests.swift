@@ -10,7 +10,7 @@ struct StoreVerificationTests {
         let harness = Harness()
         let store = try await harness.launch()
         let events = store.events()
-        var foreign = Transaction(transactionId: "9", bundleId: "com.other.app", productId: Shop.premium,
+        var foreign = StoreTransaction(transactionId: "9", bundleId: "com.other.app", productId: Shop.premium,
                                   purchaseDate: Shop.start, type: .nonConsumable)
         foreign.signedDate = Shop.start
         await harness.backend.send(foreign)

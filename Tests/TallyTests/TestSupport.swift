@@ -93,7 +93,7 @@ extension Store {
 
 extension PurchaseOutcome {
     /// The transaction when purchased.
-    var transaction: Transaction? {
+    var transaction: StoreTransaction? {
         if case .purchased(let transaction) = self { transaction } else { nil }
     }
 }

@@ -57,7 +57,7 @@ enum JWSTestPKI {
 
     /// A verifier trusting the fixture root.
     static func verifier(
-        environment: Environment = .sandbox, bundleId: String? = bundleId, appAppleId: Int64? = 1234,
+        environment: StoreEnvironment = .sandbox, bundleId: String? = bundleId, appAppleId: Int64? = 1234,
         effectiveDate: EffectiveDatePolicy? = nil, maximumLength: Int = 1 << 20
     ) throws -> SignedDataVerifier {
         try SignedDataVerifier(configuration: VerifierConfiguration(
@@ -66,8 +66,8 @@ enum JWSTestPKI {
     }
 
     /// A sandbox transaction of the fixture app signed at `signedDate`.
-    static func transaction(signedDate: Date = validDate, bundleId: String = bundleId) -> Transaction {
-        Transaction(
+    static func transaction(signedDate: Date = validDate, bundleId: String = bundleId) -> StoreTransaction {
+        StoreTransaction(
             transactionId: "2000000000000001", bundleId: bundleId, productId: "com.tally.test.coins",
             purchaseDate: signedDate.addingTimeInterval(-60), quantity: 3, type: .consumable,
             signedDate: signedDate, environment: .sandbox, storefront: "USA", currency: "USD", price: 4990)

@@ -59,7 +59,7 @@ import Testing
     @Test func kindIsDetectedFromThePayload() throws {
         let signer = try JWSTestPKI.signer()
         let verifier = try JWSTestPKI.verifier()
-        let app = AppTransaction(
+        let app = StoreAppTransaction(
             receiptType: .sandbox, appAppleId: 1234, bundleId: JWSTestPKI.bundleId, applicationVersion: "7",
             receiptCreationDate: JWSTestPKI.validDate, originalPlatform: "iOS")
         let inputs: [(String?, SignedPayloadKind)] = [
@@ -78,7 +78,7 @@ import Testing
 
     @Test func appTransactionChecksAppAppleIdOnlyInProduction() throws {
         let signer = try JWSTestPKI.signer()
-        let app = AppTransaction(
+        let app = StoreAppTransaction(
             receiptType: .production, appAppleId: 999, bundleId: JWSTestPKI.bundleId,
             receiptCreationDate: JWSTestPKI.validDate)
         let jws = try #require(signer.sign(app))
@@ -87,7 +87,7 @@ import Testing
         let matching = try JWSTestPKI.verifier(environment: .production, appAppleId: 999)
         #expect(matching.verifyAppTransaction(jws).value == app)
         // receiptCreationDate is the effective date when there is no signedDate.
-        let old = AppTransaction(receiptType: .sandbox, bundleId: JWSTestPKI.bundleId, receiptCreationDate: JWSTestPKI.afterLeafExpiry)
+        let old = StoreAppTransaction(receiptType: .sandbox, bundleId: JWSTestPKI.bundleId, receiptCreationDate: JWSTestPKI.afterLeafExpiry)
         let oldJWS = try #require(signer.sign(old))
         let failure = try #require(try JWSTestPKI.verifier().verifyAppTransaction(oldJWS).failure)
         #expect(failure.detail.contains("receiptCreationDate 2050-01-01"), "\(failure.detail)")
@@ -99,8 +99,8 @@ import Testing
     }
 }
 
-extension Transaction {
-    func with(quantity: Int) -> Transaction {
+extension StoreTransaction {
+    func with(quantity: Int) -> StoreTransaction {
         var copy = self
         copy.quantity = quantity
         return copy

@@ -15,7 +15,7 @@ import Testing
     }
 
     /// `SignedDataVerifier([testCA.der], enableOnlineChecks=false, environment, bundleId, appAppleId)` as Apple's tests make it.
-    static func verifier(_ environment: Environment, bundleId: String? = "com.example", appAppleId: Int64? = 1234) throws
+    static func verifier(_ environment: StoreEnvironment, bundleId: String? = "com.example", appAppleId: Int64? = 1234) throws
         -> SignedDataVerifier
     {
         let der = try Data(contentsOf: JWSTestPaths.appleLibrary.appendingPathComponent("certs/testCA.der"))
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func transactionInfoLacksTheFieldsOfTallysTransaction() throws {
-        // Deviation (documented): Apple's model is all-optional; Tally's Transaction needs transactionId,
+        // Deviation (documented): Apple's model is all-optional; Tally's StoreTransaction needs transactionId,
         // productId, purchaseDate and type, so the typed call names what is missing after every check passed.
         let failure = try #require(try Self.verifier(.sandbox).verifyTransaction(try Self.mock("transactionInfo")).failure)
         #expect(failure.reason == .verificationFailure)

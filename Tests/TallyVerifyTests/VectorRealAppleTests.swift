@@ -90,7 +90,7 @@ import Testing
         let payloadJSON = try JSONEncoder().encode(vector.payload)
         let reencoded: Data
         switch vector.kind {
-        case .transaction: reencoded = try JSONEncoder().encode(try JSONDecoder().decode(Transaction.self, from: payloadJSON))
+        case .transaction: reencoded = try JSONEncoder().encode(try JSONDecoder().decode(StoreTransaction.self, from: payloadJSON))
         case .renewalInfo: reencoded = try JSONEncoder().encode(try JSONDecoder().decode(RenewalInfo.self, from: payloadJSON))
         default: reencoded = try JSONEncoder().encode(try JSONDecoder().decode(ServerNotification.self, from: payloadJSON))
         }

@@ -27,7 +27,7 @@ enum FuzzSigning {
         let kind = product?.kind ?? .consumable
         let expires = kind == .autoRenewable ? purchaseDate.addingTimeInterval(30 * 86_400) : nil
         let revoked = words.count > 4 && words[4] == "r" ? purchaseDate.addingTimeInterval(3_600) : nil
-        var transaction = Transaction(
+        var transaction = StoreTransaction(
             transactionId: words[1], originalTransactionId: words.count > 2 ? words[2] : words[1],
             bundleId: FuzzServer.bundleId, productId: words[0],
             subscriptionGroupIdentifier: product?.subscription?.groupId, purchaseDate: purchaseDate,

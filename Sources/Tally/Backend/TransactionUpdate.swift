@@ -5,7 +5,7 @@ import TallyCore
 /// A transaction as a backend delivers it, with what the engine needs beside it.
 public struct TransactionUpdate: Sendable, Hashable {
     /// The transaction, in its latest form (a refund's updated record replaces the purchase).
-    public var transaction: Transaction
+    public var transaction: StoreTransaction
     /// The transaction's signed form as the store gave it (a compact JWS: StoreKit's `jwsRepresentation`, the
     /// App Store's `signedTransactionInfo`). The engine keeps the payload it verifies, not ``transaction``.
     public var jwsRepresentation: String
@@ -17,7 +17,7 @@ public struct TransactionUpdate: Sendable, Hashable {
     public var purchaseId: String?
 
     /// Creates an update.
-    public init(transaction: Transaction, jwsRepresentation: String, renewalInfo: SignedRenewalInfo? = nil,
+    public init(transaction: StoreTransaction, jwsRepresentation: String, renewalInfo: SignedRenewalInfo? = nil,
                 purchaseId: String? = nil) {
         self.transaction = transaction
         self.jwsRepresentation = jwsRepresentation

@@ -11,7 +11,7 @@ import TallyCore
 public protocol TransactionVerifier: Sendable {
     /// The transaction `jwsRepresentation` signs, decoded from its verified payload.
     /// - Throws: ``StoreError/Code/verificationFailed`` naming the check that failed.
-    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> Transaction
+    func verifiedTransaction(_ jwsRepresentation: String) throws(StoreError) -> StoreTransaction
 
     /// The renewal info `jwsRepresentation` signs (StoreKit's `RenewalInfo.jwsRepresentation`, the App Store's
     /// `signedRenewalInfo`), decoded from its verified payload.

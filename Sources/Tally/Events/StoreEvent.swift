@@ -9,7 +9,7 @@ public enum StoreEvent: Sendable, Hashable {
     case purchasing(productId: String, context: PurchaseContext)
     /// A purchase was delivered; `context` is the app's context of the purchase call or of the pending
     /// purchase it completes (Ask to Buy approved, even after a restart), nil when unknown (another device).
-    case purchased(Transaction, context: PurchaseContext?)
+    case purchased(StoreTransaction, context: PurchaseContext?)
     /// A purchase waits for Ask to Buy approval.
     case pending(PendingPurchase)
     /// The customer cancelled a purchase (not a failure).
@@ -19,9 +19,9 @@ public enum StoreEvent: Sendable, Hashable {
     /// A restore finished; `count` transactions came back (0 is a normal answer).
     case restored(count: Int)
     /// A transaction was refunded or revoked: its entitlement ends, its currency is clawed back.
-    case revoked(Transaction)
+    case revoked(StoreTransaction)
     /// A subscription renewed.
-    case renewed(Transaction)
+    case renewed(StoreTransaction)
     /// A subscription group ended: from subscribed, the grace period or billing retry (retry gave up) to expired.
     case expired(CustomerState.Subscription)
     /// A renewal failed and the store keeps retrying; the customer is not entitled (no grace period, or it ran

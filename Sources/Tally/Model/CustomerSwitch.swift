@@ -8,7 +8,7 @@ public struct CustomerSwitch: Sendable, Hashable {
     /// One restored transaction and the server's answer to its post.
     public struct Posted: Sendable, Hashable {
         /// The restored transaction.
-        public var transaction: Transaction
+        public var transaction: StoreTransaction
         /// What the server did with it; nil when the server's 2xx answer named no outcome this engine knows (a
         /// newer server): stored, but how is not known — not counted as transferred or kept.
         public var outcome: ServerOutcome?
@@ -19,7 +19,7 @@ public struct CustomerSwitch: Sendable, Hashable {
     /// ``StoreEvent/serverRefused(transactionId:status:code:message:)`` event.
     public struct Refused: Sendable, Hashable {
         /// The restored transaction.
-        public var transaction: Transaction
+        public var transaction: StoreTransaction
         /// The server's HTTP status.
         public var status: Int
         /// The server's error code (`verification_failed`).
@@ -36,15 +36,15 @@ public struct CustomerSwitch: Sendable, Hashable {
     public var posted: [Posted]
     /// Restored transactions the server could not be reached for: they count for the new customer only once
     /// posted (the store posts them again with back-off; after a restart, a ``Store/restore()`` does).
-    public var notPosted: [Transaction]
+    public var notPosted: [StoreTransaction]
     /// Restored transactions the server refused for good, in the order restored.
     public var refused: [Refused]
 
     /// The purchases whose chain moved to the new customer (the server's `ownership: transfer`).
-    public var transferred: [Transaction] { posted.filter { $0.outcome == .transferred }.map(\.transaction) }
+    public var transferred: [StoreTransaction] { posted.filter { $0.outcome == .transferred }.map(\.transaction) }
     /// The purchases that stayed with another customer (the server's `ownership: keep`): the new customer does
     /// not get them; tell the user which account holds them.
-    public var kept: [Transaction] { posted.filter { $0.outcome == .kept }.map(\.transaction) }
+    public var kept: [StoreTransaction] { posted.filter { $0.outcome == .kept }.map(\.transaction) }
 
     /// The switch's ownership outcome in one word: ``Ownership/transferred`` when any purchase moved here,
     /// else ``Ownership/kept`` when any stayed with another customer, else ``Ownership/none``.

@@ -6,7 +6,7 @@ public enum PurchaseOutcome: Sendable, Hashable {
     /// Bought and delivered: the effect is written and the transaction finished. For a product already owned (a
     /// non-consumable, the subscription in force) this is the existing transaction, and no
     /// ``StoreEvent/purchased(_:context:)`` event is emitted again.
-    case purchased(Transaction)
+    case purchased(StoreTransaction)
     /// A downgrade (or a crossgrade to another period length) was scheduled for the next renewal: the
     /// subscription in force keeps its product until ``ScheduledChange/date``. Nothing was bought now.
     case changeScheduled(ScheduledChange)

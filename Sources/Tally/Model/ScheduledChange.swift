@@ -17,11 +17,11 @@ public struct ScheduledChange: Sendable, Hashable {
     /// When it takes effect: the next renewal date, nil when the store did not say.
     public var date: Date?
     /// The latest transaction of the subscription in force.
-    public var transaction: Transaction
+    public var transaction: StoreTransaction
 
     /// Creates a scheduled change.
     public init(productId: String, currentProductId: String, groupId: String, change: SubscriptionChange,
-                date: Date?, transaction: Transaction) {
+                date: Date?, transaction: StoreTransaction) {
         self.productId = productId
         self.currentProductId = currentProductId
         self.groupId = groupId

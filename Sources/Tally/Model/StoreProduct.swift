@@ -4,7 +4,7 @@ import TallyCore
 /// A product as the app shows it: localized name, description and display price.
 public struct StoreProduct: Sendable, Hashable, Identifiable {
     /// The product.
-    public var product: Product
+    public var product: CatalogProduct
     /// The name for the store's locale.
     public var displayName: String
     /// The description for the store's locale.
@@ -23,7 +23,7 @@ public struct StoreProduct: Sendable, Hashable, Identifiable {
 
     /// Localizes `product` for `locale` (an identifier such as `en_US`); `isEligibleForIntroOffer` is true only
     /// when the product has an introductory offer.
-    public init(_ product: Product, locale: String, isEligibleForIntroOffer: Bool = false) {
+    public init(_ product: CatalogProduct, locale: String, isEligibleForIntroOffer: Bool = false) {
         self.product = product
         self.isEligibleForIntroOffer = isEligibleForIntroOffer && product.subscription?.introductoryOffer != nil
         let localization = product.localization(for: locale)

@@ -6,7 +6,7 @@ import TallyCore
 enum JournalEntry: Sendable, Hashable, Codable {
     /// A transaction delivered or restored (merged with the copy already known), with its signed form. Lines
     /// written before Tally kept signed forms have none; they are never trusted.
-    case transaction(Transaction, jwsRepresentation: String?)
+    case transaction(StoreTransaction, jwsRepresentation: String?)
     /// A subscription chain's renewal info, with its signed form. Lines written before Tally kept them have none;
     /// they are never trusted.
     case renewalInfo(RenewalInfo, jwsRepresentation: String?)

@@ -7,7 +7,7 @@ import TallyCore
 /// The cache is keyed by the whole signed form, so nothing unverified can hit it.
 final class SignedForms {
     private let verifier: any TransactionVerifier
-    private var verified: [String: Transaction] = [:]
+    private var verified: [String: StoreTransaction] = [:]
     private var verifiedRenewals: [String: RenewalInfo] = [:]
 
     init(verifier: any TransactionVerifier) {
@@ -16,9 +16,9 @@ final class SignedForms {
 
     /// The transaction `jwsRepresentation` signs.
     /// - Throws: ``StoreError/Code/verificationFailed`` when it does not verify.
-    func transaction(signedBy jwsRepresentation: String) throws(StoreError) -> Transaction {
+    func transaction(signedBy jwsRepresentation: String) throws(StoreError) -> StoreTransaction {
         if let known = verified[jwsRepresentation] { return known }
-        let transaction: Transaction
+        let transaction: StoreTransaction
         do {
             transaction = try verifier.verifiedTransaction(jwsRepresentation)
         } catch where error.code == .verificationFailed {
@@ -32,11 +32,11 @@ final class SignedForms {
 
     /// Why a copy read from the customer file must not count; nil when its signed form verifies and signs
     /// exactly this copy (a valid signature of another transaction, or of an older copy, grants nothing).
-    func rejection(of transaction: Transaction, jwsRepresentation: String?) -> String? {
+    func rejection(of transaction: StoreTransaction, jwsRepresentation: String?) -> String? {
         guard let jwsRepresentation else {
             return "has no signed form (a file written before Tally kept them, or not written by Tally)"
         }
-        let signed: Transaction
+        let signed: StoreTransaction
         do { signed = try self.transaction(signedBy: jwsRepresentation) } catch {
             return "has a signed form that does not verify (\(error.message))"
         }

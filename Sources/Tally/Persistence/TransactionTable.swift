@@ -6,14 +6,14 @@ import TallyCore
 /// take any order.
 struct TransactionTable: Sendable, Hashable {
     /// The transactions, first arrival first; a later copy replaces an earlier one in place.
-    private(set) var all: [Transaction] = []
+    private(set) var all: [StoreTransaction] = []
     /// The signed form of each copy in ``all``, at the same position; nil only for a copy read from a file
     /// written before Tally kept signed forms (never trusted: see ``CustomerFile``).
     private(set) var signedForms: [String?] = []
     private var positions: [String: Int] = [:]
 
     /// The stored copy of a transaction.
-    subscript(transactionId: String) -> Transaction? {
+    subscript(transactionId: String) -> StoreTransaction? {
         positions[transactionId].map { all[$0] }
     }
 
@@ -28,10 +28,10 @@ struct TransactionTable: Sendable, Hashable {
     /// The ids, first arrival first.
     var ids: [String] { all.map(\.transactionId) }
 
-    /// Keeps the copy that counts (``Transaction/newest(stored:incoming:)``: newer facts win), with its signed form.
-    mutating func merge(_ transaction: Transaction, jwsRepresentation: String?) {
+    /// Keeps the copy that counts (``StoreTransaction/newest(stored:incoming:)``: newer facts win), with its signed form.
+    mutating func merge(_ transaction: StoreTransaction, jwsRepresentation: String?) {
         if let position = positions[transaction.transactionId] {
-            let kept = Transaction.newest(stored: all[position], incoming: transaction)
+            let kept = StoreTransaction.newest(stored: all[position], incoming: transaction)
             guard kept != all[position] || signedForms[position] == nil else { return }
             all[position] = kept
             signedForms[position] = jwsRepresentation
@@ -56,20 +56,20 @@ struct TransactionTable: Sendable, Hashable {
 /// were kept hold bare transactions; those read back with no signed form.
 extension TransactionTable: Codable {
     private struct SignedCopy: Codable {
-        var transaction: Transaction
+        var transaction: StoreTransaction
         var jwsRepresentation: String?
     }
 
     private enum Copy: Decodable {
         case signed(SignedCopy)
-        case bare(Transaction)
+        case bare(StoreTransaction)
 
         init(from decoder: Decoder) throws {
             let keys = try decoder.container(keyedBy: AnyCodingKey.self)
             if keys.contains(AnyCodingKey("transaction")) {
                 self = .signed(try SignedCopy(from: decoder))
             } else {
-                self = .bare(try Transaction(from: decoder))
+                self = .bare(try StoreTransaction(from: decoder))
             }
         }
     }

@@ -13,7 +13,7 @@ struct ServerCustomer: Decodable {
     struct Subscription: Decodable {
         var groupId: String
         var productId: String
-        var status: SubscriptionStatus
+        var status: SubscriptionState
         var expiresDate: Date?
         var gracePeriodExpiresDate: Date?
         var willRenew: Bool

@@ -83,11 +83,11 @@ extension Store {
     /// the server answered with its outcome (nil when it named none this engine knows) — a 409
     /// `owned_by_another_customer` is ``ServerOutcome/kept`` —, those it could not be reached for (posted again
     /// with back-off), and those it refused for good (reported).
-    func postRestored(_ restored: [(transaction: Transaction, jwsRepresentation: String)]) async
-        -> (posted: [CustomerSwitch.Posted], notPosted: [Transaction], refused: [CustomerSwitch.Refused])
+    func postRestored(_ restored: [(transaction: StoreTransaction, jwsRepresentation: String)]) async
+        -> (posted: [CustomerSwitch.Posted], notPosted: [StoreTransaction], refused: [CustomerSwitch.Refused])
     {
         guard let server else { return ([], [], []) }
-        var posted: [CustomerSwitch.Posted] = [], notPosted: [Transaction] = [], refused: [CustomerSwitch.Refused] = []
+        var posted: [CustomerSwitch.Posted] = [], notPosted: [StoreTransaction] = [], refused: [CustomerSwitch.Refused] = []
         let customerId = server.link.appUserId
         for (transaction, jws) in restored {
             let id = transaction.transactionId

@@ -21,7 +21,7 @@ extension Store {
     @discardableResult
     func deliver(_ update: TransactionUpdate, context: PurchaseContext?, fromPurchaseCall: Bool = false,
                  announcing: [StoreEvent]? = nil, postingFor customer: String? = nil) async throws(StoreError)
-        -> Transaction {
+        -> StoreTransaction {
         var update = update
         let incoming = try verified(update)
         update.transaction = incoming
@@ -35,7 +35,7 @@ extension Store {
         await pause(at: .received, id)
         let known = record.transactions[id]
         let wasFinished = record.finished.contains(id)
-        let stored = Transaction.newest(stored: known, incoming: incoming)
+        let stored = StoreTransaction.newest(stored: known, incoming: incoming)
         var entries: [JournalEntry] = stored == known
             ? [] : [.transaction(stored, jwsRepresentation: update.jwsRepresentation)]
         if let info = update.renewalInfo,
@@ -103,9 +103,9 @@ extension Store {
     /// The transaction `update` signs: its signed form verified by the backend's verifier, for this app, and for
     /// the transaction the update names.
     /// - Throws: ``StoreError/Code/verificationFailed``.
-    func verified(_ update: TransactionUpdate) throws(StoreError) -> Transaction {
+    func verified(_ update: TransactionUpdate) throws(StoreError) -> StoreTransaction {
         let named = update.transaction.transactionId
-        let signed: Transaction
+        let signed: StoreTransaction
         do { signed = try signedForms.transaction(signedBy: update.jwsRepresentation) } catch {
             throw StoreError(.verificationFailed, "transaction \(named)'s signed form does not verify "
                 + "(\(error.message)); it was not delivered")
@@ -119,14 +119,14 @@ extension Store {
     }
 
     /// Why a transaction must not be delivered: one signed for another app.
-    func verificationFailure(_ transaction: Transaction) -> StoreError? {
+    func verificationFailure(_ transaction: StoreTransaction) -> StoreError? {
         guard let bundleId = transaction.bundleId, bundleId != configuration.bundleId else { return nil }
         return StoreError(.verificationFailed, "transaction \(transaction.transactionId) is for app '\(bundleId)', "
             + "not '\(configuration.bundleId)' (tally.json bundleId); it was not delivered")
     }
 
     /// What one delivered transaction means: purchased, renewed or revoked.
-    static func deliveryEvents(known: Transaction?, stored: Transaction, context: PurchaseContext?) -> [StoreEvent] {
+    static func deliveryEvents(known: StoreTransaction?, stored: StoreTransaction, context: PurchaseContext?) -> [StoreEvent] {
         if stored.isRevoked {
             return known?.isRevoked == true ? [] : [.revoked(stored)]
         }

@@ -11,7 +11,7 @@ extension Store {
     /// (what the server did with each: ``switchCustomer(to:appAccountToken:)``), and the state is read back.
     /// - Throws: ``StoreError`` (`networkError`, `backend`, `storage`).
     @discardableResult
-    public func restore() async throws(StoreError) -> [Transaction] {
+    public func restore() async throws(StoreError) -> [StoreTransaction] {
         guard server != nil else { return try await restoreWritten().map(\.transaction) }
         // Linked: the state changes once, when the server answered for what was restored.
         prepareForChange()
@@ -25,7 +25,7 @@ extension Store {
     /// A restore written to the customer file (its events emitted, the state's changes too when
     /// `announcingState`): each verified transaction with its signed form.
     func restoreWritten(announcingState: Bool = true) async throws(StoreError)
-        -> [(transaction: Transaction, jwsRepresentation: String)]
+        -> [(transaction: StoreTransaction, jwsRepresentation: String)]
     {
         let updates: [TransactionUpdate]
         do {
@@ -35,17 +35,17 @@ extension Store {
         }
         var entries: [JournalEntry] = []
         var events: [StoreEvent] = []
-        var merged: [String: Transaction] = [:]
-        var restored: [(transaction: Transaction, jwsRepresentation: String)] = []
+        var merged: [String: StoreTransaction] = [:]
+        var restored: [(transaction: StoreTransaction, jwsRepresentation: String)] = []
         for update in updates {
-            let transaction: Transaction
+            let transaction: StoreTransaction
             do { transaction = try verified(update) } catch {
                 report(StoreDiagnostic(.deliveryFailed, "restore: \(error.message)"))
                 continue
             }
             restored.append((transaction, update.jwsRepresentation))
             let known = merged[transaction.transactionId] ?? record.transactions[transaction.transactionId]
-            let stored = Transaction.newest(stored: known, incoming: transaction)
+            let stored = StoreTransaction.newest(stored: known, incoming: transaction)
             if stored != known {
                 entries.append(.transaction(stored, jwsRepresentation: update.jwsRepresentation))
                 merged[stored.transactionId] = stored

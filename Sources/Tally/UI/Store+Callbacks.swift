@@ -32,7 +32,7 @@ extension Store {
 
     /// Restores purchases and calls `completion` on the main actor with what came back or the error.
     public nonisolated func restore(
-        completion: @escaping @MainActor @Sendable (Result<[Transaction], StoreError>) -> Void
+        completion: @escaping @MainActor @Sendable (Result<[StoreTransaction], StoreError>) -> Void
     ) {
         Task {
             do throws(StoreError) {

@@ -19,7 +19,7 @@ extension AppConfiguration {
     public func problems(against catalog: Catalog) -> [String] {
         let catalogName = catalog.fileName ?? "the catalog"
         var problems: [String] = []
-        func lookup(_ id: String, _ path: String) -> Product? {
+        func lookup(_ id: String, _ path: String) -> CatalogProduct? {
             guard let product = catalog.product(id) else {
                 problems.append("\(path): \(id) is not in \(catalogName)")
                 return nil

@@ -11,12 +11,12 @@ public struct AppConfiguration: Sendable, Hashable, Codable {
     /// Currency name → product id → amount credited per unit bought (`"coins": {"market.coins.10": 10}`).
     public var currencies: [String: [String: Decimal]]
     /// Product id → how long one purchase of a non-renewing subscription lasts.
-    public var nonRenewingDurations: [String: SubscriptionPeriod]
+    public var nonRenewingDurations: [String: SubscriptionDuration]
 
     /// Creates a configuration.
     public init(bundleId: String, entitlements: [String: [String]] = [:],
                 currencies: [String: [String: Decimal]] = [:],
-                nonRenewingDurations: [String: SubscriptionPeriod] = [:]) {
+                nonRenewingDurations: [String: SubscriptionDuration] = [:]) {
         self.bundleId = bundleId
         self.entitlements = entitlements
         self.currencies = currencies

@@ -38,12 +38,12 @@ struct AppConfigurationReader {
     }
 
     /// `{"product.id": "P1M"}`.
-    func durations(_ map: JSONCursor?) throws(TallyError) -> [String: SubscriptionPeriod] {
-        var result: [String: SubscriptionPeriod] = [:]
+    func durations(_ map: JSONCursor?) throws(TallyError) -> [String: SubscriptionDuration] {
+        var result: [String: SubscriptionDuration] = [:]
         for (id, periodKey) in try members(map) {
             let text = try periodKey.string()
             do {
-                result[id] = try SubscriptionPeriod(iso8601: text)
+                result[id] = try SubscriptionDuration(iso8601: text)
             } catch {
                 throw periodKey.failure("'\(text)' is not an ISO 8601 period such as P3D, P1W, P1M or P1Y")
             }

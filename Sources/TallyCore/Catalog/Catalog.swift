@@ -18,7 +18,7 @@ public struct Catalog: Sendable, Hashable, Codable {
     /// The file's `identifier`, absent in v1.0 files.
     public var identifier: String?
     /// All products in file order: `products`, then subscriptions group by group, then `nonRenewingSubscriptions`.
-    public var products: [Product]
+    public var products: [CatalogProduct]
     /// Subscription groups in file order.
     public var subscriptionGroups: [SubscriptionGroup]
     /// The initial StoreKit Testing settings.
@@ -29,7 +29,7 @@ public struct Catalog: Sendable, Hashable, Codable {
     public var warnings: [String]
 
     /// Creates a catalog.
-    public init(version: Version = Version(major: 4, minor: 0), identifier: String? = nil, products: [Product],
+    public init(version: Version = Version(major: 4, minor: 0), identifier: String? = nil, products: [CatalogProduct],
                 subscriptionGroups: [SubscriptionGroup] = [], settings: StoreKitSettings = StoreKitSettings(),
                 warnings: [String] = [], fileName: String? = nil) {
         self.version = version
@@ -42,7 +42,7 @@ public struct Catalog: Sendable, Hashable, Codable {
     }
 
     /// The product with this id (the first one, if a file repeats an id).
-    public func product(_ id: String) -> Product? {
+    public func product(_ id: String) -> CatalogProduct? {
         products.first { $0.id == id }
     }
 }

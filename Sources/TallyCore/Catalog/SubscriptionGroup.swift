@@ -7,10 +7,10 @@ public struct SubscriptionGroup: Sendable, Hashable, Codable, Identifiable {
     /// The ids of the group's products, in file order.
     public var productIds: [String]
     /// The group's localized display names (`localizations`), used by StoreKit views; often empty.
-    public var localizations: [Product.Localization]
+    public var localizations: [CatalogProduct.Localization]
 
     /// Creates a group.
-    public init(id: String, name: String, productIds: [String], localizations: [Product.Localization] = []) {
+    public init(id: String, name: String, productIds: [String], localizations: [CatalogProduct.Localization] = []) {
         self.id = id
         self.name = name
         self.productIds = productIds

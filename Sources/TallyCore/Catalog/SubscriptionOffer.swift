@@ -27,14 +27,14 @@ public struct SubscriptionOffer: Sendable, Hashable, Codable {
     /// How the customer pays.
     public var paymentMode: PaymentMode
     /// The length of one offer period.
-    public var period: SubscriptionPeriod
+    public var period: SubscriptionDuration
     /// How many offer periods (1 unless the file says otherwise).
     public var periodCount: Int
     /// The offer price per period, or for the whole offer when paid up front; zero for free trials.
     public var price: Decimal
 
     /// Creates an offer.
-    public init(id: String? = nil, kind: Kind, paymentMode: PaymentMode, period: SubscriptionPeriod,
+    public init(id: String? = nil, kind: Kind, paymentMode: PaymentMode, period: SubscriptionDuration,
                 periodCount: Int = 1, price: Decimal = 0, referenceName: String? = nil) {
         self.id = id
         self.kind = kind

@@ -31,7 +31,7 @@ public struct RenewalInfo: Sendable, Hashable, Codable {
     /// When the App Store signed this record.
     public var signedDate: Date?
     /// The environment that signed the record.
-    public var environment: Environment?
+    public var environment: StoreEnvironment?
     /// Earliest start of the current run of the subscription, ignoring lapses shorter than 60 days.
     public var recentSubscriptionStartDate: Date?
     /// When the most recent purchase expires: the next renewal.
@@ -62,7 +62,7 @@ public struct RenewalInfo: Sendable, Hashable, Codable {
         isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Date? = nil,
         priceIncreaseStatus: PriceIncreaseStatus? = nil, offerType: OfferType? = nil,
         offerIdentifier: String? = nil, offerDiscountType: OfferDiscountType? = nil, offerPeriod: String? = nil,
-        signedDate: Date? = nil, environment: Environment? = nil, recentSubscriptionStartDate: Date? = nil,
+        signedDate: Date? = nil, environment: StoreEnvironment? = nil, recentSubscriptionStartDate: Date? = nil,
         renewalDate: Date? = nil, currency: String? = nil, renewalPrice: Int64? = nil,
         eligibleWinBackOfferIds: [String]? = nil, appAccountToken: String? = nil, appTransactionId: String? = nil,
         renewalBillingPlanType: BillingPlanType? = nil, commitmentInfo: JSONValue? = nil,

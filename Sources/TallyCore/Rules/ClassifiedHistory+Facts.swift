@@ -26,7 +26,7 @@ struct ClassifiedHistoryFacts {
     }
 
     /// Appends the facts of the transaction at `index`.
-    mutating func append(index: Int, slot: Int, kind: ProductKind?, from transactions: [Transaction]) {
+    mutating func append(index: Int, slot: Int, kind: ProductKind?, from transactions: [StoreTransaction]) {
         indices.append(index)
         slots.append(slot)
         kinds.append(kind)
@@ -35,7 +35,7 @@ struct ClassifiedHistoryFacts {
         revocationDates.append(transactions[index].revocationDate)
         quantities.append(transactions[index].quantity)
         isUpgraded.append(transactions[index].isUpgraded == true)
-        usedIntroductoryOffer.append(Transaction.isIntroductory(offerType: transactions[index].offerType,
+        usedIntroductoryOffer.append(StoreTransaction.isIntroductory(offerType: transactions[index].offerType,
                                                                 discount: transactions[index].offerDiscountType))
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 
-/// The transactions that count at one moment — one copy per transaction id (``Transaction/supersedes(_:)``:
+/// The transactions that count at one moment — one copy per transaction id (``StoreTransaction/supersedes(_:)``:
 /// newer facts win), purchased by `now` — with the facts the rules need, laid out
 /// as parallel arrays indexed by *position*.
 ///
-/// This is the only code that reads `Transaction` values in bulk: one sequential pass, because a history of
+/// This is the only code that reads `StoreTransaction` values in bulk: one sequential pass, because a history of
 /// 100,000 transactions of about 500 bytes each is far larger than the CPU caches, and every further pass
 /// over it would cost more than all the rules together.
 struct ClassifiedHistory: Sendable {
@@ -15,7 +15,7 @@ struct ClassifiedHistory: Sendable {
     /// Index into the history's transactions of each position.
     let indices: [Int]
     /// The history's transactions.
-    let transactions: [Transaction]
+    let transactions: [StoreTransaction]
     /// Product slot in ``table``.
     let slots: [Int]
     /// The kind each counts as; nil when neither its type nor the catalog says.
@@ -29,7 +29,7 @@ struct ClassifiedHistory: Sendable {
     /// The products met.
     let table: ProductTable
 
-    init(_ transactions: [Transaction], through now: Date?, products: ProductLookup, rates: CurrencyRates) {
+    init(_ transactions: [StoreTransaction], through now: Date?, products: ProductLookup, rates: CurrencyRates) {
         // Pass 1, sequential: the facts of every transaction purchased by `now`, and the hash of its id.
         var facts = ClassifiedHistoryFacts(capacity: transactions.count)
         var hashes: [UInt64] = []
@@ -61,7 +61,7 @@ struct ClassifiedHistory: Sendable {
 
     /// Pass 2: the position of the winning copy of each id, in the order ids first appear. Only the hash
     /// table is read at random; transactions are read again only for duplicates.
-    private static func winners(counted: [Int], hashes: [UInt64], in transactions: [Transaction]) -> [Int] {
+    private static func winners(counted: [Int], hashes: [UInt64], in transactions: [StoreTransaction]) -> [Int] {
         var ids = StringPositions(capacity: counted.count)
         var winners: [Int] = []
         winners.reserveCapacity(counted.count)
@@ -96,8 +96,8 @@ struct ClassifiedHistory: Sendable {
     }
 
     /// Whether the copy at `later` (a later position in the history) beats the copy at `current`, by
-    /// ``Transaction/supersedes(_:)`` (newer facts win; on a full tie, the later position).
-    static func replaces(_ later: Int, _ current: Int, in transactions: [Transaction]) -> Bool {
+    /// ``StoreTransaction/supersedes(_:)`` (newer facts win; on a full tie, the later position).
+    static func replaces(_ later: Int, _ current: Int, in transactions: [StoreTransaction]) -> Bool {
         transactions[later].supersedes(transactions[current])
     }
 }

@@ -31,7 +31,7 @@ public struct CurrencyCredits: Sendable {
     public var currencies: [String] { rates.names }
 
     /// What `transaction` credits while not revoked, per currency in name order; empty when it credits nothing.
-    public func credits(of transaction: Transaction) -> [(currency: String, amount: Decimal)] {
+    public func credits(of transaction: StoreTransaction) -> [(currency: String, amount: Decimal)] {
         guard transaction.quantity > 0, let productRates = rates.byProduct[transaction.productId] else { return [] }
         let kind = ProductKind.of(transaction.type, catalogKind: products[transaction.productId]?.kind)
         guard kind == .consumable || kind == nil else { return [] }
@@ -40,7 +40,7 @@ public struct CurrencyCredits: Sendable {
 
     /// How each net amount changes when `incoming` becomes the copy that counts in place of `stored` (nil for a
     /// transaction stored for the first time): a refund takes the credit back, a refund reversal returns it.
-    public func change(from stored: Transaction?, to incoming: Transaction) -> [(currency: String, amount: Decimal)] {
+    public func change(from stored: StoreTransaction?, to incoming: StoreTransaction) -> [(currency: String, amount: Decimal)] {
         var change: [(currency: String, amount: Decimal)] = []
         if !incoming.isRevoked { change += credits(of: incoming) }
         if let stored, !stored.isRevoked {

@@ -5,7 +5,7 @@ extension CustomerState {
     /// Computes what the customer owns at `now` from the purchase history (pure, deterministic).
     ///
     /// Only transactions purchased, refunds dated and spends made at or before `now` count. Duplicate
-    /// copies of a transaction count once: the newest facts (``Transaction/supersedes(_:)``).
+    /// copies of a transaction count once: the newest facts (``StoreTransaction/supersedes(_:)``).
     public init(catalog: Catalog, configuration: AppConfiguration, history: PurchaseHistory, at now: Date) {
         self.init(rules: CatalogRules(catalog: catalog, configuration: configuration), history: history,
                   nets: Optional<[String: Decimal]>.none, at: now)

@@ -27,7 +27,7 @@ public struct CustomerState: Sendable, Hashable, Codable {
         /// The product in force.
         public var productId: String
         /// Where the group stands.
-        public var status: SubscriptionStatus
+        public var status: SubscriptionState
         /// When the current period ends.
         public var expiresDate: Date?
         /// End of the grace period while in grace.
@@ -40,7 +40,7 @@ public struct CustomerState: Sendable, Hashable, Codable {
         public var originalTransactionId: String
 
         /// Creates a subscription state.
-        public init(groupId: String, productId: String, status: SubscriptionStatus, expiresDate: Date?,
+        public init(groupId: String, productId: String, status: SubscriptionState, expiresDate: Date?,
                     gracePeriodExpiresDate: Date? = nil, willRenew: Bool, pendingProductId: String? = nil,
                     originalTransactionId: String) {
             self.groupId = groupId

@@ -5,7 +5,7 @@ import Foundation
 /// still active starts when the previous period ends, and a revoked purchase contributes nothing.
 struct NonRenewingResolver {
     let history: ClassifiedHistory
-    let durations: [String: SubscriptionPeriod]
+    let durations: [String: SubscriptionDuration]
     let now: Date
 
     /// The states, sorted by product id, and a warning for each product without a configured duration.
@@ -26,7 +26,7 @@ struct NonRenewingResolver {
     }
 
     /// The end of the chained periods of the purchases not revoked; nil when every purchase was revoked.
-    private func chainedExpiry(_ positions: [Int], duration: SubscriptionPeriod) -> Date? {
+    private func chainedExpiry(_ positions: [Int], duration: SubscriptionDuration) -> Date? {
         var kept = positions.filter { !history.isRevoked($0, at: now) }
         let dates = history.purchaseDates
         if !zip(kept, kept.dropFirst()).allSatisfy({ dates[$0] <= dates[$1] }) {

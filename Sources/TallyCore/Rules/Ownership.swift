@@ -51,7 +51,7 @@ struct Ownership {
     }
 }
 
-extension Transaction {
+extension StoreTransaction {
     /// An introductory offer: `offerType` 1, or a free trial on a record that lacks `offerType`.
     var usedIntroductoryOffer: Bool {
         Self.isIntroductory(offerType: offerType, discount: offerDiscountType)

@@ -50,7 +50,7 @@ public enum PeriodSupersession {
     }
 
     /// Whether `later` supersedes `earlier` (see the type's rule), leaving aside the group holding one product.
-    public static func supersedes(_ later: Transaction, _ earlier: Transaction) -> Bool {
+    public static func supersedes(_ later: StoreTransaction, _ earlier: StoreTransaction) -> Bool {
         guard later.type == .autoRenewable, earlier.type == .autoRenewable,
               later.revocationDate == nil, later.isUpgraded != true,
               let laterExpires = later.expiresDate, let earlierExpires = earlier.expiresDate,
@@ -70,12 +70,12 @@ public enum PeriodSupersession {
     /// stored transactions that are neither consumables nor marked are `unsuperseded` (`written` among them).
     /// Linear in `unsuperseded` but for sorting each chain's clean periods (a customer's unmarked rows may be many
     /// right after a chain moved or the marks were cleared).
-    public static func plan(after written: Transaction, unsuperseded: [Transaction]) -> Plan {
+    public static func plan(after written: StoreTransaction, unsuperseded: [StoreTransaction]) -> Plan {
         let products = GroupProducts(unsuperseded)
         if mayBeAutoRenewable(written), products.mixes(written) { return .clearAll }
         // The clean periods that may supersede others, by chain, product and group, in purchase order; none of a
         // group with another product.
-        var laterPeriods: [PeriodKey: [Transaction]] = [:]
+        var laterPeriods: [PeriodKey: [StoreTransaction]] = [:]
         for candidate in unsuperseded where candidate.type == .autoRenewable && candidate.revocationDate == nil
             && candidate.isUpgraded != true && candidate.expiresDate != nil && !products.mixes(candidate) {
             guard let key = PeriodKey(candidate) else { continue }
@@ -104,7 +104,7 @@ public enum PeriodSupersession {
     private struct PeriodKey: Hashable {
         let chain: UTF8Key, product: UTF8Key, group: UTF8Key
 
-        init?(_ transaction: Transaction) {
+        init?(_ transaction: StoreTransaction) {
             guard let group = transaction.subscriptionGroupIdentifier else { return nil }
             chain = UTF8Key(transaction.originalTransactionId)
             product = UTF8Key(transaction.productId)
@@ -119,7 +119,7 @@ public enum PeriodSupersession {
         private var groupless: Set<UTF8Key> = []
         private var all: Set<UTF8Key> = []
 
-        init(_ transactions: [Transaction]) {
+        init(_ transactions: [StoreTransaction]) {
             for transaction in transactions where PeriodSupersession.mayBeAutoRenewable(transaction) {
                 let product = UTF8Key(transaction.productId)
                 all.insert(product)
@@ -132,7 +132,7 @@ public enum PeriodSupersession {
         }
 
         /// Whether another product may share `transaction`'s subscription group.
-        func mixes(_ transaction: Transaction) -> Bool {
+        func mixes(_ transaction: StoreTransaction) -> Bool {
             let product = UTF8Key(transaction.productId)
             guard let group = transaction.subscriptionGroupIdentifier else { return Self.holdsOther(all, product) }
             return Self.holdsOther(byGroup[UTF8Key(group)] ?? [], product) || Self.holdsOther(groupless, product)
@@ -146,12 +146,12 @@ public enum PeriodSupersession {
     /// Whether a write of `transaction` can change the marks: only an auto-renewable, or a type Tally does not know
     /// (the catalog may call it one), joins a group or supersedes a period; a store may skip
     /// ``plan(after:unsuperseded:)`` for any other write.
-    public static func concerns(_ transaction: Transaction) -> Bool {
+    public static func concerns(_ transaction: StoreTransaction) -> Bool {
         mayBeAutoRenewable(transaction)
     }
 
     /// An auto-renewable, or a type Tally does not know (the catalog may call it one).
-    fileprivate static func mayBeAutoRenewable(_ transaction: Transaction) -> Bool {
+    fileprivate static func mayBeAutoRenewable(_ transaction: StoreTransaction) -> Bool {
         let kind = ProductKind.of(transaction.type, catalogKind: nil)
         return kind == nil || kind == .autoRenewable
     }

@@ -8,7 +8,7 @@ struct ProductLookup: Sendable {
         var kind: ProductKind
         var groupId: String?
         var level: Int?
-        var period: SubscriptionPeriod?
+        var period: SubscriptionDuration?
     }
 
     private let infos: [String: Info]

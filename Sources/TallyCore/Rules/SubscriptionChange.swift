@@ -15,7 +15,7 @@ public enum SubscriptionChange: String, Sendable, Hashable, Codable, CaseIterabl
     case unrelated
 
     /// Classifies a change from `from` to `to` by their groups, levels and periods.
-    public static func classify(from: Product, to: Product) -> SubscriptionChange {
+    public static func classify(from: CatalogProduct, to: CatalogProduct) -> SubscriptionChange {
         if from.id == to.id { return .same }
         guard let old = from.subscription, let new = to.subscription, old.groupId == new.groupId else {
             return .unrelated
@@ -24,8 +24,8 @@ public enum SubscriptionChange: String, Sendable, Hashable, Codable, CaseIterabl
     }
 
     /// Classifies a change between two different products of one group from their levels and periods.
-    static func classify(fromLevel: Int, fromPeriod: SubscriptionPeriod,
-                         toLevel: Int, toPeriod: SubscriptionPeriod) -> SubscriptionChange {
+    static func classify(fromLevel: Int, fromPeriod: SubscriptionDuration,
+                         toLevel: Int, toPeriod: SubscriptionDuration) -> SubscriptionChange {
         if toLevel < fromLevel { return .upgrade }
         if toLevel > fromLevel { return .downgrade }
         return fromPeriod.hasSameLength(as: toPeriod) ? .crossgradeImmediate : .crossgradeAtRenewal
@@ -38,9 +38,9 @@ public enum SubscriptionChange: String, Sendable, Hashable, Codable, CaseIterabl
     }
 }
 
-extension SubscriptionPeriod {
+extension SubscriptionDuration {
     /// Whether two periods always last equally long (`P1W` = `P7D`, `P1Y` = `P12M`).
-    func hasSameLength(as other: SubscriptionPeriod) -> Bool {
+    func hasSameLength(as other: SubscriptionDuration) -> Bool {
         normalized == other.normalized
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// Works out one subscription group's state at `now` from its transactions and renewal information.
 struct SubscriptionResolver {
-    let transactions: [Transaction]
+    let transactions: [StoreTransaction]
     let history: ClassifiedHistory
     let renewals: RenewalLookup
     let now: Date
@@ -32,7 +32,7 @@ struct SubscriptionResolver {
         return state(groupId: groupId, reference: reference, status: .inBillingRetry, renewal: renewal)
     }
 
-    private func state(groupId: String, reference: Int, status: SubscriptionStatus,
+    private func state(groupId: String, reference: Int, status: SubscriptionState,
                        renewal: RenewalInfo?) -> CustomerState.Subscription {
         let productId = history.table.productId(history.slots[reference])
         let stillRunning = status != .expired && status != .revoked

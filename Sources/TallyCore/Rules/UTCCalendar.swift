@@ -3,14 +3,14 @@ import Foundation
 
 /// Gregorian calendar arithmetic in UTC with integer math only, for the hot paths of the rules
 /// (`Calendar` is far too slow to call once per transaction). Gives the same results as
-/// ``SubscriptionPeriod/advance(_:by:)`` for dates after 1582.
+/// ``SubscriptionDuration/advance(_:by:)`` for dates after 1582.
 enum UTCCalendar {
     private static let secondsPerDay = 86_400.0
     /// Periods beyond this many months (about 83,000 years) end at `Date.distantFuture`.
     private static let monthLimit = 1_000_000
 
     /// The date one `period` after `date`; the day of month is clamped (Jan 31 + P1M = Feb 28/29).
-    static func advance(_ date: Date, by period: SubscriptionPeriod) -> Date {
+    static func advance(_ date: Date, by period: SubscriptionDuration) -> Date {
         let seconds = date.timeIntervalSince1970
         let dayNumber = (seconds / secondsPerDay).rounded(.down)
         let timeOfDay = seconds - dayNumber * secondsPerDay

@@ -6,9 +6,9 @@ import TallyServer
 /// JSON of Apple's payload (millisecond dates), as the SQLite store keeps them.
 enum PostgresCoding {
     /// The transaction in a stored payload.
-    static func transaction(json: String, id: String) throws(PostgresError) -> Transaction {
+    static func transaction(json: String, id: String) throws(PostgresError) -> StoreTransaction {
         do {
-            return try Transaction(payloadJSON: Array(json.utf8))
+            return try StoreTransaction(payloadJSON: Array(json.utf8))
         } catch {
             throw .corrupt("the stored payload of transaction '\(id.prefix(64))' does not decode: \(error)")
         }
@@ -27,7 +27,7 @@ enum PostgresCoding {
 extension PostgresCoding {
     /// The dashboard's columns of a transaction row (schema migration 3), in this order: `product_id`,
     /// `purchase_ms`, `expires_ms`, `revocation_ms`, `price`, `currency`, `offer_type`, `is_upgraded`.
-    static func dashboardValues(of transaction: Transaction) -> [PostgresValue] {
+    static func dashboardValues(of transaction: StoreTransaction) -> [PostgresValue] {
         [
             .bytes(transaction.productId), .integer(transaction.purchaseDate.millisecondsSince1970),
             transaction.expiresDate.map { .integer($0.millisecondsSince1970) } ?? .null,

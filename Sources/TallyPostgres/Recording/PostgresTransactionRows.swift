@@ -32,7 +32,7 @@ struct PostgresTransactionRows: TransactionRows {
                                     payload: try rows.requiredText(0, 2))
     }
 
-    func transaction(in row: StoredTransactionRow, id: String) throws(PostgresError) -> Transaction {
+    func transaction(in row: StoredTransactionRow, id: String) throws(PostgresError) -> StoreTransaction {
         try PostgresCoding.transaction(json: row.payload, id: id)
     }
 
@@ -92,12 +92,12 @@ struct PostgresTransactionRows: TransactionRows {
         }
     }
 
-    func unsupersededFacts(of appUserId: String) throws(PostgresError) -> [Transaction] {
+    func unsupersededFacts(of appUserId: String) throws(PostgresError) -> [StoreTransaction] {
         let rows = try connection.query("""
             SELECT transaction_id, payload FROM transactions
             WHERE app_user_id = $1 AND NOT consumable AND superseded_from_ms = \(SupersessionColumn.notSuperseded)
             """, [.bytes(appUserId)])
-        var facts: [Transaction] = []
+        var facts: [StoreTransaction] = []
         for row in 0..<rows.count {
             facts.append(try connection.decodedTransaction(json: try rows.requiredText(row, 1), id: try rows.requiredBytes(row, 0)))
         }
@@ -134,7 +134,7 @@ struct PostgresTransactionRows: TransactionRows {
     }
 
     /// `INSERT … ON CONFLICT (transaction_id) DO UPDATE … WHERE` the incoming copy is newer by `signed_date_ms`, a
-    /// revoked copy winning a tie (TallyCore's `Transaction.supersedes` in SQL); true when it inserted, false when
+    /// revoked copy winning a tie (TallyCore's `StoreTransaction.supersedes` in SQL); true when it inserted, false when
     /// it updated, nil when the `WHERE` kept the stored row.
     private func upsert(_ item: PreparedTransaction, owner: String, date: Date) throws(PostgresError) -> Bool? {
         let transaction = item.normalized

@@ -91,7 +91,7 @@ extension PostgresConnection {
         """
 
     /// The transaction in a stored payload, decoded at most once while remembered (TallyServer's ``TallyServer/DecodedPayloads``).
-    func decodedTransaction(json: String, id: String) throws(PostgresError) -> Transaction {
+    func decodedTransaction(json: String, id: String) throws(PostgresError) -> StoreTransaction {
         try decodedPayloads.transaction(json: json, id: id) { (text) throws(PostgresError) in
             try PostgresCoding.transaction(json: text, id: id)
         }

@@ -12,7 +12,7 @@ import TallyServer
 ///   chain (`pg_advisory_xact_lock`, sorted, before reading its owner), so chain ownership and pending
 ///   notifications are decided once; each copy is written with `INSERT … ON CONFLICT (transaction_id) DO UPDATE
 ///   … WHERE` the incoming copy is newer by `signed_date_ms`, a revoked copy winning a tie (TallyCore's
-///   `Transaction.supersedes`, which decides first; the SQL condition must agree, or the write is run again).
+///   `StoreTransaction.supersedes`, which decides first; the SQL condition must agree, or the write is run again).
 /// - **Notifications** are unique on `notification_uuid`: `INSERT … ON CONFLICT DO NOTHING` is the first write, so
 ///   the same notification delivered to two servers is applied by one and is a duplicate for the other.
 /// - A customer's nets and version change only while its row is locked (`FOR UPDATE`), always before its

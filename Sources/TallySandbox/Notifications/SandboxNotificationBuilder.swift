@@ -15,11 +15,11 @@ public struct SandboxNotificationBuilder: Sendable {
     /// The app's build version (`bundleVersion`).
     public let bundleVersion: String
     /// `Sandbox` or `Production` (the sandbox's own environment setting).
-    public let environment: Environment
+    public let environment: StoreEnvironment
 
     /// Creates a builder.
     public init(signer: SandboxSigner, bundleId: String, appAppleId: Int64?, bundleVersion: String = "1",
-                environment: Environment) {
+                environment: StoreEnvironment) {
         self.signer = signer
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -40,7 +40,7 @@ public struct SandboxNotificationBuilder: Sendable {
     /// sends none for the event. `uuid` is the notification's id, kept across retries. A RENEWAL_EXTENSION /
     /// SUMMARY carries `summary` (``Sandbox/notificationSummary(for:)``) instead of `data`; a
     /// CONSUMPTION_REQUEST carries the event's reason as `data.consumptionRequestReason`.
-    public func notification(for event: SandboxEvent, transaction: Transaction?, renewalInfo: RenewalInfo?,
+    public func notification(for event: SandboxEvent, transaction: StoreTransaction?, renewalInfo: RenewalInfo?,
                              summary: NotificationSummary? = nil, uuid: UUID = UUID()) throws(SigningError) -> Built? {
         guard let (type, subtype) = event.notificationKind else { return nil }
         if event.kind == .renewalExtensionSummary {

@@ -46,7 +46,7 @@ public final class SandboxSigner: Sendable {
     }
 
     /// A `signedTransactionInfo` for `transaction`.
-    public func signTransaction(_ transaction: Transaction) throws(SigningError) -> String {
+    public func signTransaction(_ transaction: StoreTransaction) throws(SigningError) -> String {
         try sign(transaction)
     }
 

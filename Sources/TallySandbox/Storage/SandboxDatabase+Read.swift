@@ -77,7 +77,7 @@ extension SandboxDatabase {
         try run("SELECT transaction_id, body, order_id FROM transactions WHERE account = ? ORDER BY position",
                 [.text(name)]) { (row) throws(SandboxError) in
             let id = try column(row, 0)
-            record.transactions.append(try SandboxJSON.decode(Transaction.self, try column(row, 1),
+            record.transactions.append(try SandboxJSON.decode(StoreTransaction.self, try column(row, 1),
                                                               what: "transaction \(id)", path: path))
             record.orderIds[id] = try column(row, 2)
         }

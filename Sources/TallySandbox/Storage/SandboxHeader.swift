@@ -8,7 +8,7 @@ struct SandboxHeader: Codable, Hashable, Sendable {
     var configuration: AppConfiguration
     var now: Date
     var settings: SandboxSettings
-    var environment: Environment
+    var environment: StoreEnvironment
     var pending: [PendingPurchase]
     var resolvedPurchases: [String]
     var nextTransactionNumber: Int64

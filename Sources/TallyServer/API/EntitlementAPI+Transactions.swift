@@ -104,14 +104,14 @@ extension EntitlementAPI {
     /// `kept` when it stayed with another customer, `transferred` when its chain moved here, `future` for a
     /// subscription period stored but starting after the server's clock (the state shows it from its
     /// `purchaseDate`), else `inserted`, `updated` or `unchanged`.
-    static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome, now: Date) -> String {
+    static func outcomeName(of transaction: StoreTransaction, in outcome: RecordOutcome, now: Date) -> String {
         let name = outcomeName(of: transaction, in: outcome)
         let isPeriod = transaction.type == .autoRenewable || transaction.type == .nonRenewing
         if (name == "inserted" || name == "updated"), isPeriod, transaction.purchaseDate > now { return "future" }
         return name
     }
 
-    private static func outcomeName(of transaction: Transaction, in outcome: RecordOutcome) -> String {
+    private static func outcomeName(of transaction: StoreTransaction, in outcome: RecordOutcome) -> String {
         let id = transaction.transactionId, chain = transaction.originalTransactionId
         if outcome.kept.contains(where: { $0.hasSameBytes(as: id) }) { return "kept" }
         if outcome.transfers.contains(where: { $0.originalTransactionId.hasSameBytes(as: chain) }) {

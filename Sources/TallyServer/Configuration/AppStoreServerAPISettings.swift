@@ -13,7 +13,7 @@ public struct AppStoreServerAPISettings: Sendable {
     /// The in-app purchase key (the `.p8` file `privateKey` names).
     public var privateKey: PrivateKey
     /// `Sandbox` or `Production`: which Apple host, and which verifier checks what it answers.
-    public var environment: Environment
+    public var environment: StoreEnvironment
     /// The API's base URL: Apple's host for the environment unless `baseURL` overrides it (a `tally sandbox serve`).
     public var baseURL: URL
     /// Seconds between back-fills run inside `tally serve` (`backfillIntervalSeconds`); nil: off (the default).
@@ -33,7 +33,7 @@ public struct AppStoreServerAPISettings: Sendable {
     public static let sandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
 
     /// Creates settings.
-    public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: Environment, baseURL: URL? = nil,
+    public init(issuerId: String, keyId: String, privateKey: PrivateKey, environment: StoreEnvironment, baseURL: URL? = nil,
                 backfillInterval: TimeInterval? = nil, consumption: ConsumptionSettings? = nil) {
         self.backfillInterval = backfillInterval
         self.consumption = consumption

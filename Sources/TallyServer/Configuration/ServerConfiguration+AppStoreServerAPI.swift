@@ -36,13 +36,13 @@ extension ServerConfiguration {
         } else {
             reader.problem("appStoreServerAPI.privateKey", "is required: the .p8 file of an in-app purchase key")
         }
-        var environment = Environment.production
+        var environment = StoreEnvironment.production
         if let value = members["environment"], let text = reader.string(value) {
-            guard text == Environment.sandbox.rawValue || text == Environment.production.rawValue else {
+            guard text == StoreEnvironment.sandbox.rawValue || text == StoreEnvironment.production.rawValue else {
                 reader.problem("appStoreServerAPI.environment", "must be \"Sandbox\" or \"Production\", not \"\(text)\"")
                 return nil
             }
-            environment = Environment(rawValue: text)
+            environment = StoreEnvironment(rawValue: text)
         }
         if let verification, !verification.environments.contains(environment) {
             reader.problem("appStoreServerAPI.environment",

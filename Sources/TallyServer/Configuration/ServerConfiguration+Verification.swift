@@ -4,7 +4,7 @@ import TallyVerify
 
 extension ServerConfiguration {
     static let verificationKeys = ["bundleId", "appAppleId", "environments", "roots", "receiptRoots", "onlineChecks"]
-    static let knownEnvironments: [Environment] = [.production, .sandbox, .xcode, .localTesting]
+    static let knownEnvironments: [StoreEnvironment] = [.production, .sandbox, .xcode, .localTesting]
 
     static func loadVerification(_ node: JSONCursor?, bundleId appBundleId: String?,
                                  reader: inout ConfigurationReader) -> VerificationSettings? {
@@ -13,13 +13,13 @@ extension ServerConfiguration {
         let appAppleId = members["appAppleId"].flatMap {
             reader.integer($0, in: 1...Int64.max)
         }
-        var environments: [Environment] = [.production]
+        var environments: [StoreEnvironment] = [.production]
         if let node = members["environments"], let elements = reader.array(node) {
             environments = []
             for element in elements {
                 let path = element.path
                 guard let name = reader.string(element) else { continue }
-                let environment = Environment(rawValue: name)
+                let environment = StoreEnvironment(rawValue: name)
                 if !knownEnvironments.contains(environment) {
                     reader.problem(path, "\"\(name)\" is not an environment; use Production, Sandbox, Xcode or LocalTesting")
                 } else if environments.contains(environment) {

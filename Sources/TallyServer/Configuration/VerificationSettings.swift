@@ -8,7 +8,7 @@ public struct VerificationSettings: Sendable {
     /// The app's Apple id; required when ``environments`` has Production.
     public var appAppleId: Int64?
     /// The environments accepted.
-    public var environments: [Environment]
+    public var environments: [StoreEnvironment]
     /// Trusted roots for signed transactions (JWS).
     public var roots: [Certificate]
     /// Trusted roots for legacy receipts.
@@ -17,7 +17,7 @@ public struct VerificationSettings: Sendable {
     public var onlineChecks: Bool
 
     /// Creates settings; by default Apple's roots and Production only.
-    public init(bundleId: String, appAppleId: Int64? = nil, environments: [Environment] = [.production],
+    public init(bundleId: String, appAppleId: Int64? = nil, environments: [StoreEnvironment] = [.production],
                 roots: [Certificate] = [AppleRootCertificates.appleRootCAG3],
                 receiptRoots: [Certificate] = VerificationSettings.appleReceiptRoots, onlineChecks: Bool = false) {
         self.bundleId = bundleId

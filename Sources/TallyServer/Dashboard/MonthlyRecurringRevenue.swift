@@ -27,7 +27,7 @@ enum MonthlyRecurringRevenue {
     }
 
     /// `price` per `period`, as a monthly amount (not rounded).
-    static func monthly(_ price: Decimal, _ period: SubscriptionPeriod) -> Decimal {
+    static func monthly(_ price: Decimal, _ period: SubscriptionDuration) -> Decimal {
         let value = Decimal(period.value)
         switch period.unit {
         case .month: return price / value

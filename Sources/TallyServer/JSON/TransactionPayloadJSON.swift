@@ -1,17 +1,17 @@
 import Foundation
 import TallyCore
 
-/// A transaction's JSON written directly (no `JSONEncoder`), by the rules of TallyCore's `Transaction.encode(to:)`:
+/// A transaction's JSON written directly (no `JSONEncoder`), by the rules of TallyCore's `StoreTransaction.encode(to:)`:
 /// absent fields left out, dates as whole milliseconds since 1970, keys in sorted order (as `.sortedKeys` writes
 /// them). It is the stored `payload` of every store (`JSONDecoder` reads it back to the same value as it reads
 /// `JSONEncoder`'s output) and the `payload` of `tally verify --lines`.
 ///
-/// Fields kept as raw JSON (``TallyCore/Transaction/unknownFields``, `commitmentInfo`, `advancedCommerceInfo`)
+/// Fields kept as raw JSON (``TallyCore/StoreTransaction/unknownFields``, `commitmentInfo`, `advancedCommerceInfo`)
 /// have no direct form here: for a transaction carrying any, ``isDirect(_:)`` is false, ``bytes(_:)`` is nil and
 /// the caller uses TallyCore's `Codable` conformance.
 public enum TransactionPayloadJSON {
     /// The JSON object of `transaction`, or nil when it carries raw JSON fields.
-    public static func bytes(_ transaction: Transaction) -> [UInt8]? {
+    public static func bytes(_ transaction: StoreTransaction) -> [UInt8]? {
         guard isDirect(transaction) else { return nil }
         var writer = JSONWriter()
         writer.beginObject()
@@ -22,7 +22,7 @@ public enum TransactionPayloadJSON {
 
     /// The members of `transaction`'s object, in sorted key order, into an object `writer` has begun. Only for a
     /// transaction that ``isDirect(_:)``.
-    public static func writeFields(of t: Transaction, into writer: inout JSONWriter) {
+    public static func writeFields(of t: StoreTransaction, into writer: inout JSONWriter) {
         writer.put("appAccountToken", t.appAccountToken)
         writer.put("appTransactionId", t.appTransactionId)
         writer.put("billingPlanType", t.billingPlanType?.rawValue)
@@ -58,7 +58,7 @@ public enum TransactionPayloadJSON {
 
     /// `transaction` as it reads back from its stored payload (every date at whole milliseconds, as
     /// `Date(millisecondsSince1970:)` makes it), or nil when it carries raw JSON fields.
-    static func normalized(_ transaction: Transaction) -> Transaction? {
+    static func normalized(_ transaction: StoreTransaction) -> StoreTransaction? {
         guard isDirect(transaction) else { return nil }
         var t = transaction
         t.purchaseDate = whole(t.purchaseDate)
@@ -70,7 +70,7 @@ public enum TransactionPayloadJSON {
     }
 
     /// Whether the transaction has no fields kept as raw JSON, so it can be written directly.
-    public static func isDirect(_ transaction: Transaction) -> Bool {
+    public static func isDirect(_ transaction: StoreTransaction) -> Bool {
         transaction.unknownFields.isEmpty && transaction.commitmentInfo == nil
             && transaction.advancedCommerceInfo == nil
     }

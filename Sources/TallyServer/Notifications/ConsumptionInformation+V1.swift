@@ -21,7 +21,7 @@ extension ConsumptionInformation {
 
     /// What `transactions` cost in USD (`price` is in milliunits), exact; nil when one has no price or another
     /// currency (the server does not convert), so the band is undeclared rather than wrong.
-    static func usdTotal(_ transactions: [Transaction]) -> Decimal? {
+    static func usdTotal(_ transactions: [StoreTransaction]) -> Decimal? {
         var total = Decimal(0)
         for transaction in transactions {
             guard let amount = transaction.priceAmount, transaction.currency == "USD" else { return nil }

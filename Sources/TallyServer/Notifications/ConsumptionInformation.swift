@@ -37,7 +37,7 @@ public struct ConsumptionInformation: Sendable, Hashable {
 
     /// What to send for `transaction` (the copy stored for `record`'s customer); nil when it is already
     /// revoked (a refund was granted: there is nothing to decide).
-    public init?(transaction: Transaction, record: CustomerRecord, credits: CurrencyCredits, settings: ConsumptionSettings,
+    public init?(transaction: StoreTransaction, record: CustomerRecord, credits: CurrencyCredits, settings: ConsumptionSettings,
                  at now: Date) {
         guard !transaction.isRevoked else { return nil }
         appAccountToken = transaction.appAccountToken
@@ -58,7 +58,7 @@ public struct ConsumptionInformation: Sendable, Hashable {
 
     /// The consumed share of what `transaction` credits, in milliunits rounded to the nearest; nil when it
     /// credits no currency.
-    static func consumedShare(of transaction: Transaction, nets: [String: Decimal], credits: CurrencyCredits) -> Int? {
+    static func consumedShare(of transaction: StoreTransaction, nets: [String: Decimal], credits: CurrencyCredits) -> Int? {
         var largest: Decimal?
         for credit in credits.credits(of: transaction) where credit.amount > 0 {
             let net = nets.first { $0.key.hasSameBytes(as: credit.currency) }?.value ?? 0

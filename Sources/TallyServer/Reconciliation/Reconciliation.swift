@@ -38,7 +38,7 @@ public struct Reconciliation: Sendable, Hashable {
 struct Reconciler {
     let client: AppStoreAPIClient
     let verifier: PurchaseVerifier
-    let environment: Environment
+    let environment: StoreEnvironment
     let store: any CustomerStore
     let now: @Sendable () -> Date
 

@@ -13,7 +13,7 @@ public struct DecodedPayloads {
     /// The most transactions remembered (each a few KB with its payload).
     public static let capacity = 2_048
 
-    private var byId: [UTF8Key: (payload: String, transaction: Transaction)] = [:]
+    private var byId: [UTF8Key: (payload: String, transaction: StoreTransaction)] = [:]
 
     /// An empty memory.
     public init() {}
@@ -24,8 +24,8 @@ public struct DecodedPayloads {
     /// The transaction in `json` (the stored payload of transaction `id`), decoded by `decode` at most once while
     /// remembered.
     public mutating func transaction<Failure: Error>(json: String, id: String,
-                                                     decode: (String) throws(Failure) -> Transaction)
-        throws(Failure) -> Transaction
+                                                     decode: (String) throws(Failure) -> StoreTransaction)
+        throws(Failure) -> StoreTransaction
     {
         let key = UTF8Key(id)
         if let known = byId[key], known.payload.hasSameBytes(as: json) { return known.transaction }

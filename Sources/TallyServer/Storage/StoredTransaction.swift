@@ -11,14 +11,14 @@ public struct StoredTransaction: Sendable, Hashable {
     }
 
     /// The decoded, verified transaction.
-    public var transaction: Transaction
+    public var transaction: StoreTransaction
     /// Where it came from.
     public var source: Source
     /// The JWS as received, for a signed transaction; nil for receipt records.
     public var signedTransaction: String?
 
     /// Creates a stored transaction.
-    public init(transaction: Transaction, source: Source, signedTransaction: String? = nil) {
+    public init(transaction: StoreTransaction, source: Source, signedTransaction: String? = nil) {
         self.transaction = transaction
         self.source = source
         self.signedTransaction = signedTransaction

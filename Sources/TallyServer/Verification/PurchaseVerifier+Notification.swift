@@ -24,7 +24,7 @@ extension PurchaseVerifier {
     }
 
     /// The environment a notification's payload claims, read without verifying (only to pick the verifier).
-    static func claimedNotificationEnvironment(_ jws: String) -> Environment? {
+    static func claimedNotificationEnvironment(_ jws: String) -> StoreEnvironment? {
         let bytes = jws.utf8
         guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
               let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: ".")),
@@ -33,7 +33,7 @@ extension PurchaseVerifier {
               let claim = try? JSONDecoder().decode(NotificationEnvironmentClaim.self, from: Data(payload))
         else { return nil }
         if let name = claim.data?.environment ?? claim.summary?.environment ?? claim.appData?.environment {
-            return Environment(rawValue: name)
+            return StoreEnvironment(rawValue: name)
         }
         if let token = claim.externalPurchaseToken?.externalPurchaseId {
             return token.hasPrefix("SANDBOX") ? .sandbox : .production

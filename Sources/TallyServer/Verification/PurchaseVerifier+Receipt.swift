@@ -4,7 +4,7 @@ import TallyVerify
 extension PurchaseVerifier {
     /// Verifies a base64 app receipt and returns its in-app records as transactions, each with the
     /// product type the catalog gives its product (the receipt's own type field is often missing).
-    func verifyReceipt(_ base64: String) -> Result<[Transaction], VerificationFailure> {
+    func verifyReceipt(_ base64: String) -> Result<[StoreTransaction], VerificationFailure> {
         let effectiveDate: ReceiptVerifier.EffectiveDate = settings.onlineChecks ? .now : .receiptCreationDate
         let receipt: AppReceipt
         switch receipts.verify(base64: base64, at: effectiveDate) {

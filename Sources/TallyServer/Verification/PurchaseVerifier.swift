@@ -5,13 +5,13 @@ import TallyVerify
 /// Verifies what apps post: signed transactions with one ``SignedDataVerifier`` per accepted environment
 /// (picked by the payload's `environment`, then verified in full), and legacy receipts.
 struct PurchaseVerifier: Sendable {
-    private let verifiers: [Environment: SignedDataVerifier]
+    private let verifiers: [StoreEnvironment: SignedDataVerifier]
     let receipts: ReceiptVerifier
     let settings: VerificationSettings
     let catalog: Catalog
 
     init(settings: VerificationSettings, catalog: Catalog) throws(ServerConfigurationError) {
-        var verifiers: [Environment: SignedDataVerifier] = [:]
+        var verifiers: [StoreEnvironment: SignedDataVerifier] = [:]
         var problems: [ServerConfigurationError.Problem] = []
         for environment in settings.environments {
             do {
@@ -40,7 +40,7 @@ struct PurchaseVerifier: Sendable {
     }
 
     /// Verifies a `signedTransaction` fully with the verifier of the environment its payload names.
-    func verifyTransaction(_ jws: String) -> Result<Transaction, VerificationFailure> {
+    func verifyTransaction(_ jws: String) -> Result<StoreTransaction, VerificationFailure> {
         // One accepted environment: its verifier judges the environment claim itself, no need to peek.
         if verifiers.count == 1, let only = verifiers.values.first { return only.verifyTransaction(jws) }
         let environment = Self.claimedEnvironment(jws)
@@ -63,17 +63,17 @@ struct PurchaseVerifier: Sendable {
     var onlyVerifier: SignedDataVerifier? { verifiers.count == 1 ? verifiers.values.first : nil }
 
     /// The verifier of an accepted environment.
-    func verifier(for environment: Environment) -> SignedDataVerifier? { verifiers[environment] }
+    func verifier(for environment: StoreEnvironment) -> SignedDataVerifier? { verifiers[environment] }
 
     /// The payload's `environment` claim, read without verifying (only to pick the verifier).
-    static func claimedEnvironment(_ jws: String) -> Environment? {
+    static func claimedEnvironment(_ jws: String) -> StoreEnvironment? {
         let bytes = jws.utf8
         guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
               let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: ".")),
               let payload = Base64URL.decode(Substring(bytes[bytes.index(after: first)..<second])), !JSONDepthScan.exceeds(payload, limit: 64),
               let claim = try? JSONDecoder().decode(EnvironmentClaim.self, from: Data(payload)),
               let name = claim.environment else { return nil }
-        return Environment(rawValue: name)
+        return StoreEnvironment(rawValue: name)
     }
 
     /// The one claim read before verifying; Foundation skips the rest of the payload.

@@ -12,7 +12,7 @@ struct DetectedPayloadEnvelope: Decodable {
     /// ``init(from:)`` gives for the same bytes, or nil when the bytes must go to it (not flat, not a
     /// strict transaction, a `notificationType` key, claims that the lenient reading could read otherwise).
     static func flatTransaction(_ bytes: [UInt8]) -> DetectedPayloadEnvelope? {
-        guard let transaction = Transaction(flatPayload: bytes), transaction.unknownFields["notificationType"] == nil,
+        guard let transaction = StoreTransaction(flatPayload: bytes), transaction.unknownFields["notificationType"] == nil,
             let claims = SignedClaims(transaction: transaction)
         else { return nil }
         return DetectedPayloadEnvelope(claims: claims, kind: .transaction, model: .success(.transaction(transaction)))
@@ -30,7 +30,7 @@ struct DetectedPayloadEnvelope: Decodable {
         // transactionId that decoded as a string.
         let keys = try decoder.container(keyedBy: AnyCodingKey.self)
         if !keys.contains(AnyCodingKey("notificationType")), keys.contains(AnyCodingKey("transactionId")),
-            let transaction = try? Transaction(from: decoder), let claims = SignedClaims(transaction: transaction)
+            let transaction = try? StoreTransaction(from: decoder), let claims = SignedClaims(transaction: transaction)
         {
             self.claims = claims
             kind = .transaction
@@ -41,10 +41,10 @@ struct DetectedPayloadEnvelope: Decodable {
         kind = SignedPayloadKind.detect(claims)
         do {
             switch kind {
-            case .transaction: model = .success(.transaction(try Transaction(from: decoder)))
+            case .transaction: model = .success(.transaction(try StoreTransaction(from: decoder)))
             case .renewalInfo: model = .success(.renewalInfo(try RenewalInfo(from: decoder)))
             case .notification: model = .success(.notification(try ServerNotification(from: decoder)))
-            case .appTransaction: model = .success(.appTransaction(try AppTransaction(from: decoder)))
+            case .appTransaction: model = .success(.appTransaction(try StoreAppTransaction(from: decoder)))
             case nil: model = .failure(PayloadDecoding.ModelError(message: "no payload kind fits"))
             }
         } catch {

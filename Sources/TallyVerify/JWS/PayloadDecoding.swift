@@ -69,8 +69,8 @@ enum PayloadDecoding {
     /// A transaction payload decoded once (in one pass when it is flat, as Apple's are, else by `JSONDecoder`),
     /// its claims taken from the decoded transaction; nil when that does not give the same claims as
     /// ``envelope(_:as:)`` (then use it instead).
-    static func transactionEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<Transaction>? {
-        guard let transaction = try? Transaction(payloadJSON: bytes),
+    static func transactionEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<StoreTransaction>? {
+        guard let transaction = try? StoreTransaction(payloadJSON: bytes),
             let claims = SignedClaims(transaction: transaction)
         else { return nil }
         return PayloadEnvelope(claims: claims, model: .success(transaction))

@@ -1,7 +1,7 @@
 import Foundation
 import TallyCore
 
-/// Decoding of payloads that lack fields Tally's `Transaction` or `RenewalInfo` requires but Apple's model
+/// Decoding of payloads that lack fields Tally's `StoreTransaction` or `RenewalInfo` requires but Apple's model
 /// leaves optional: the other fields must still decode as the typed model reads them.
 enum SparsePayload {
     /// The fields each kind's Tally model requires, with a stand-in of the right JSON type used only to check

@@ -20,9 +20,9 @@ extension InAppPurchase {
     /// The ASN.1 receipt has no ownership type, so `inAppOwnershipType` stays nil.
     /// The cancellation date (1712) becomes `revocationDate`; a trial or introductory period flag
     /// becomes `offerType` `.introductory`; the offer identifier (1721) is kept.
-    public func transaction(bundleId: String, environment: Environment? = nil) -> Transaction {
+    public func transaction(bundleId: String, environment: StoreEnvironment? = nil) -> StoreTransaction {
         let introductory = isTrialPeriod == true || isInIntroOfferPeriod == true
-        return Transaction(
+        return StoreTransaction(
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,
             webOrderLineItemId: webOrderLineItemId.map(String.init),

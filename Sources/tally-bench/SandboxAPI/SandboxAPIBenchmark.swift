@@ -125,10 +125,10 @@ enum SandboxAPIBenchmark {
         let script = """
             import sys, time
             from appstoreserverlibrary.api_client import AppStoreServerAPIClient, GetTransactionHistoryVersion
-            from appstoreserverlibrary.models.Environment import Environment
+            from appstoreserverlibrary.models.Environment import StoreEnvironment
             from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
             base, path, kid, iss, bid, tx, seconds = sys.argv[1:8]
-            client = AppStoreServerAPIClient(open(path, "rb").read(), kid, iss, bid, Environment.SANDBOX)
+            client = AppStoreServerAPIClient(open(path, "rb").read(), kid, iss, bid, StoreEnvironment.SANDBOX)
             client._base_url = base
             pages, revision, end = 0, None, time.monotonic() + float(seconds)
             start = time.monotonic()

@@ -12,7 +12,7 @@ enum NotificationBenchmark {
         let refundDate = setup.now.addingTimeInterval(1)
         let signing = try Stopwatch.seconds {
             for index in 0..<count {
-                var refunded = Transaction(
+                var refunded = StoreTransaction(
                     transactionId: String(2_000_000_500_000_000 + 1_000 + index), bundleId: ServerBenchSetup.bundleId,
                     productId: "market.coins.10", purchaseDate: setup.now, quantity: 1, type: .consumable,
                     signedDate: refundDate, environment: .sandbox, storefront: "USA", storefrontId: "143441",

@@ -181,7 +181,7 @@ enum PostgresServerBenchmark {
                                               credits: CurrencyCredits(catalog: catalog, configuration: configuration))
         return try Stopwatch.seconds {
             for index in 0..<spenders {
-                let transaction = Transaction(
+                let transaction = StoreTransaction(
                     transactionId: "bench-fund-\(index)", bundleId: ServerBenchSetup.bundleId, productId: "market.coins.10",
                     purchaseDate: setup.now, quantity: 1_000_000, type: .consumable, signedDate: setup.now,
                     environment: .sandbox)

@@ -58,7 +58,7 @@ struct ServerBenchSetup {
 
     /// A signed sandbox transaction for `productId` (`{"signedTransaction": …}` is what gets posted).
     func signedTransaction(id: Int, productId: String, type: ProductType) throws -> String {
-        try signer.signTransaction(Transaction(
+        try signer.signTransaction(StoreTransaction(
             transactionId: String(2_000_000_500_000_000 + id), bundleId: Self.bundleId, productId: productId,
             purchaseDate: now, quantity: 1, type: type, signedDate: now, environment: .sandbox, storefront: "USA",
             storefrontId: "143441", transactionReason: .purchase, currency: "USD", price: 990))

@@ -101,7 +101,7 @@ enum SpendBenchmark {
 
     private static func coins(id: String, quantity: Int, at date: Date) -> StoredTransaction {
         StoredTransaction(
-            transaction: Transaction(transactionId: id, bundleId: ServerBenchSetup.bundleId, productId: "market.coins.10",
+            transaction: StoreTransaction(transactionId: id, bundleId: ServerBenchSetup.bundleId, productId: "market.coins.10",
                                      purchaseDate: date, quantity: quantity, type: .consumable, signedDate: date,
                                      environment: .sandbox),
             source: .signedTransaction)

@@ -25,7 +25,7 @@ enum SubscriberPostBenchmark {
         let history = (0..<renewals).map { index in
             let start = first.addingTimeInterval(Double(index) * month)
             return StoredTransaction(
-                transaction: Transaction(
+                transaction: StoreTransaction(
                     transactionId: "bench-renewal-\(index)", originalTransactionId: "bench-renewal-0",
                     bundleId: ServerBenchSetup.bundleId, productId: "market.pro.monthly",
                     subscriptionGroupIdentifier: "6E1A1000", purchaseDate: start, expiresDate: start + month,
@@ -36,11 +36,11 @@ enum SubscriberPostBenchmark {
     }
 
     /// The subscriber's latest renewal, as ``prepare(setup:)`` stores it.
-    private static func latestRenewal(setup: ServerBenchSetup) -> Transaction {
+    private static func latestRenewal(setup: ServerBenchSetup) -> StoreTransaction {
         let month: TimeInterval = 30 * 86_400
         let first = setup.now.addingTimeInterval(-Double(renewals - 1) * month)
         let start = first.addingTimeInterval(Double(renewals - 1) * month)
-        return Transaction(
+        return StoreTransaction(
             transactionId: "bench-renewal-\(renewals - 1)", originalTransactionId: "bench-renewal-0",
             bundleId: ServerBenchSetup.bundleId, productId: "market.pro.monthly", subscriptionGroupIdentifier: "6E1A1000",
             purchaseDate: start, expiresDate: start + month, type: .autoRenewable, signedDate: start, environment: .sandbox)

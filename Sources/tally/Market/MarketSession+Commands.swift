@@ -67,7 +67,7 @@ extension MarketSession {
 
     /// `restore`: 0 restored (also when nothing came back), 1 cancelled or failed.
     func restore(json: Bool) async throws -> Int32 {
-        let restored: [Transaction]
+        let restored: [StoreTransaction]
         do {
             restored = try await store.restore()
         } catch {

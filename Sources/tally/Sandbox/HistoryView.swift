@@ -6,7 +6,7 @@ import TallySandbox
 /// with their signed forms, pending purchases and the store's event log.
 struct HistoryView: Encodable {
     struct Item: Encodable {
-        var transaction: Transaction
+        var transaction: StoreTransaction
         var signedTransactionInfo: String?
         /// The order ID on the customer's receipt (Look Up Order ID).
         var orderId: String?
@@ -42,7 +42,7 @@ struct HistoryView: Encodable {
 
 /// One-line renderings for people.
 enum TransactionLine {
-    static func text(_ t: Transaction, orderId: String? = nil) -> String {
+    static func text(_ t: StoreTransaction, orderId: String? = nil) -> String {
         var parts = [t.purchaseDate.formatted(.iso8601), t.transactionId, t.productId, t.type.rawValue]
         if let orderId { parts.append("order \(orderId)") }
         if t.quantity > 1 { parts.append("×\(t.quantity)") }

@@ -8,7 +8,7 @@ enum SandboxAskToBuy {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
         let purchaseId = try arguments.positional(0, "PURCHASE_ID")
-        let transaction: Transaction? = try context.mutate { sandbox in
+        let transaction: StoreTransaction? = try context.mutate { sandbox in
             switch verb {
             case "approve": return try sandbox.approve(purchaseId: purchaseId)
             case "resolve": return try sandbox.resolveInterrupted(purchaseId: purchaseId)
@@ -33,6 +33,6 @@ enum SandboxAskToBuy {
     private struct Answer: Encodable {
         var purchaseId: String
         var outcome: String
-        var transaction: Transaction?
+        var transaction: StoreTransaction?
     }
 }

@@ -36,7 +36,7 @@ struct PurchaseReport: Encodable {
     var productId: String?
     var purchaseId: String?
     var reason: String?
-    var transaction: Transaction?
+    var transaction: StoreTransaction?
     var error: String?
     var errorCode: String?
 

@@ -57,7 +57,7 @@ struct ProductRow: Encodable {
     var familyShareable: Bool
     var subscription: Subscription?
 
-    init(_ product: Product, locale: String) {
+    init(_ product: CatalogProduct, locale: String) {
         let localization = product.localization(for: locale)
         id = product.id
         kind = product.kind

@@ -7,7 +7,7 @@ struct StateView: Encodable {
     struct Subscription: Encodable {
         var groupId: String
         var productId: String
-        var status: SubscriptionStatus
+        var status: SubscriptionState
         var expiresDate: Date?
         var gracePeriodExpiresDate: Date?
         var willRenew: Bool

@@ -65,8 +65,8 @@ enum SigningTestSupport {
     }
 
     /// A sandbox auto-renewable purchase signed now, the way the store will produce it.
-    static func sampleTransaction(bundleId: String, now: Date) -> Transaction {
-        Transaction(
+    static func sampleTransaction(bundleId: String, now: Date) -> StoreTransaction {
+        StoreTransaction(
             transactionId: "2000000000000042", webOrderLineItemId: "2000000000000043", bundleId: bundleId,
             productId: "com.example.pro.monthly", subscriptionGroupIdentifier: "21500000",
             purchaseDate: Date(millisecondsSince1970: 1_760_000_000_000),

@@ -11,7 +11,7 @@ struct MarketStore {
 
     /// A store whose clock starts at `start` (by default a minute ago, so its transactions are in the
     /// server's past).
-    init(authority: SandboxCertificateAuthority, environment: Environment = .sandbox,
+    init(authority: SandboxCertificateAuthority, environment: StoreEnvironment = .sandbox,
          start: Date = Date().addingTimeInterval(-60)) throws {
         let storeKit = TestPaths.market.appendingPathComponent("Market.storekit")
         let catalog = try Catalog(storeKitData: try Data(contentsOf: storeKit), fileName: "Market.storekit")
@@ -24,7 +24,7 @@ struct MarketStore {
     }
 
     /// Buys `productId` for the sandbox account `account`; the transaction, or an error naming the outcome.
-    mutating func buy(_ productId: String, account: String = "default") throws -> Transaction {
+    mutating func buy(_ productId: String, account: String = "default") throws -> StoreTransaction {
         let result = sandbox.purchase(productId, account: account)
         guard let transaction = result.transaction else {
             throw HarnessError("the sandbox did not complete the purchase of \(productId): \(result)")
@@ -33,12 +33,12 @@ struct MarketStore {
     }
 
     /// Refunds a transaction; the updated transaction (with `revocationDate`).
-    mutating func refund(_ transactionId: String) throws -> Transaction {
+    mutating func refund(_ transactionId: String) throws -> StoreTransaction {
         try sandbox.refund(transactionId: transactionId)
     }
 
     /// The transaction's `signedTransactionInfo`.
-    func signed(_ transaction: Transaction) throws -> String {
+    func signed(_ transaction: StoreTransaction) throws -> String {
         try signer.signTransaction(transaction)
     }
 
@@ -58,7 +58,7 @@ struct MarketStore {
     }
 
     /// Buys and signs in one step.
-    mutating func buySigned(_ productId: String, account: String = "default") throws -> (Transaction, String) {
+    mutating func buySigned(_ productId: String, account: String = "default") throws -> (StoreTransaction, String) {
         let transaction = try buy(productId, account: account)
         return (transaction, try signed(transaction))
     }

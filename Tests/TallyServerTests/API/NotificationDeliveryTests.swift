@@ -9,7 +9,7 @@ import Testing
 struct NotificationDeliveryTests {
     static let start = ServerFixture.start, day = ServerFixture.day
 
-    static func firstPurchase(_ chain: String) -> Transaction {
+    static func firstPurchase(_ chain: String) -> StoreTransaction {
         Purchases.monthly(chain, original: chain, at: start - 20 * day, expires: start + 10 * day)
     }
 

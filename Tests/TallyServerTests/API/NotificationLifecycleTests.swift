@@ -12,7 +12,7 @@ struct NotificationLifecycleTests {
 
     /// The first purchase of `chain`, posted by the app for `user`: bought 20 days ago, expires in 10 days.
     static func subscribe(_ fixture: ServerFixture, _ user: String, chain: String, product: String = pro,
-                          owned: OwnershipType? = nil) throws -> Transaction {
+                          owned: OwnershipType? = nil) throws -> StoreTransaction {
         var first = Purchases.make(chain, product: product, type: .autoRenewable, at: start - 20 * day,
                                    original: chain, expires: start + 10 * day, group: "6E1A1000")
         first.inAppOwnershipType = owned

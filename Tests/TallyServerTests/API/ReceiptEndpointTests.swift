@@ -20,10 +20,10 @@ struct ReceiptEndpointTests {
     }
 
     /// A server for the receipt's app whose catalog calls the annual product a non-consumable.
-    static func fixture(environments: [Environment] = [.sandbox], bundleId: String = "com.revenuecat.sampleapp",
+    static func fixture(environments: [StoreEnvironment] = [.sandbox], bundleId: String = "com.revenuecat.sampleapp",
                         database: StoreUnderTest? = nil) throws -> ServerFixture
     {
-        let catalog = Catalog(products: [Product(id: annual, kind: .nonConsumable, price: 39.99, currency: "USD")])
+        let catalog = Catalog(products: [CatalogProduct(id: annual, kind: .nonConsumable, price: 39.99, currency: "USD")])
         return try ServerFixture(environments: environments, bundleId: bundleId, catalog: catalog,
                                  appConfiguration: AppConfiguration(bundleId: bundleId, entitlements: ["annual": [annual]]),
                                  database: database)

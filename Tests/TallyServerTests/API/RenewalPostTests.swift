@@ -30,7 +30,7 @@ struct RenewalPostTests {
         let user = "renewing"
         // Twelve months of renewals, each posted as it happens: the clock is moved to an hour after each one.
         let first = Self.start
-        func period(_ index: Int, product: String = "market.pro.monthly", revoked: Date? = nil) -> Transaction {
+        func period(_ index: Int, product: String = "market.pro.monthly", revoked: Date? = nil) -> StoreTransaction {
             let from = first.addingTimeInterval(Double(index) * Self.month)
             return Purchases.make(index == 0 ? "r0" : "r\(index)", product: product, type: .autoRenewable, at: from,
                                   original: "r0", expires: from.addingTimeInterval(Self.month), group: "6E1A1000",

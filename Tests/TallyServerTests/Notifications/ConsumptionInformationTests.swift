@@ -64,7 +64,7 @@ import TallyCore
     @Test func theV1BodyCarriesTenureAndLifetimeBandsFromTheRecord() throws {
         let start = StoreFixtures.start
         func bought(_ id: String, price: Int64?, currency: String? = "USD", revoked: Bool = false) -> StoredTransaction {
-            StoreFixtures.signed(Transaction(transactionId: id, productId: "app.coins.100", purchaseDate: start,
+            StoreFixtures.signed(StoreTransaction(transactionId: id, productId: "app.coins.100", purchaseDate: start,
                                              type: .consumable, appAccountToken: "6f1c9e0e-0000-4000-8000-000000000001",
                                              signedDate: start, revocationDate: revoked ? start : nil,
                                              currency: currency, price: price))

@@ -10,7 +10,7 @@ private typealias F = StoreFixtures
 /// decoding gives, byte for byte.
 @Suite struct DecodedPayloadsTests {
     private func payload(productId: String, id: String = "t1") throws -> String {
-        try StoredValueCoding.json(Transaction(transactionId: id, productId: productId, purchaseDate: F.start,
+        try StoredValueCoding.json(StoreTransaction(transactionId: id, productId: productId, purchaseDate: F.start,
                                                type: .nonConsumable, signedDate: F.start))
     }
 

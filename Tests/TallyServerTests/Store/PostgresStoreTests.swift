@@ -47,7 +47,7 @@ struct PostgresStoreTests {
         let copies = [base, refund, tieRefund, reversal]
         for order in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 1, 0, 3], [0, 3, 1, 2]] {
             let user = "u-\(order.map(String.init).joined())"
-            var expected: Transaction?
+            var expected: StoreTransaction?
             for index in order {
                 let copy = copies[index]
                 let id = "t-\(user)"
@@ -55,7 +55,7 @@ struct PostgresStoreTests {
                 mine.transactionId = id
                 mine.originalTransactionId = id
                 _ = try store.record([F.signed(mine)], for: user, policy: .transfer, at: F.start)
-                expected = Transaction.newest(stored: expected, incoming: mine)
+                expected = StoreTransaction.newest(stored: expected, incoming: mine)
             }
             let stored = try store.customer(user).transactions.map(\.transaction)
             #expect(stored.count == 1)

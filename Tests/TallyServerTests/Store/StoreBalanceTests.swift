@@ -50,7 +50,7 @@ struct StoreBalanceTests {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
         let users = ["a", "b", "caf\u{E9}", "cafe\u{301}"]
-        var copies: [String: Transaction] = [:]
+        var copies: [String: StoreTransaction] = [:]
         for step in 0..<300 {
             let user = users.randomElement(using: &generator)!
             switch Int.random(in: 0..<4, using: &generator) {

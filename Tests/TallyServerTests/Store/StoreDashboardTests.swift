@@ -11,7 +11,7 @@ struct StoreDashboardTests {
     private static func transaction(_ id: String, original: String, from: Date, days: Double = 30,
                                     offer: OfferType? = nil, upgraded: Bool? = nil, revokedAt: Date? = nil,
                                     price: Int64 = 1990) -> StoredTransaction {
-        F.signed(Transaction(
+        F.signed(StoreTransaction(
             transactionId: id, originalTransactionId: original, productId: "app.pro.month",
             subscriptionGroupIdentifier: "pro", purchaseDate: from, expiresDate: from.addingTimeInterval(days * 86_400),
             type: .autoRenewable, signedDate: from, revocationReason: revokedAt.map { _ in .appIssue },
@@ -69,7 +69,7 @@ struct StoreDashboardTests {
                 signedDate: F.day(36), signedPayload: "jws.n-\(chain)", transaction: period, renewalInfo: renewal,
                 appliesFacts: true), at: now)
         }
-        var statuses: [SubscriptionStatus] = []
+        var statuses: [SubscriptionState] = []
         for (customer, _, _) in chains {
             let record = try store.customerState(customer)
             let state = CustomerState(catalog: F.catalog, configuration: F.configuration, history: record.purchaseHistory,

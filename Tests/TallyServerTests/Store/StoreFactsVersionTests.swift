@@ -28,7 +28,7 @@ struct StoreFactsVersionTests {
         let writes: [(name: String, movesFacts: Bool, write: () throws -> Void)] = [
             ("a first coin purchase", false, { _ = try store.record([F.coins("c1")], for: user, policy: .transfer, at: F.start) }),
             ("a spend", false, { _ = try store.spend(F.spend("s1", 5), for: user) }),
-            ("a coin refund", false, { _ = try store.record([F.signed(Transaction(
+            ("a coin refund", false, { _ = try store.record([F.signed(StoreTransaction(
                 transactionId: "c1", productId: "app.coins.100", purchaseDate: F.start, type: .consumable,
                 signedDate: F.day(1), revocationReason: .other, revocationDate: F.day(1)))], for: user, policy: .transfer, at: F.start) }),
             ("a non-consumable", true, { _ = try store.record([F.premium("n1")], for: user, policy: .transfer, at: F.start) }),

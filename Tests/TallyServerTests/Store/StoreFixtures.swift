@@ -11,11 +11,11 @@ enum StoreFixtures {
     static func day(_ days: Double) -> Date { start.addingTimeInterval(days * 86_400) }
 
     static let catalog = Catalog(products: [
-        Product(id: "app.coins.100", kind: .consumable, price: Decimal(799) / 100, currency: "USD"),
-        Product(id: "app.premium", kind: .nonConsumable, price: Decimal(499) / 100, currency: "USD"),
-        Product(id: "app.pro.month", kind: .autoRenewable, price: Decimal(199) / 100, currency: "USD",
-                subscription: Product.Subscription(groupId: "pro", level: 1,
-                                                   period: SubscriptionPeriod(value: 1, unit: .month))),
+        CatalogProduct(id: "app.coins.100", kind: .consumable, price: Decimal(799) / 100, currency: "USD"),
+        CatalogProduct(id: "app.premium", kind: .nonConsumable, price: Decimal(499) / 100, currency: "USD"),
+        CatalogProduct(id: "app.pro.month", kind: .autoRenewable, price: Decimal(199) / 100, currency: "USD",
+                subscription: CatalogProduct.Subscription(groupId: "pro", level: 1,
+                                                   period: SubscriptionDuration(value: 1, unit: .month))),
     ], subscriptionGroups: [SubscriptionGroup(id: "pro", name: "Pro", productIds: ["app.pro.month"])])
 
     static let configuration = AppConfiguration(
@@ -27,13 +27,13 @@ enum StoreFixtures {
 
     /// A consumable purchase of `quantity` × 100 coins.
     static func coins(_ id: String, quantity: Int = 1, token: String? = nil, at date: Date = start) -> StoredTransaction {
-        signed(Transaction(transactionId: id, productId: "app.coins.100", purchaseDate: date, quantity: quantity,
+        signed(StoreTransaction(transactionId: id, productId: "app.coins.100", purchaseDate: date, quantity: quantity,
                            type: .consumable, appAccountToken: token, signedDate: date))
     }
 
     /// A non-consumable purchase.
     static func premium(_ id: String, token: String? = nil, revokedAt: Date? = nil) -> StoredTransaction {
-        signed(Transaction(transactionId: id, productId: "app.premium", purchaseDate: start, type: .nonConsumable,
+        signed(StoreTransaction(transactionId: id, productId: "app.premium", purchaseDate: start, type: .nonConsumable,
                            appAccountToken: token, signedDate: start, revocationReason: revokedAt.map { _ in .appIssue },
                            revocationDate: revokedAt))
     }
@@ -41,7 +41,7 @@ enum StoreFixtures {
     /// One period of a monthly subscription in chain `original`.
     static func period(_ id: String, original: String, month: Int, token: String? = nil) -> StoredTransaction {
         let from = Calendar(identifier: .gregorian).date(byAdding: .month, value: month, to: start) ?? start
-        return signed(Transaction(
+        return signed(StoreTransaction(
             transactionId: id, originalTransactionId: original, productId: "app.pro.month",
             subscriptionGroupIdentifier: "pro", purchaseDate: from,
             expiresDate: from.addingTimeInterval(30 * 86_400), type: .autoRenewable, appAccountToken: token,
@@ -49,7 +49,7 @@ enum StoreFixtures {
     }
 
     /// The transaction as a signed post with a stand-in JWS (the store keeps it, it does not verify it).
-    static func signed(_ transaction: Transaction) -> StoredTransaction {
+    static func signed(_ transaction: StoreTransaction) -> StoredTransaction {
         StoredTransaction(transaction: transaction, source: .signedTransaction,
                           signedTransaction: "jws.\(transaction.transactionId).\(transaction.signedDate?.millisecondsSince1970 ?? 0)")
     }

@@ -21,7 +21,7 @@ struct StoreHostileInputTests {
         _ = try store.record([F.coins("bystander-1")], for: "bystander", policy: .transfer, at: F.start)
         let bystander = try store.customer("bystander")
         let token = id.isEmpty ? nil : id
-        let transaction = F.signed(Transaction(
+        let transaction = F.signed(StoreTransaction(
             transactionId: id, originalTransactionId: id + "-chain", productId: id + "-product",
             purchaseDate: F.start, type: .consumable, appAccountToken: token,
             unknownFields: [id.isEmpty ? "empty" : id: .string(id)]))

@@ -41,7 +41,7 @@ struct StoreRecordTests {
     @Test(arguments: StoreKind.allCases) func subMillisecondDatesStillCompareAsTheSameContent(_ kind: StoreKind) throws {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
-        let fine = F.signed(Transaction(transactionId: "t1", productId: "app.premium",
+        let fine = F.signed(StoreTransaction(transactionId: "t1", productId: "app.premium",
                                         purchaseDate: F.start.addingTimeInterval(0.000_3), type: .nonConsumable))
         #expect(try store.record([fine], for: "u1", policy: .transfer, at: F.start).inserted == ["t1"])
         #expect(try store.record([fine], for: "u1", policy: .transfer, at: F.start).unchanged == ["t1"])
@@ -70,7 +70,7 @@ struct StoreRecordTests {
     }
 
     /// A receipt's in-app record carries no `signedDate`: it never replaces a signed copy, and a signed copy
-    /// replaces it (TallyCore's `Transaction.supersedes`), on both stores whatever the order.
+    /// replaces it (TallyCore's `StoreTransaction.supersedes`), on both stores whatever the order.
     @Test(arguments: StoreKind.allCases) func aReceiptRecordNeverReplacesASignedCopy(_ kind: StoreKind) throws {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()

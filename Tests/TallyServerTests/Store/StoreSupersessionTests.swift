@@ -19,7 +19,7 @@ struct StoreSupersessionTests {
     private func period(_ index: Int, chain: String = "p0", product: String = "app.pro.month",
                         revokedAt: Date? = nil, signed: Date? = nil) -> StoredTransaction {
         let from = F.start.addingTimeInterval(Double(index) * Self.length)
-        return F.signed(Transaction(
+        return F.signed(StoreTransaction(
             transactionId: index == 0 ? chain : "\(chain)-\(index)", originalTransactionId: chain, productId: product,
             subscriptionGroupIdentifier: "pro", purchaseDate: from, expiresDate: from.addingTimeInterval(Self.length),
             type: .autoRenewable, signedDate: signed ?? from, revocationReason: revokedAt.map { _ in .appIssue },

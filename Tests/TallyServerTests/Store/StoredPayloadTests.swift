@@ -8,7 +8,7 @@ import TallyCore
 /// value a post is compared with must be the value that reads back.
 @Suite struct StoredPayloadTests {
     /// Every field set, awkward text and dates between milliseconds.
-    static let full = Transaction(
+    static let full = StoreTransaction(
         transactionId: "2000000123456789", originalTransactionId: "2000000000000001", webOrderLineItemId: "w/1",
         bundleId: "com.example.\"quoted\"", productId: "app.pro.month", subscriptionGroupIdentifier: "grøup\\1",
         purchaseDate: Date(timeIntervalSince1970: 1_796_014_800.123_456),
@@ -23,18 +23,18 @@ import TallyCore
         revocationPercentage: 50_000, billingPlanType: BillingPlanType(rawValue: "MONTHLY"))
 
     /// Only what a transaction requires.
-    static let sparse = Transaction(transactionId: "1", productId: "app.coins.100",
+    static let sparse = StoreTransaction(transactionId: "1", productId: "app.coins.100",
                                     purchaseDate: Date(timeIntervalSince1970: -0.0015), type: .consumable,
                                     inAppOwnershipType: nil)
 
-    static func viaFoundation(_ transaction: Transaction) throws -> Transaction {
-        try JSONDecoder().decode(Transaction.self, from: JSONEncoder().encode(transaction))
+    static func viaFoundation(_ transaction: StoreTransaction) throws -> StoreTransaction {
+        try JSONDecoder().decode(StoreTransaction.self, from: JSONEncoder().encode(transaction))
     }
 
     @Test(arguments: [full, sparse])
-    func directPayloadReadsBackAsFoundationsDid(_ transaction: Transaction) throws {
+    func directPayloadReadsBackAsFoundationsDid(_ transaction: StoreTransaction) throws {
         let bytes = try #require(TransactionPayloadJSON.bytes(transaction))
-        let direct = try JSONDecoder().decode(Transaction.self, from: Data(bytes))
+        let direct = try JSONDecoder().decode(StoreTransaction.self, from: Data(bytes))
         #expect(direct == (try Self.viaFoundation(transaction)))
         // The same members as JSONEncoder writes (its key order is not fixed, so bytes are not compared).
         let ours = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary)
@@ -43,7 +43,7 @@ import TallyCore
     }
 
     @Test(arguments: [full, sparse])
-    func normalizedValueIsWhatReadsBack(_ transaction: Transaction) throws {
+    func normalizedValueIsWhatReadsBack(_ transaction: StoreTransaction) throws {
         #expect(try StoredValueCoding.normalized(transaction) == (try Self.viaFoundation(transaction)))
         #expect(try StoredValueCoding.normalized(transaction) != transaction)  // the fractions are gone
     }

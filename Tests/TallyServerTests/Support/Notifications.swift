@@ -11,7 +11,7 @@ extension ServerFixture {
     /// and posts it without a key, as Apple does.
     @discardableResult
     func notify(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, uuid: String = UUID().uuidString,
-                signed: Date, transaction: Transaction? = nil, renewal: RenewalInfo? = nil, status: Int? = nil,
+                signed: Date, transaction: StoreTransaction? = nil, renewal: RenewalInfo? = nil, status: Int? = nil,
                 signer: SandboxSigner? = nil, bundleId: String = "com.example.market",
                 path: String = NotificationSettings.defaultPath) throws -> Reply {
         let jws = try signedNotification(type, subtype, uuid: uuid, signed: signed, transaction: transaction,
@@ -21,7 +21,7 @@ extension ServerFixture {
 
     /// The `signedPayload` of such a notification.
     func signedNotification(_ type: NotificationType, _ subtype: NotificationSubtype? = nil,
-                            uuid: String = UUID().uuidString, signed: Date, transaction: Transaction? = nil,
+                            uuid: String = UUID().uuidString, signed: Date, transaction: StoreTransaction? = nil,
                             renewal: RenewalInfo? = nil, status: Int? = nil, signer: SandboxSigner? = nil,
                             bundleId: String = "com.example.market") throws -> String {
         let signer = signer ?? self.signer
@@ -70,9 +70,9 @@ extension Reply {
     var result: String? { json["result"] as? String }
 }
 
-extension Transaction {
+extension StoreTransaction {
     /// A copy signed at `date`.
-    func signed(_ date: Date) -> Transaction {
+    func signed(_ date: Date) -> StoreTransaction {
         var copy = self
         copy.signedDate = date
         return copy

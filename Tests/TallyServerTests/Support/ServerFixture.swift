@@ -40,7 +40,7 @@ struct ServerFixture {
     let accessLogged = LogBook()
 
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
-         environments: [Environment] = [.sandbox], bundleId: String = "com.example.market",
+         environments: [StoreEnvironment] = [.sandbox], bundleId: String = "com.example.market",
          catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil,
          database: StoreUnderTest? = nil) throws {
         self.database = database
@@ -97,7 +97,7 @@ struct ServerFixture {
     }
 
     /// Posts a signed transaction for `user`.
-    func post(_ transaction: Transaction, for user: String, key: String = ServerFixture.publicKey) throws -> Reply {
+    func post(_ transaction: StoreTransaction, for user: String, key: String = ServerFixture.publicKey) throws -> Reply {
         let jws = try signer.signTransaction(transaction)
         return send("POST", "/v1/customers/\(Self.escape(user))/transactions", key: key,
                     body: #"{"signedTransaction":"\#(jws)"}"#)

@@ -11,7 +11,7 @@ extension StoreKitReader {
     static let productKindList = "Consumable, NonConsumable, NonRenewingSubscription, RecurringSubscription"
 
     /// A product of `products[]` or `nonRenewingSubscriptions[]` (named by `list`).
-    mutating func product(_ entry: JSONCursor, in list: String) throws(TallyError) -> Product {
+    mutating func product(_ entry: JSONCursor, in list: String) throws(TallyError) -> CatalogProduct {
         let id = try productID(entry)
         let (kind, type) = try kind(entry)
         guard kind != .autoRenewable else {
@@ -42,22 +42,22 @@ extension StoreKitReader {
     }
 
     /// The keys every kind of product has: reference name, price, Family Sharing, localizations.
-    mutating func product(_ entry: JSONCursor, id: String, kind: ProductKind) throws(TallyError) -> Product {
+    mutating func product(_ entry: JSONCursor, id: String, kind: ProductKind) throws(TallyError) -> CatalogProduct {
         let referenceName = try entry.optional("referenceName")?.string()
         guard let price = try price(entry, "displayPrice", of: id) else {
             throw TallyError(.invalidConfiguration, "\(file): \(entry.path(of: "displayPrice")) is missing")
         }
         let familyShareable = try entry.optional("familyShareable")?.bool() ?? false
         let localizations = try localizations(entry.optional("localizations"))
-        return Product(id: id, kind: kind, referenceName: referenceName, price: price, currency: currency,
+        return CatalogProduct(id: id, kind: kind, referenceName: referenceName, price: price, currency: currency,
                        familyShareable: familyShareable, localizations: localizations)
     }
 
     /// `[{description, displayName, locale}]`; empty strings are allowed, `locale` is required.
-    func localizations(_ list: JSONCursor?) throws(TallyError) -> [Product.Localization] {
-        var result: [Product.Localization] = []
+    func localizations(_ list: JSONCursor?) throws(TallyError) -> [CatalogProduct.Localization] {
+        var result: [CatalogProduct.Localization] = []
         for entry in try list?.elements() ?? [] {
-            result.append(Product.Localization(locale: try entry.required("locale").string(),
+            result.append(CatalogProduct.Localization(locale: try entry.required("locale").string(),
                                                displayName: try entry.optional("displayName")?.string() ?? "",
                                                description: try entry.optional("description")?.string() ?? ""))
         }
@@ -65,10 +65,10 @@ extension StoreKitReader {
     }
 
     /// An ISO 8601 period string such as `P1M`.
-    func period(_ cursor: JSONCursor) throws(TallyError) -> SubscriptionPeriod {
+    func period(_ cursor: JSONCursor) throws(TallyError) -> SubscriptionDuration {
         let text = try cursor.string()
         do {
-            return try SubscriptionPeriod(iso8601: text)
+            return try SubscriptionDuration(iso8601: text)
         } catch {
             throw cursor.failure("'\(text)' is not an ISO 8601 period such as P3D, P1W, P1M or P1Y")
         }

@@ -20,7 +20,7 @@ extension StoreKitReader {
         for entry in try cursor.optional("_storeKitErrors")?.elements() ?? [] {
             settings.storeKitErrors.append(try simulatedError(entry))
         }
-        if let code = Storefront.currencyCode(for: settings.storefront) {
+        if let code = Storefronts.currencyCode(for: settings.storefront) {
             currency = code
         } else {
             currency = "USD"

@@ -1,9 +1,9 @@
 extension StoreKitReader {
     /// A subscription group and its products, in file order.
-    mutating func subscriptionGroup(_ entry: JSONCursor) throws(TallyError) -> (SubscriptionGroup, [Product]) {
+    mutating func subscriptionGroup(_ entry: JSONCursor) throws(TallyError) -> (SubscriptionGroup, [CatalogProduct]) {
         let id = try entry.required("id").string()
         let name = try entry.optional("name")?.string() ?? ""
-        var products: [Product] = []
+        var products: [CatalogProduct] = []
         for subscription in try entry.optional("subscriptions")?.elements() ?? [] {
             products.append(try self.subscription(subscription, groupId: id))
         }
@@ -13,7 +13,7 @@ extension StoreKitReader {
     }
 
     /// An auto-renewable subscription of the group `groupId`.
-    private mutating func subscription(_ entry: JSONCursor, groupId: String) throws(TallyError) -> Product {
+    private mutating func subscription(_ entry: JSONCursor, groupId: String) throws(TallyError) -> CatalogProduct {
         let id = try productID(entry)
         let (kind, type) = try kind(entry)
         guard kind == .autoRenewable else {
@@ -28,7 +28,7 @@ extension StoreKitReader {
         let levelKey = try entry.required("groupNumber")
         let level = try levelKey.int()
         guard level >= 1 else { throw levelKey.failure("is \(level); levels start at 1 (the highest level of service)") }
-        product.subscription = Product.Subscription(
+        product.subscription = CatalogProduct.Subscription(
             groupId: groupId, level: level, period: try period(entry.required("recurringSubscriptionPeriod")),
             introductoryOffer: try introductoryOffer(entry, of: id),
             promotionalOffers: try offers(entry, "adHocOffers", .promotional, of: id),

@@ -27,7 +27,7 @@ struct StoreKitReader {
         let version = try version(of: root)
         let identifier = try root.optional("identifier")?.string()
         let settings = try settings(root.optional("settings"))
-        var products: [Product] = []
+        var products: [CatalogProduct] = []
         for entry in try root.optional("products")?.elements() ?? [] {
             products.append(try product(entry, in: "products"))
         }
@@ -66,9 +66,9 @@ struct StoreKitReader {
     }
 
     /// Keeps the first product of each id and warns once per repeated id.
-    private mutating func removingDuplicates(_ products: [Product]) -> [Product] {
+    private mutating func removingDuplicates(_ products: [CatalogProduct]) -> [CatalogProduct] {
         var counts: [String: Int] = [:]
-        var result: [Product] = []
+        var result: [CatalogProduct] = []
         for product in products {
             counts[product.id, default: 0] += 1
             if counts[product.id] == 1 { result.append(product) }

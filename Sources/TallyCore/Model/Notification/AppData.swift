@@ -7,19 +7,19 @@ public struct AppData: Sendable, Hashable, Codable {
     /// The app's bundle identifier.
     public var bundleId: String?
     /// `Sandbox` or `Production`.
-    public var environment: Environment?
+    public var environment: StoreEnvironment?
     /// The customer's app transaction, as a JWS.
     public var signedAppTransactionInfo: String?
     /// Fields Tally does not model, kept as read.
     public var unknownFields: [String: JSONValue]
     /// ``signedAppTransactionInfo`` once verified and decoded; never encoded (not an Apple field).
-    public var appTransaction: AppTransaction?
+    public var appTransaction: StoreAppTransaction?
 
     static let knownKeys: Set<String> = ["appAppleId", "bundleId", "environment", "signedAppTransactionInfo"]
 
     /// Creates app data.
     public init(
-        appAppleId: Int64? = nil, bundleId: String? = nil, environment: Environment? = nil,
+        appAppleId: Int64? = nil, bundleId: String? = nil, environment: StoreEnvironment? = nil,
         signedAppTransactionInfo: String? = nil, unknownFields: [String: JSONValue] = [:]
     ) {
         self.appAppleId = appAppleId

@@ -28,7 +28,7 @@ public struct ExternalPurchaseToken: Sendable, Hashable, Codable {
     }
 
     /// The environment Apple's library infers: Sandbox when the id begins with `SANDBOX`, else Production.
-    public var environment: Environment {
+    public var environment: StoreEnvironment {
         (externalPurchaseId ?? "").hasPrefix("SANDBOX") ? .sandbox : .production
     }
 

@@ -9,7 +9,7 @@ public struct NotificationData: Sendable, Hashable, Codable {
     /// The app's build version (CFBundleVersion).
     public var bundleVersion: String?
     /// `Sandbox` or `Production`.
-    public var environment: Environment?
+    public var environment: StoreEnvironment?
     /// The transaction the event is about, as a JWS.
     public var signedTransactionInfo: String?
     /// The subscription's renewal info, as a JWS.
@@ -22,14 +22,14 @@ public struct NotificationData: Sendable, Hashable, Codable {
     /// Fields Tally does not model, kept as read.
     public var unknownFields: [String: JSONValue]
     /// ``signedTransactionInfo`` once verified and decoded; never encoded (not an Apple field).
-    public var transactionInfo: Transaction?
+    public var transactionInfo: StoreTransaction?
     /// ``signedRenewalInfo`` once verified and decoded; never encoded (not an Apple field).
     public var renewalInfo: RenewalInfo?
 
     /// Creates notification data.
     public init(
         appAppleId: Int64? = nil, bundleId: String? = nil, bundleVersion: String? = nil,
-        environment: Environment? = nil, signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil,
+        environment: StoreEnvironment? = nil, signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil,
         status: Int? = nil, consumptionRequestReason: String? = nil, unknownFields: [String: JSONValue] = [:]
     ) {
         self.appAppleId = appAppleId

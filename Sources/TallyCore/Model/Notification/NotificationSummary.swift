@@ -3,7 +3,7 @@ import Foundation
 /// The `summary` object of a `RENEWAL_EXTENSION` / `SUMMARY` notification.
 public struct NotificationSummary: Sendable, Hashable, Codable {
     /// `Sandbox` or `Production`.
-    public var environment: Environment?
+    public var environment: StoreEnvironment?
     /// The app's Apple ID.
     public var appAppleId: Int64?
     /// The app's bundle identifier.
@@ -28,7 +28,7 @@ public struct NotificationSummary: Sendable, Hashable, Codable {
 
     /// Creates a summary.
     public init(
-        environment: Environment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil,
+        environment: StoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil,
         productId: String? = nil, requestIdentifier: String? = nil, storefrontCountryCodes: [String]? = nil,
         succeededCount: Int64? = nil, failedCount: Int64? = nil, unknownFields: [String: JSONValue] = [:]
     ) {

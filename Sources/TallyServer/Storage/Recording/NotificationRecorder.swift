@@ -6,7 +6,7 @@ import TallyCore
 /// every store, over the store's ``NotificationRows``.
 ///
 /// A notification's transaction goes through ``TransactionRecorder`` exactly as a posted one does (newer facts
-/// win by ``TallyCore/Transaction/supersedes(_:)``, nets move with ``TallyCore/CurrencyCredits``), under
+/// win by ``TallyCore/StoreTransaction/supersedes(_:)``, nets move with ``TallyCore/CurrencyCredits``), under
 /// ``OwnershipPolicy/keep`` for the owner found, so a notification never moves ownership; its renewal info
 /// replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).
 public struct NotificationRecorder<Rows: NotificationRows> {

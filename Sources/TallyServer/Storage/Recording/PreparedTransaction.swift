@@ -9,7 +9,7 @@ public struct PreparedTransaction: Sendable {
     /// TallyCore's JSON of the transaction.
     public var json: String
     /// The transaction as it reads back from ``json``.
-    public var normalized: Transaction
+    public var normalized: StoreTransaction
 
     /// Encodes `stored`.
     public init(_ stored: StoredTransaction) throws(CustomerStoreError) {

@@ -3,7 +3,7 @@ import TallyCore
 
 /// Stores one ``CustomerStore/record(_:for:policy:at:)`` call's transactions inside the store's write
 /// transaction, by one set of rules for every store: the ownership policy, kept chains, newer facts win
-/// (TallyCore's `Transaction.supersedes`), nets moved by ``TallyCore/CurrencyCredits``, versions bumped.
+/// (TallyCore's `StoreTransaction.supersedes`), nets moved by ``TallyCore/CurrencyCredits``, versions bumped.
 /// The store supplies the rows (``TransactionRows``) and has locked the posted chains (``TransactionRows/lockChains(_:)``).
 public struct TransactionRecorder<Rows: TransactionRows> {
     let rows: Rows
@@ -130,7 +130,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     ///
     /// The owner's row is locked first (where the store locks rows): two writers judging one customer's marks from
     /// two snapshots could otherwise leave a mark in a group that the other one's write gave a second product.
-    private func markSupersededPeriods(after transaction: Transaction, owner: String) throws(Rows.Failure) {
+    private func markSupersededPeriods(after transaction: StoreTransaction, owner: String) throws(Rows.Failure) {
         guard PeriodSupersession.concerns(transaction) else { return }
         if !isThisCustomer(owner) { try rows.prepareCustomer(owner) }  // the poster's was, in store(_:)
         switch PeriodSupersession.plan(after: transaction, unsuperseded: try rows.unsupersededFacts(of: owner)) {
@@ -145,7 +145,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
 
     /// Moves the nets for `incoming` stored for `owner`, replacing `stored` of `previousOwner`, by TallyCore's
     /// ``TallyCore/CurrencyCredits/change(from:to:)``.
-    private func moveNets(replacing stored: Transaction?, of previousOwner: String?, with incoming: Transaction,
+    private func moveNets(replacing stored: StoreTransaction?, of previousOwner: String?, with incoming: StoreTransaction,
                           owner: String) throws(Rows.Failure) {
         if let stored, let previousOwner, !previousOwner.hasSameBytes(as: owner) {
             for change in credits.change(from: nil, to: stored) {

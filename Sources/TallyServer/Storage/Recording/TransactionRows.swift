@@ -17,7 +17,7 @@ public protocol TransactionRows {
     /// The stored row of a transaction id (locked until the transaction ends where the store locks rows); nil when none.
     func storedCopy(_ transactionId: String) throws(Failure) -> StoredTransactionRow?
     /// The transaction in a stored row's payload.
-    func transaction(in row: StoredTransactionRow, id: String) throws(Failure) -> Transaction
+    func transaction(in row: StoredTransactionRow, id: String) throws(Failure) -> StoreTransaction
     /// Creates the customer's row when absent (and locks it where the store locks rows).
     func prepareCustomer(_ appUserId: String) throws(Failure)
     /// Files a chain never stored under `owner`.
@@ -38,7 +38,7 @@ public protocol TransactionRows {
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
     /// The customer's stored transactions that are neither consumables nor marked superseded
     /// (TallyCore's ``TallyCore/PeriodSupersession``).
-    func unsupersededFacts(of appUserId: String) throws(Failure) -> [Transaction]
+    func unsupersededFacts(of appUserId: String) throws(Failure) -> [StoreTransaction]
     /// Marks each transaction superseded from `mark.from` by `mark.by`.
     func markSuperseded(_ marks: [PeriodSupersession.Mark]) throws(Failure)
     /// Clears the marks the transaction `transactionId` made.

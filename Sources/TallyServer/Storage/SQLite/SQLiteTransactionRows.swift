@@ -30,7 +30,7 @@ struct SQLiteTransactionRows: TransactionRows {
         }
     }
 
-    func transaction(in row: StoredTransactionRow, id: String) throws(SQLiteError) -> Transaction {
+    func transaction(in row: StoredTransactionRow, id: String) throws(SQLiteError) -> StoreTransaction {
         try StoredValueCoding.transaction(json: row.payload, id: id)
     }
 
@@ -93,8 +93,8 @@ struct SQLiteTransactionRows: TransactionRows {
             """, Self.values(item, owner: owner, date: date))
     }
 
-    func unsupersededFacts(of appUserId: String) throws(SQLiteError) -> [Transaction] {
-        var facts: [Transaction] = []
+    func unsupersededFacts(of appUserId: String) throws(SQLiteError) -> [StoreTransaction] {
+        var facts: [StoreTransaction] = []
         try connection.query("""
             SELECT transaction_id, payload FROM transactions
             WHERE app_user_id = ? AND consumable = 0 AND superseded_from_ms = \(SupersessionColumn.notSuperseded)

@@ -8,7 +8,7 @@ import TallySQLite
 enum StoredValueCoding {
     /// A transaction as Apple's payload JSON: written directly (``TransactionPayloadJSON``), or with TallyCore's
     /// `Codable` for one that carries fields kept as raw JSON.
-    static func json(_ transaction: Transaction) throws(CustomerStoreError) -> String {
+    static func json(_ transaction: StoreTransaction) throws(CustomerStoreError) -> String {
         if let bytes = TransactionPayloadJSON.bytes(transaction) { return String(decoding: bytes, as: UTF8.self) }
         do {
             let data = try JSONEncoder().encode(transaction)
@@ -20,9 +20,9 @@ enum StoredValueCoding {
     }
 
     /// The transaction in a stored JSON payload.
-    static func transaction(json: String, id: String) throws(SQLiteError) -> Transaction {
+    static func transaction(json: String, id: String) throws(SQLiteError) -> StoreTransaction {
         do {
-            return try Transaction(payloadJSON: Array(json.utf8))
+            return try StoreTransaction(payloadJSON: Array(json.utf8))
         } catch {
             throw SQLiteError(code: SQLITE_CORRUPT, "the stored payload of transaction '\(id)' does not decode: \(error)")
         }
@@ -31,11 +31,11 @@ enum StoredValueCoding {
     /// The transaction as it reads back after storing (dates at whole milliseconds), to compare with a stored copy.
     /// Without raw JSON fields that is the transaction with its dates at whole milliseconds
     /// (``TransactionPayloadJSON/normalized(_:)``); otherwise the JSON round trip itself.
-    static func normalized(_ transaction: Transaction) throws(CustomerStoreError) -> Transaction {
+    static func normalized(_ transaction: StoreTransaction) throws(CustomerStoreError) -> StoreTransaction {
         if let normalized = TransactionPayloadJSON.normalized(transaction) { return normalized }
         let text = try json(transaction)
         do {
-            return try JSONDecoder().decode(Transaction.self, from: Data(text.utf8))
+            return try JSONDecoder().decode(StoreTransaction.self, from: Data(text.utf8))
         } catch {
             throw CustomerStoreError(.failed, "transaction '\(transaction.transactionId)' does not read back from "
                 + "its JSON: \(error)", underlying: error)

@@ -1,7 +1,7 @@
 import Foundation
 
 
-extension Product {
+extension CatalogProduct {
     /// The price formatted the way StoreKit shows it for a locale, in the product's currency:
     /// `"$0.99"` (en_US), `"0,99 €"` (de_DE), `"¥120"` (ja_JP), `"₩1,200"` (ko_KR).
     /// `locale` is an identifier such as `en_US`, `ja` or `zh_Hans`. The spacing may be a no-break space.

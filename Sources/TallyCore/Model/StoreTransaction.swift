@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Dates decode from and encode to Apple's milliseconds since 1970; fields Tally does not model
 /// are kept in ``unknownFields`` and written back unchanged.
-public struct Transaction: Sendable, Hashable, Codable {
+public struct StoreTransaction: Sendable, Hashable, Codable {
     /// Unique per purchase, restore or renewal.
     public var transactionId: String
     /// The original purchase this transaction belongs to; the same on every renewal.
@@ -46,7 +46,7 @@ public struct Transaction: Sendable, Hashable, Codable {
     /// The offer code reference name or promotional offer id.
     public var offerIdentifier: String?
     /// The environment that signed the record.
-    public var environment: Environment?
+    public var environment: StoreEnvironment?
     /// ISO 3166-1 alpha-3 country of the storefront.
     public var storefront: String?
     /// Apple's numeric storefront id.
@@ -84,7 +84,7 @@ public struct Transaction: Sendable, Hashable, Codable {
         type: ProductType, appAccountToken: String? = nil, inAppOwnershipType: OwnershipType? = .purchased,
         signedDate: Date? = nil, revocationReason: RevocationReason? = nil, revocationDate: Date? = nil,
         isUpgraded: Bool? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil,
-        environment: Environment? = nil, storefront: String? = nil, storefrontId: String? = nil,
+        environment: StoreEnvironment? = nil, storefront: String? = nil, storefrontId: String? = nil,
         transactionReason: TransactionReason? = nil, currency: String? = nil, price: Int64? = nil,
         offerDiscountType: OfferDiscountType? = nil, appTransactionId: String? = nil, offerPeriod: String? = nil,
         revocationType: RevocationType? = nil, revocationPercentage: Int? = nil,

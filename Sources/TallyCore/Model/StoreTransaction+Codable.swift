@@ -1,7 +1,7 @@
 import Foundation
 
 
-extension Transaction {
+extension StoreTransaction {
     static let knownKeys = Set(PayloadKey.byName.keys)
 
     /// Decodes Apple's `JWSTransactionDecodedPayload` JSON.

@@ -1,4 +1,4 @@
-extension Storefront {
+extension Storefronts {
     /// Apple's numeric storefront id (`storefrontId` on transactions, `"USA"` → `"143441"`), case-insensitive;
     /// nil for a storefront not in the table.
     public static func appleId(for storefront: String) -> String? {

@@ -1,6 +1,6 @@
 import Foundation
 
-extension Transaction {
+extension StoreTransaction {
     /// Whether this copy of a transaction replaces `stored`, a copy of the same transaction id kept earlier:
     /// **newer facts win**.
     ///
@@ -12,7 +12,7 @@ extension Transaction {
     ///
     /// The one rule for which copy counts: the engine's journal, the rules' history and the server's store
     /// all use it.
-    public func supersedes(_ stored: Transaction) -> Bool {
+    public func supersedes(_ stored: StoreTransaction) -> Bool {
         let incomingSigned = signedDate ?? .distantPast
         let storedSigned = stored.signedDate ?? .distantPast
         if incomingSigned != storedSigned { return incomingSigned > storedSigned }
@@ -21,7 +21,7 @@ extension Transaction {
     }
 
     /// The copy that counts of `stored` (if any) and `incoming`, by ``supersedes(_:)``.
-    public static func newest(stored: Transaction?, incoming: Transaction) -> Transaction {
+    public static func newest(stored: StoreTransaction?, incoming: StoreTransaction) -> StoreTransaction {
         guard let stored else { return incoming }
         return incoming.supersedes(stored) ? incoming : stored
     }

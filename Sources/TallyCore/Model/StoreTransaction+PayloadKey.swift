@@ -1,6 +1,6 @@
-extension Transaction {
-    /// The members of Apple's `JWSTransactionDecodedPayload` that ``Transaction`` models, each named as its
-    /// JSON key; every other member is kept in ``Transaction/unknownFields``.
+extension StoreTransaction {
+    /// The members of Apple's `JWSTransactionDecodedPayload` that ``StoreTransaction`` models, each named as its
+    /// JSON key; every other member is kept in ``StoreTransaction/unknownFields``.
     enum PayloadKey: Int, CaseIterable {
         case transactionId, originalTransactionId, webOrderLineItemId, bundleId, productId
         case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity, type

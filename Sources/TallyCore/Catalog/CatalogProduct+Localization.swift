@@ -1,10 +1,10 @@
-extension Product.Localization {
+extension CatalogProduct.Localization {
     /// Picks the localization for `locale`: an exact match (ignoring case and `-`/`_`), else the one sharing
     /// the most leading parts with it (same language, then script or region; `zh_Hans_CN` → `zh_Hans`),
     /// else the first one. Nil only when `localizations` is empty.
-    public static func best(in localizations: [Product.Localization], for locale: String) -> Product.Localization? {
+    public static func best(in localizations: [CatalogProduct.Localization], for locale: String) -> CatalogProduct.Localization? {
         let wanted = parts(of: locale)
-        var best: (score: Int, localization: Product.Localization)?
+        var best: (score: Int, localization: CatalogProduct.Localization)?
         for localization in localizations {
             let offered = parts(of: localization.locale)
             if offered == wanted { return localization }
@@ -19,7 +19,7 @@ extension Product.Localization {
     }
 }
 
-extension Product {
+extension CatalogProduct {
     /// This product's localization for `locale` (exact, then same language, then the first).
     public func localization(for locale: String) -> Localization? {
         Localization.best(in: localizations, for: locale)
@@ -28,7 +28,7 @@ extension Product {
 
 extension SubscriptionGroup {
     /// This group's localization for `locale` (exact, then same language, then the first); nil if it has none.
-    public func localization(for locale: String) -> Product.Localization? {
-        Product.Localization.best(in: localizations, for: locale)
+    public func localization(for locale: String) -> CatalogProduct.Localization? {
+        CatalogProduct.Localization.best(in: localizations, for: locale)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 
 /// A product the store sells, as configured in a .storekit file.
-public struct Product: Sendable, Hashable, Codable, Identifiable {
+public struct CatalogProduct: Sendable, Hashable, Codable, Identifiable {
     /// Localized name and description for one locale.
     public struct Localization: Sendable, Hashable, Codable {
         /// Locale identifier with underscores, language-only allowed (`en_US`, `ja`, `zh_Hans`).
@@ -27,7 +27,7 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
         /// Apple's `groupNumber`: 1 is the highest level of service; several products may share a level.
         public var level: Int
         /// The billing period.
-        public var period: SubscriptionPeriod
+        public var period: SubscriptionDuration
         /// The introductory offer, if any.
         public var introductoryOffer: SubscriptionOffer?
         /// Promotional offers (`adHocOffers`).
@@ -40,7 +40,7 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
         public var billingPlans: [SubscriptionBillingPlan]
 
         /// Creates subscription details.
-        public init(groupId: String, level: Int, period: SubscriptionPeriod,
+        public init(groupId: String, level: Int, period: SubscriptionDuration,
                     introductoryOffer: SubscriptionOffer? = nil,
                     promotionalOffers: [SubscriptionOffer] = [], winBackOffers: [SubscriptionOffer] = [],
                     offerCodes: [SubscriptionOffer] = [], billingPlans: [SubscriptionBillingPlan] = []) {

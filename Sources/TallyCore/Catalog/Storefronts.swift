@@ -1,6 +1,6 @@
 /// App Store storefronts: the ISO 3166-1 alpha-3 code a .storekit file names in `_storefront`, and the
 /// ISO 4217 currency its prices are in (.storekit prices carry no currency of their own).
-public enum Storefront {
+public enum Storefronts {
     /// The currency of a storefront (`"JPN"` → `"JPY"`), case-insensitive; nil for a code not in the table.
     public static func currencyCode(for storefront: String) -> String? {
         currencies[storefront.uppercased()]

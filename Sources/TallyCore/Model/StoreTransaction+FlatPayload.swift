@@ -1,14 +1,14 @@
 import Foundation
 
 
-extension Transaction {
+extension StoreTransaction {
     /// Decodes Apple's `JWSTransactionDecodedPayload` JSON: in one pass when it is flat
     /// (``init(flatPayload:)``), else with Foundation's `JSONDecoder`, whose error is thrown.
     public init(payloadJSON bytes: [UInt8]) throws {
-        if let transaction = Transaction(flatPayload: bytes) {
+        if let transaction = StoreTransaction(flatPayload: bytes) {
             self = transaction
         } else {
-            self = try Self.payloadDecoder.decode(Transaction.self, from: Data(bytes))
+            self = try Self.payloadDecoder.decode(StoreTransaction.self, from: Data(bytes))
         }
     }
 
@@ -30,9 +30,9 @@ extension Transaction {
     }
 }
 
-/// The members of a flat transaction payload as they are read; see ``Transaction/init(flatPayload:)``.
+/// The members of a flat transaction payload as they are read; see ``StoreTransaction/init(flatPayload:)``.
 private struct FlatTransactionFields {
-    private typealias Field = Transaction.PayloadKey
+    private typealias Field = StoreTransaction.PayloadKey
 
     private var seen: UInt64 = 0
     private var strings = [String?](repeating: nil, count: Field.allCases.count)
@@ -83,11 +83,11 @@ private struct FlatTransactionFields {
     private func int(_ field: Field) -> Int? { integers[field.rawValue].map { Int($0) } }
 
     /// The transaction, or nil when a required field is missing (then `JSONDecoder` names it).
-    func transaction() -> Transaction? {
+    func transaction() -> StoreTransaction? {
         guard let transactionId = string(.transactionId), let productId = string(.productId),
             let type = string(.type), let purchaseDate = date(.purchaseDate)
         else { return nil }
-        return Transaction(
+        return StoreTransaction(
             transactionId: transactionId,
             originalTransactionId: string(.originalTransactionId),
             webOrderLineItemId: string(.webOrderLineItemId),
@@ -107,7 +107,7 @@ private struct FlatTransactionFields {
             isUpgraded: isUpgraded,
             offerType: int(.offerType).map(OfferType.init(rawValue:)),
             offerIdentifier: string(.offerIdentifier),
-            environment: string(.environment).map(Environment.init(rawValue:)),
+            environment: string(.environment).map(StoreEnvironment.init(rawValue:)),
             storefront: string(.storefront),
             storefrontId: string(.storefrontId),
             transactionReason: string(.transactionReason).map(TransactionReason.init(rawValue:)),

@@ -2,9 +2,9 @@ import Foundation
 
 /// The signed record of the customer's purchase of the app itself, with the field names of Apple's
 /// `AppTransaction` (App Store Server API / StoreKit 2). Every field is optional, as in Apple's model.
-public struct AppTransaction: Sendable, Hashable, Codable {
+public struct StoreAppTransaction: Sendable, Hashable, Codable {
     /// The environment that signed it (`Production`, `Sandbox`, `Xcode`).
-    public var receiptType: Environment?
+    public var receiptType: StoreEnvironment?
     /// The app's Apple ID (absent in Xcode).
     public var appAppleId: Int64?
     /// The app's bundle identifier.
@@ -34,7 +34,7 @@ public struct AppTransaction: Sendable, Hashable, Codable {
 
     /// Creates an app transaction.
     public init(
-        receiptType: Environment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil,
+        receiptType: StoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil,
         applicationVersion: String? = nil, versionExternalIdentifier: Int64? = nil,
         receiptCreationDate: Date? = nil, originalPurchaseDate: Date? = nil,
         originalApplicationVersion: String? = nil, deviceVerification: String? = nil,

@@ -1,7 +1,7 @@
 /// The server environment that signed the data (`environment`, `receiptType`).
 ///
 /// Values Tally does not know are kept as they are, never dropped.
-public struct Environment: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct StoreEnvironment: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
     /// The value as Apple writes it.
     public var rawValue: String
     /// Wraps a raw value, known or not.
@@ -9,11 +9,11 @@ public struct Environment: RawRepresentable, Codable, Hashable, Sendable, Custom
     public var description: String { rawValue }
 
     /// Apple's sandbox.
-    public static let sandbox = Environment(rawValue: "Sandbox")
+    public static let sandbox = StoreEnvironment(rawValue: "Sandbox")
     /// The App Store.
-    public static let production = Environment(rawValue: "Production")
+    public static let production = StoreEnvironment(rawValue: "Production")
     /// StoreKit Testing in Xcode.
-    public static let xcode = Environment(rawValue: "Xcode")
+    public static let xcode = StoreEnvironment(rawValue: "Xcode")
     /// Local unit tests.
-    public static let localTesting = Environment(rawValue: "LocalTesting")
+    public static let localTesting = StoreEnvironment(rawValue: "LocalTesting")
 }

@@ -1,5 +1,5 @@
 /// Where one subscription group stands for a customer (StoreKit's `RenewalState`).
-public enum SubscriptionStatus: String, Sendable, Hashable, Codable, CaseIterable {
+public enum SubscriptionState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Active; the customer is entitled.
     case subscribed
     /// A renewal failed but the grace period keeps the customer entitled.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension AppTransaction {
+extension StoreAppTransaction {
     static let knownKeys: Set<String> = [
         "receiptType", "appAppleId", "bundleId", "applicationVersion", "versionExternalIdentifier",
         "receiptCreationDate", "originalPurchaseDate", "originalApplicationVersion", "deviceVerification",

@@ -2,7 +2,7 @@ import Foundation
 
 
 /// A length of time in days, weeks, months or years, written in ISO 8601 as `P3D`, `P1W`, `P1M`, `P1Y`.
-public struct SubscriptionPeriod: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The calendar unit of a period.
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
         case day = "D", week = "W", month = "M", year = "Y"
