@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple
 
 deps:
 	@bash scripts/install-deps.sh
@@ -24,8 +24,19 @@ tour: deps
 	@bash scripts/tour.sh
 
 # The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end.
-test: deps check-storekit
+test: deps check-apple
 	@bash scripts/with-postgres.sh $(SWIFT) test
+
+# What an app links, checked for Apple platforms without an Apple SDK (docs/platforms.md): no API newer than the
+# floor (iOS 15 / macOS 12) unguarded, no system library reachable from TallyCore, Tally or TallyStoreKit on any
+# Apple platform (from `swift package dump-package`), each checker first proving on a bad case that it can fail;
+# then the on-device modules type-checked against the stand-ins.
+check-apple: deps
+	python3 scripts/check_apple_floor.py --self-test
+	python3 scripts/check_apple_floor.py
+	python3 scripts/check_apple_closure.py --self-test
+	python3 scripts/check_apple_closure.py
+	@$(MAKE) --no-print-directory check-storekit
 
 # Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
 # the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.

@@ -12,7 +12,9 @@ let storeKitOnLinux: [Target.Dependency] = []
 
 let package = Package(
     name: "Tally",
-    platforms: [.macOS(.v15)],
+    // StoreKit 2's floor: what an app links (TallyCore, Tally, TallyStoreKit) builds for these. Nothing in the package
+    // needs newer APIs unguarded (docs/platforms.md; `make check-apple` lints for them).
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "TallyCore", targets: ["TallyCore"]),
         .library(name: "TallySandbox", targets: ["TallySandbox"]),
@@ -55,43 +57,46 @@ let package = Package(
         ),
         /// The model and the rules: pure values, no I/O.
         .target(name: "TallyCore"),
+        /// `Locked<Value>`: the one lock of every module, over Foundation's NSLock (Synchronization's Mutex needs
+        /// iOS 18 / macOS 15; Tally's floor is iOS 15 / macOS 12).
+        .target(name: "TallyLocking"),
         /// OpenSSL wrappers shared by TallyVerify and TallySandbox: certificates, keys, ECDSA P-256,
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
         .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
         /// A simulated App Store driven by .storekit files.
         /// SQLite's statements, values and errors for the modules that keep SQLite files (the sandbox, the server).
         .target(name: "TallySQLite", dependencies: ["CSQLite"]),
-        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite", "TallySQLite"]),
+        .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite", "TallySQLite", "TallyLocking"]),
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore"]),
+        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"]),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
-        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify"]),
+        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify", "TallyLocking"]),
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
-        .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD", "TallyLocking"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.
-        .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP"]),
+        .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP", "TallyLocking"]),
         /// A client of Apple's App Store Server API (signed requests, Apple's retry rules), for the server.
-        .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto"]),
+        .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto", "TallyLocking"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer",
                 dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallySQLite", "TallyCrypto",
-                               "TallyAppStoreAPI"],
+                               "TallyAppStoreAPI", "TallyLocking"],
                 resources: [.copy("Dashboard/Web")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
-        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL"]),
+        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
-                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres"]),
+                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres", "TallyLocking"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
                 "TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer", "TallyHTTP",
-                "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres",
+                "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres", "TallyLocking",
             ]),
         /// Buys through the engine over a sandbox directory and pauses at a named delivery step
         /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.

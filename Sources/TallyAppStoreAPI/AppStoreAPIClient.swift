@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import TallyLocking
 import TallyCrypto
 
 /// A client of the App Store Server API for an entitlement server: each request signed with a fresh ES256 JWT
@@ -168,7 +168,7 @@ public struct AppStoreAPIClient: Sendable {
 
     /// Hands the completion handler's result to the waiting thread.
     private final class AnswerBox: Sendable {
-        private let value = Mutex<Result<Answer, AppStoreAPIClientError>?>(nil)
+        private let value = Locked<Result<Answer, AppStoreAPIClientError>?>(nil)
         func set(_ result: Result<Answer, AppStoreAPIClientError>) { value.withLock { $0 = result } }
         func get() -> Result<Answer, AppStoreAPIClientError>? { value.withLock { $0 } }
     }

@@ -56,7 +56,7 @@ func accessHandlerCallback(
     if let pending = state.pending {  // resumed by the blocking pool
         state.pending = nil
         let response = pending.response ?? HTTPResponse(status: 500, body: Array("internal error: no answer\n".utf8))
-        return queue(response, on: connection, closing: server.isDraining.load(ordering: .relaxed))
+        return queue(response, on: connection, closing: server.isDraining.withLock { $0 })
     }
     let response: HTTPResponse
     if state.isTooLarge {
@@ -82,7 +82,7 @@ func accessHandlerCallback(
         response = server.handler(request)
     }
     // Read after the handler ran: a stop that began meanwhile closes this connection too.
-    return queue(response, on: connection, closing: server.isDraining.load(ordering: .relaxed))
+    return queue(response, on: connection, closing: server.isDraining.withLock { $0 })
 }
 
 /// libmicrohttpd's request-completed callback: releases the request's ``RequestState`` exactly once.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 /// The threads that run ``HTTPServer/BlockingRequests``: a queue of jobs and a fixed set of threads taking them.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// no job resumes a connection of a stopped daemon.
 ///
 /// `@unchecked Sendable`: `jobs`, `head`, `closed` and `quitting` are read and written only while holding
-/// `lock`; `unfinished` is atomic; the semaphore is thread-safe; `threads` is written only in `init`. The queue
+/// `lock`; `unfinished` has its own lock; the semaphore is thread-safe; `threads` is written only in `init`. The queue
 /// uses `NSLock` (a plain `pthread_mutex_t`) rather than `Mutex`: under 32 threads waking together, `Mutex`'s
 /// spinning slow path took 30% of the server's CPU in a `perf` profile of the spend benchmark.
 final class BlockingPool: @unchecked Sendable {
@@ -17,7 +17,7 @@ final class BlockingPool: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private var quitting = false
-    private let unfinished = Atomic(0)
+    private let unfinished = Locked(0)
     private let available = DispatchSemaphore(value: 0)
     /// Written only in `init`, read by ``quit()``.
     private var threads: [JoinableThread] = []
@@ -43,7 +43,7 @@ final class BlockingPool: @unchecked Sendable {
         }
         prepare()
         jobs.append(job)
-        unfinished.add(1, ordering: .relaxed)
+        unfinished.withLock { $0 += 1 }
         lock.unlock()
         available.signal()
         return true
@@ -56,7 +56,7 @@ final class BlockingPool: @unchecked Sendable {
 
     /// Returns when every accepted job has finished.
     func waitUntilIdle() {
-        while unfinished.load(ordering: .acquiring) > 0 { usleep(1_000) }
+        while unfinished.withLock({ $0 }) > 0 { usleep(1_000) }
     }
 
     /// Ends the threads once the queue is empty, and returns when every one has ended (its thread-local state
@@ -90,7 +90,7 @@ final class BlockingPool: @unchecked Sendable {
                 continue
             }
             job()
-            unfinished.subtract(1, ordering: .releasing)
+            unfinished.withLock { $0 -= 1 }
         }
     }
 }

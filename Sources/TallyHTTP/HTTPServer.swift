@@ -54,25 +54,26 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops the server. With a grace period it first stops accepting connections (new ones are refused),
     /// lets the requests in flight finish and their responses go out (each with `Connection: close`), for at most
-    /// `gracePeriod`; then, or at once without one, it closes every connection, waiting for running handlers to
-    /// return. Calling it again does nothing.
-    public func stop(gracePeriod: Duration = .zero) {
+    /// `gracePeriod` seconds; then, or at once without one, it closes every connection, waiting for running
+    /// handlers to return. Calling it again does nothing.
+    public func stop(gracePeriod: TimeInterval = 0) {
         lock.lock()
         let running = daemon
         daemon = nil
         lock.unlock()
         guard let running else { return }
         var listener = MHD_INVALID_SOCKET
-        if gracePeriod > .zero {
-            context.isDraining.store(true, ordering: .relaxed)
+        if gracePeriod > 0 {
+            context.isDraining.withLock { $0 = true }
             listener = MHD_quiesce_daemon(running)
             if listener != MHD_INVALID_SOCKET {
                 // libmicrohttpd no longer accepts; shutting the socket down (it stays open until the daemon is
                 // stopped, as libmicrohttpd asks) makes the kernel refuse new connections instead of queueing them.
                 _ = shutdown(listener, Int32(SHUT_RDWR))
             }
-            let deadline = ContinuousClock.now + gracePeriod
-            while context.liveRequests.value > 0 && ContinuousClock.now < deadline {
+            // The system's uptime: monotonic, whatever the wall clock does.
+            let deadline = ProcessInfo.processInfo.systemUptime + gracePeriod
+            while context.liveRequests.value > 0 && ProcessInfo.processInfo.systemUptime < deadline {
                 usleep(5_000)
             }
         }

@@ -1,4 +1,4 @@
-import Synchronization
+import TallyLocking
 
 /// One request in progress on one connection: its head, its body limit and the body received so far.
 ///
@@ -38,7 +38,7 @@ final class RequestState {
 /// The answer of a request run on the blocking pool, written by the pool thread before it resumes the
 /// connection and read by the worker thread after (libmicrohttpd's resume orders the two).
 final class PendingAnswer: Sendable {
-    private let answer = Mutex<HTTPResponse?>(nil)
+    private let answer = Locked<HTTPResponse?>(nil)
 
     func set(_ response: HTTPResponse) { answer.withLock { $0 = response } }
 

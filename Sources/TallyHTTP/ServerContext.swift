@@ -1,4 +1,4 @@
-import Synchronization
+import TallyLocking
 
 /// What every libmicrohttpd callback needs, reached through the daemon's context pointer.
 ///
@@ -13,7 +13,7 @@ final class ServerContext: Sendable {
     /// Requests in flight now.
     let liveRequests = LiveCount()
     /// Set once a graceful stop began: every answer from then on closes its connection.
-    let isDraining = Atomic(false)
+    let isDraining = Locked(false)
     /// The pool running ``HTTPServer/BlockingRequests``, when configured.
     let blockingPool: BlockingPool?
     /// Which requests run on ``blockingPool``.

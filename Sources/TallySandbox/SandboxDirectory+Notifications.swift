@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 
 /// Signers of the sandboxes this process changed, by directory path: the CA is read once per process.
-private let notificationSigners = Mutex<[String: SandboxSigner]>([:])
+private let notificationSigners = Locked<[String: SandboxSigner]>([:])
 
 extension SandboxDirectory {
     /// The signer of this sandbox's CA (`ca/`, created when missing), which signs its notifications.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 /// One process's open handle on a sandbox directory, for an app's backend: a kept SQLite connection, a cheap
 /// look at the store's change counter and clock (``stamp()``, one indexed row), and account-scoped reads and
@@ -26,7 +26,7 @@ public final class SandboxStore: Sendable {
 
     /// The directory.
     public let directory: SandboxDirectory
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A handle on `directory`; the database is opened on first use (the directory may not hold a sandbox yet).
     public init(directory: SandboxDirectory) {

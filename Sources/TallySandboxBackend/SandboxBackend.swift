@@ -14,14 +14,15 @@ public actor SandboxBackend: StoreBackend {
     let store: SandboxStore
     let account: String
     let device: String
-    let pollInterval: Duration
+    /// Seconds between two looks at the store's change counter.
+    let pollInterval: TimeInterval
     /// The sandbox's clock, read from the directory: the engine's "now" is the sandbox's.
     public nonisolated let clock: StoreClock
     /// Signs what this backend delivers and verifies signed forms (see SandboxBackend+Verification.swift).
     let signing: SandboxSigning
 
     public init(directory: URL, account: String = "default", device: String = "default",
-                pollInterval: Duration = .milliseconds(200)) {
+                pollInterval: TimeInterval = 0.2) {
         self.directory = SandboxDirectory(url: directory)
         self.account = account
         self.device = device
@@ -114,7 +115,7 @@ public actor SandboxBackend: StoreBackend {
                             continuation.yield(element)
                         }
                     }
-                    try? await Task.sleep(for: pollInterval)
+                    try? await Task.sleep(nanoseconds: UInt64(pollInterval * 1e9))
                 }
                 continuation.finish()
             }

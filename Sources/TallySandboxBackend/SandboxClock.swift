@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import Tally
 import TallySandbox
 
@@ -8,7 +8,7 @@ import TallySandbox
 /// (``SandboxStore/stamp()``).
 final class SandboxClock: Sendable {
     private let store: SandboxStore
-    private let last = Mutex<Date?>(nil)
+    private let last = Locked<Date?>(nil)
 
     init(store: SandboxStore) {
         self.store = store

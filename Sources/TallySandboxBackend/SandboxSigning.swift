@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import Tally
 import TallyCore
 import TallySandbox
@@ -16,7 +16,7 @@ final class SandboxSigning: TransactionVerifier {
     }
 
     private let directory: URL
-    private let loaded = Mutex<Loaded?>(nil)
+    private let loaded = Locked<Loaded?>(nil)
 
     init(directory: URL) {
         self.directory = directory

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 import TallyCrypto
 import TallyHTTP
@@ -25,7 +25,7 @@ public final class AppStoreServerAPI: Sendable {
     /// A kept connection for cheap reads of the sandbox clock.
     let store: SandboxStore
     let wallClock: @Sendable () -> Date
-    private let buckets = Mutex<[String: (tokens: Double, at: Date)]>([:])
+    private let buckets = Locked<[String: (tokens: Double, at: Date)]>([:])
 
     /// The API over the sandbox in `directory` (its CA is created when missing).
     public init(directory: URL, requestsPerSecond: Double? = nil,

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallySandbox
 
 /// Delivers the sandbox's recorded notifications to its notification URL, inside `tally sandbox serve`: it
@@ -14,16 +14,16 @@ public final class NotificationSender: Sendable {
     public let directory: URL
     /// Seconds to wait for a receiver's answer before the attempt is `TIMED_OUT`.
     public let timeout: TimeInterval
-    /// How often the store's change counter is looked at.
-    public let pollInterval: Duration
+    /// How often, in seconds, the store's change counter is looked at.
+    public let pollInterval: TimeInterval
     private let sandboxDirectory: SandboxDirectory
     private let store: SandboxStore
     private let poster: NotificationPoster
-    private let stopping = Mutex(false)
+    private let stopping = Locked(false)
     private let stopped = DispatchSemaphore(value: 0)
 
     /// A sender for the sandbox in `directory`; ``start()`` runs it.
-    public init(directory: URL, timeout: TimeInterval = 5, pollInterval: Duration = .milliseconds(100)) {
+    public init(directory: URL, timeout: TimeInterval = 5, pollInterval: TimeInterval = 0.1) {
         self.directory = directory
         self.timeout = timeout
         self.pollInterval = pollInterval
@@ -57,8 +57,7 @@ public final class NotificationSender: Sendable {
                 // Seen only when every due notification got its attempt; else look again next time.
                 if deliverDue() { seen = stamp.generation }
             }
-            Thread.sleep(forTimeInterval: Double(pollInterval.components.attoseconds) / 1e18
-                         + Double(pollInterval.components.seconds))
+            Thread.sleep(forTimeInterval: pollInterval)
         }
     }
 

@@ -74,15 +74,15 @@ extension EngineBenchmark {
         }
         var latencies: [Double] = []
         latencies.reserveCapacity(count)
-        let start = ContinuousClock.now
+        let start = now()
         for _ in 0..<count {
-            let began = ContinuousClock.now
+            let began = now()
             guard case .purchased = try await store.purchase(marketCoins) else {
                 throw BenchError("a bench purchase did not end purchased")
             }
-            latencies.append(seconds(ContinuousClock.now - began))
+            latencies.append(seconds(since: began))
         }
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = seconds(since: start)
         let balance = await store.balance("coins")
         let source = await store.stateSource
         let problems = await store.diagnostics

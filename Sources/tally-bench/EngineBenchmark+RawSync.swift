@@ -19,13 +19,13 @@ extension EngineBenchmark {
         guard fd >= 0 else { throw BenchError("cannot open \(file.path): errno \(errno)") }
         defer { close(fd) }
         let line = Array((String(repeating: "x", count: 199) + "\n").utf8)
-        let start = ContinuousClock.now
+        let start = now()
         for _ in 0..<lines {
             let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written == line.count else { throw BenchError("write to \(file.path) failed: errno \(errno)") }
             guard flush(fd) == 0 else { throw BenchError("\(syncCallName) of \(file.path) failed: errno \(errno)") }
         }
-        return Double(lines) / seconds(ContinuousClock.now - start)
+        return Double(lines) / seconds(since: start)
     }
 
     private static func flush(_ fd: Int32) -> Int32 {

@@ -57,22 +57,28 @@ enum EngineBenchmark {
                              count: Int) async throws -> Double {
         let store = try await Store(backend: backend, catalog: fixture.catalog, configuration: fixture.configuration,
                                     directory: directory, locale: "en_US")
-        let start = ContinuousClock.now
+        let start = now()
         for _ in 0..<count {
             guard case .purchased = try await store.purchase("coins.10") else {
                 throw BenchError("a bench purchase did not end purchased")
             }
         }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = seconds(since: start)
         let balance = await store.balance("coins")
         await store.close()
         guard balance == Decimal(10 * count) else {
             throw BenchError("after \(count) purchases of 10 coins the balance is \(balance)")
         }
-        return Double(count) / seconds(elapsed)
+        return Double(count) / elapsed
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// A monotonic instant for ``seconds(since:)``: the system's uptime in nanoseconds.
+    static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Seconds from `start` (a ``now()``) until now.
+    static func seconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 }

@@ -28,7 +28,7 @@ struct HarnessCommand {
                 throw HarnessError(usage: "unexpected server options \(link); \(Self.usage)")
             }
             serverLink = ServerLink(url: url, publicKey: link[3], appUserId: link[5],
-                                    retry: RetryPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400)))
+                                    retry: RetryPolicy(initialDelay: 0.05, maxDelay: 0.4))
         }
         let urls = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
         switch (arguments.first, arguments.count) {

@@ -28,7 +28,7 @@ struct PauseObserver: Sendable {
             guard step == pauseStep else { return }
             FileHandle.standardOutput.write(Data("PAUSED \(step.rawValue) \(transactionId)\n".utf8))
             while true {
-                try? await Task.sleep(for: .seconds(3600))
+                try? await Task.sleep(nanoseconds: 3_600_000_000_000)
             }
         }
     }

@@ -25,7 +25,7 @@ final class SandboxWorld: BackendWorld {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func launch() throws -> any StoreBackend {
-        ForgingBackend(base: SandboxBackend(directory: directory, pollInterval: .milliseconds(20)), world: self)
+        ForgingBackend(base: SandboxBackend(directory: directory, pollInterval: 0.02), world: self)
     }
 
     func enableAskToBuy() throws { try sandbox.update { $0.set(.askToBuy, enabled: true) } }

@@ -128,7 +128,7 @@ struct CustomerSwitchTests {
     @Test func switchedOfflineTheNewCustomerDoesNotSeeThePreviousOnesPurchases() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "keep")
-        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: .seconds(60)))
+        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: 60))
         _ = try await store.purchase(ServerLinkTests.premium)
         _ = try await store.purchase(ServerLinkTests.coins)
         server.stop()
@@ -267,7 +267,7 @@ struct CustomerSwitchTests {
     @Test func aSwitchWaitsWhileAPurchaseOfTheCurrentCustomerIsNotPosted() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")
-        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: .seconds(60)))
+        let store = try await scratch.store(server, user: "alice", retry: RetryPolicy(initialDelay: 60))
         server.stop()
         _ = try await store.purchase(ServerLinkTests.coins)
         await #expect(throws: StoreError.self) { try await store.switchCustomer(to: "bob") }
@@ -295,7 +295,7 @@ struct CustomerSwitchTests {
         // The app before it had a server: the purchase lives in the App Store and the customer file only.
         let saved = try SandboxDirectory(url: scratch.sandbox).load()
         let unlinked = try await Store(
-            backend: SandboxBackend(directory: scratch.sandbox, pollInterval: .milliseconds(50)),
+            backend: SandboxBackend(directory: scratch.sandbox, pollInterval: 0.05),
             catalog: saved.catalog, configuration: saved.configuration, directory: scratch.app("default-default"),
             locale: "en_US")
         _ = try await unlinked.purchase(ServerLinkTests.premium)

@@ -64,7 +64,7 @@ struct SavedServerStateTests {
         await tablet.close()
 
         server.stop()
-        let retry = RetryPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+        let retry = RetryPolicy(initialDelay: 0.05, maxDelay: 0.2)
         tablet = try await scratch.store(server, user: "shared", account: "tablet-id", device: "tablet", retry: retry)
         #expect(await tablet.stateSource == .savedServerState)
         _ = try await tablet.purchase(ServerLinkTests.coins)

@@ -15,7 +15,7 @@ struct ServerLinkTests {
     /// What a test's engine records: delivery steps, back-off delays.
     final class Recorder: Sendable {
         let steps = Mutex<[DeliveryStep]>([])
-        let delays = Mutex<[Duration]>([])
+        let delays = Mutex<[TimeInterval]>([])
     }
 
     /// A sandbox directory (the harness's catalog) and app directories under one scratch folder.
@@ -36,14 +36,14 @@ struct ServerLinkTests {
         func store(_ server: LinkedServer, user: String, account: String = "default", device: String = "default",
                    recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil) async throws -> Store {
             let saved = try SandboxDirectory(url: sandbox).load()
-            let policy = retry ?? RetryPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(160)) { delay in
+            let policy = retry ?? RetryPolicy(initialDelay: 0.02, maxDelay: 0.16) { delay in
                 recorder.delays.withLock { $0.append(delay) }
-                try await Task.sleep(for: delay)
+                try await RetryPolicy.taskSleep(delay)
             }
             let link = ServerLink(url: url ?? server.url, publicKey: server.publicKey, appUserId: user, retry: policy)
             return try await Store(
                 backend: SandboxBackend(directory: sandbox, account: account, device: device,
-                                        pollInterval: .milliseconds(50)),
+                                        pollInterval: 0.05),
                 catalog: saved.catalog, configuration: saved.configuration, directory: app("\(account)-\(device)"),
                 locale: "en_US", serverLink: link,
                 deliveryObserver: { step, _ in recorder.steps.withLock { $0.append(step) } })
@@ -104,8 +104,7 @@ struct ServerLinkTests {
         // Retried with doubling waits, capped.
         #expect(await Self.eventually { recorder.delays.withLock { $0.count } >= 5 })
         let delays = recorder.delays.withLock { Array($0.prefix(5)) }
-        #expect(delays == [.milliseconds(20), .milliseconds(40), .milliseconds(80), .milliseconds(160),
-                           .milliseconds(160)])
+        #expect(delays == [0.02, 0.04, 0.08, 0.16, 0.16])
         #expect(try scratch.unfinished() == 1)
 
         try server.start()

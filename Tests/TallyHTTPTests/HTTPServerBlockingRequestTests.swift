@@ -69,7 +69,7 @@ import Testing
         for client in posters { try client.send(rawPost("/write")) }
         #expect(gate.waitForArrivals(3))
         let stopped = DispatchSemaphore(value: 0)
-        Thread { server.stop(gracePeriod: .seconds(5)); stopped.signal() }.start()
+        Thread { server.stop(gracePeriod: 5); stopped.signal() }.start()
         usleep(100_000)
         gate.open.signal()
         for client in posters {

@@ -59,7 +59,7 @@ import TallyHTTP
         try waitUntil { server.requestsInFlight == 1 }
         let stopped = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            server.stop(gracePeriod: .seconds(20))
+            server.stop(gracePeriod: 20)
             stopped.signal()
         }
         try waitUntil { (try? RawHTTPClient(port: port)) == nil }
@@ -81,7 +81,7 @@ import TallyHTTP
         try stuck.send("POST /stuck HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01")
         try waitUntil { server.requestsInFlight == 1 }
         let start = ContinuousClock.now
-        server.stop(gracePeriod: .milliseconds(300))
+        server.stop(gracePeriod: 0.3)
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(10), "\(elapsed)")
         #expect(stuck.isClosedByServer())

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 
 /// Broadcasts events to any number of subscribers, each with its own `AsyncStream`.
@@ -23,7 +23,7 @@ final class EventHub: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new stream: the replayed events of before the first subscriber, then every event emitted from now on.
     func subscribe() -> AsyncStream<StoreEvent> {

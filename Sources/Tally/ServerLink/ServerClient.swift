@@ -35,8 +35,7 @@ struct ServerClient: Sendable {
     init(link: ServerLink) {
         self.link = link
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(link.requestTimeout.components.seconds)
-            + Double(link.requestTimeout.components.attoseconds) / 1e18
+        let seconds = link.requestTimeout
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

@@ -18,8 +18,8 @@ public struct ServerLink: Sendable {
     public var appAccountToken: UUID
     /// How a post the server could not take is retried.
     public var retry: RetryPolicy
-    /// How long one request may take before it counts as "server unreachable".
-    public var requestTimeout: Duration
+    /// How long one request may take, in seconds, before it counts as "server unreachable".
+    public var requestTimeout: TimeInterval
 
     /// Creates a link.
     ///
@@ -27,7 +27,7 @@ public struct ServerLink: Sendable {
     ///   - appAccountToken: the token to set on purchases; by default ``appAccountToken(for:)`` of `appUserId`,
     ///     the same on every device of the customer.
     public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
-                retry: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(15)) {
+                retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15) {
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId

@@ -176,7 +176,7 @@ extension Store {
     func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>,
                         problems: AsyncStream<String>) {
         listener = Task.detached { [weak self] in
-            await withDiscardingTaskGroup { group in
+            await withTaskGroup(of: Void.self) { group in
                 group.addTask { [weak self] in
                     for await update in updates {
                         guard let self else { return }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import TallyLocking
 
 /// At most `size` connections to one database, opened when first needed and reopened after one breaks: a
 /// caller takes one (waiting while all are in use), runs its statements, and gives it back; a broken one is
@@ -13,7 +13,7 @@ final class PostgresConnectionPool: Sendable {
     /// Free slots: one per connection that may be in use.
     private let slots: DispatchSemaphore
     /// Connections not in use.
-    private let idle: Mutex<[Connection]> = Mutex([])
+    private let idle = Locked<[Connection]>([])
 
     /// A connection with the pool's proof of exclusive use.
     ///

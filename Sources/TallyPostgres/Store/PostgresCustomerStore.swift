@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 import TallyServer
 
@@ -37,7 +37,7 @@ public final class PostgresCustomerStore: CustomerStore {
     let stateReads = StateReadBatch()
     /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
     /// with ``credits``.
-    private let ready = Mutex(false)
+    private let ready = Locked(false)
 
     /// Connects to `url` (a `postgresql://` URL or libpq connection string), migrates the schema under an advisory
     /// lock and rebuilds the balances when they were built with other credits. When the database cannot be reached

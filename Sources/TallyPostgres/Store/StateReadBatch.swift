@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 import TallyServer
 
@@ -17,7 +17,7 @@ final class StateReadBatch: Sendable {
         let appUserId: String
         let done = DispatchSemaphore(value: 0)
         /// Set before `done` is signalled: the answer, or nil when this waiter must lead the next batch.
-        let outcome = Mutex<Result<StoredCustomerState?, CustomerStoreError>?>(nil)
+        let outcome = Locked<Result<StoredCustomerState?, CustomerStoreError>?>(nil)
 
         init(appUserId: String) {
             self.appUserId = appUserId
@@ -29,7 +29,7 @@ final class StateReadBatch: Sendable {
         var leading = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
 
     /// The state kept for `appUserId` that is right for `fingerprint` at `date`, read with whatever else is waiting.
     /// `read` runs one batch: the kept rows (at their current version) of the given customers, by id bytes.

@@ -1,3 +1,4 @@
+import TallyLocking
 import TallySQLite
 
 /// One SQLite connection to a sandbox's `sandbox.sqlite`: TallySQLite's ``SQLiteDatabase`` (a cache of prepared

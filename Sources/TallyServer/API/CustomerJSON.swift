@@ -36,6 +36,16 @@ enum CustomerJSON {
         }
     }
 
+    /// The offset of the first occurrence of `needle` in `haystack` (Collection's `firstRange(of:)` needs
+    /// macOS 13; the package's floor is macOS 12).
+    static func firstOffset(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
     /// `body` (an object ``encode(appUserId:state:)`` wrote) with other balances and debts: everything before
     /// them — the part that depends on transactions and renewal info, not on the nets — kept byte for byte, so a
     /// write that moves only the nets (a spend) restates a kept state without computing it. Nil when `body` has
@@ -46,7 +56,7 @@ enum CustomerJSON {
     /// member of that name.
     static func replacingNets(in body: [UInt8], balances: [String: Decimal], debts: [String: Decimal]) -> [UInt8]? {
         let marker = Array(#","balances":"#.utf8)
-        guard let start = body.firstRange(of: marker)?.lowerBound else { return nil }
+        guard let start = Self.firstOffset(of: marker, in: body) else { return nil }
         // `{"balances":…,"debts":…}` from the same writer, joined to the facts in place of its `{`.
         let nets = JSONWriter.object { writer in writeNets(&writer, balances: balances, debts: debts) }
         var restated = Array(body[..<start])

@@ -76,10 +76,9 @@ public final class EntitlementAPI: Sendable {
 
     /// Answers one request; never throws, never crashes on input.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let start = ContinuousClock.now
+        let start = DispatchTime.now().uptimeNanoseconds
         let (template, response) = route(request)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let method = Self.methodLabel(request.method)
         metrics.recordRequest(route: template, method: method, status: response.status, seconds: seconds)
         if let accessLog {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 
 /// Encoded customer states for `GET /v1/customers/{id}`, keyed by appUserId as UTF-8 bytes (``TallyCore/UTF8Key``).
@@ -35,11 +35,11 @@ final class StateCache: Sendable {
         var slots: [UTF8Key: Slot] = [:]
     }
 
-    private let storage = Mutex(Storage())
-    /// The last invalidation's number: raised only while `storage` is locked, read without the lock by ``ticket()``
-    /// (a ticket read before an invalidation is at most that invalidation's number less one, which is all the
-    /// refusal rule needs).
-    private let tick = Atomic<UInt64>(0)
+    private let storage = Locked(Storage())
+    /// The last invalidation's number: raised only while `storage` is locked, read without `storage`'s lock by
+    /// ``ticket()`` (a ticket read before an invalidation is at most that invalidation's number less one, which is
+    /// all the refusal rule needs).
+    private let tick = Locked<UInt64>(0)
     private let capacity: Int
 
     /// A cache holding at most `capacity` keys (cleared when full).
@@ -47,14 +47,18 @@ final class StateCache: Sendable {
         self.capacity = capacity
     }
 
-    /// Take before reading a record from the store; present it to ``insert(_:for:ticket:)``. Takes no lock.
+    /// Take before reading a record from the store; present it to ``insert(_:for:ticket:)``. Takes only the
+    /// counter's own lock, never `storage`'s.
     func ticket() -> UInt64 {
-        tick.load(ordering: .sequentiallyConsistent)
+        tick.withLock { $0 }
     }
 
     /// The next invalidation's number (with `storage` locked).
     private func nextTick() -> UInt64 {
-        tick.add(1, ordering: .sequentiallyConsistent).newValue
+        tick.withLock { tick in
+            tick += 1
+            return tick
+        }
     }
 
     /// The entry for `appUserId` if present and not expired at `now`.

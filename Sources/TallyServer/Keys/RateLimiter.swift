@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 
 /// Token buckets: each holds up to `burst` tokens, refilled at `perSecond`; a request takes one token from
@@ -44,7 +44,7 @@ final class RateLimiter: Sendable {
     static let minimumSweepSize = 1_024
 
     private let clock: ServerClock
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
 
     init(clock: ServerClock) {
         self.clock = clock

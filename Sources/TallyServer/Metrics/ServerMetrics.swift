@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 /// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText()``.
 public final class ServerMetrics: Sendable {
@@ -43,7 +43,7 @@ public final class ServerMetrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
     static let bucketBounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
-    let storage = Mutex(Storage())
+    let storage = Locked(Storage())
 
     /// Empty metrics.
     public init() {}

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 /// Answers `CONSUMPTION_REQUEST` notifications inside `tally serve` (when
 /// `appStoreServerAPI.consumptionInformation` is configured): a round of
 /// ``EntitlementAPI/answerConsumptionRequests()`` as soon as one is stored, at start (requests left open by
 /// a restart), and every `interval` seconds (requests waiting for their transaction's post, or for the API).
 final class ConsumptionResponder: Sendable {
-    private let running = Mutex(true)
+    private let running = Locked(true)
     private let api: EntitlementAPI
 
     init(api: EntitlementAPI, interval: TimeInterval = 30, log: @escaping @Sendable (String) -> Void) {

@@ -103,7 +103,7 @@ public final class EntitlementServer: Sendable {
     /// Stops accepting connections, lets the requests in flight finish for at most `limits.shutdownGraceSeconds`,
     /// then closes every connection. Calling it again does nothing.
     public func stop() {
-        http.stop(gracePeriod: .seconds(api.configuration.limits.shutdownGraceSeconds))
+        http.stop(gracePeriod: TimeInterval(api.configuration.limits.shutdownGraceSeconds))
         sandboxClock?.stop()
         periodicBackfill?.stop()
         consumptionResponder?.stop()

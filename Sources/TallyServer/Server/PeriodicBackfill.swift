@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import TallyLocking
 
 /// Back-fills inside `tally serve` every `appStoreServerAPI.backfillIntervalSeconds` (off by default): the same
 /// ``EntitlementAPI/backfill(since:progress:)`` as `tally serve backfill`, from the stored cursor (the first one
 /// reaches back as far as Apple's notification history goes: 180 days, 30 in the Sandbox). A failure goes to the log and the next
 /// round tries again.
 final class PeriodicBackfill: Sendable {
-    private let running = Mutex(true)
+    private let running = Locked(true)
 
     init(api: EntitlementAPI, interval: TimeInterval, log: @escaping @Sendable (String) -> Void) {
         let thread = Thread { [self] in

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import TallyLocking
 
 /// A clock that follows a running `tally sandbox serve` (`GET /tally/v1/clock`), for tests and demos only: the
 /// sandbox may run months ahead of the wall clock, and a renewal it made "next month" should be in force on the
@@ -11,8 +11,8 @@ import Synchronization
 final class SandboxClock: Sendable {
     /// The sandbox's clock endpoint.
     let url: URL
-    private let offset = Mutex<TimeInterval>(0)
-    private let running = Mutex(true)
+    private let offset = Locked<TimeInterval>(0)
+    private let running = Locked(true)
 
     /// Reads the sandbox clock once (throws when it cannot), then keeps following it.
     init(sandboxURL: URL) throws(EntitlementServerError) {
@@ -60,7 +60,7 @@ final class SandboxClock: Sendable {
 
     /// Hands the answer from URLSession's queue to the waiting thread.
     private final class Answer: Sendable {
-        let date = Mutex<Date?>(nil)
+        let date = Locked<Date?>(nil)
     }
 }
 

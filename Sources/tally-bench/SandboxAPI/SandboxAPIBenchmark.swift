@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 import TallyCrypto
 import TallyHTTP
@@ -86,7 +86,7 @@ enum SandboxAPIBenchmark {
 
     /// Requests the receiver answered.
     private final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func add() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }

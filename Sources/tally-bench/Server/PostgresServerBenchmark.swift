@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 import TallyCore
 import TallyPostgres
 import TallyServer
@@ -154,7 +154,7 @@ enum PostgresServerBenchmark {
     }
 
     private static func concurrently(_ count: Int, _ body: @Sendable (Int) throws -> WrkResult) throws -> Both {
-        let results = Mutex<[Result<WrkResult, any Error>]>([])
+        let results = Locked<[Result<WrkResult, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let result = Result { try body(index) }
             results.withLock { $0.append(result) }

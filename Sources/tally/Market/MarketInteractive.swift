@@ -37,7 +37,7 @@ struct MarketInteractive {
     private func watchClock() -> Task<Void, Never> {
         Task { [store = session.store] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
                 _ = await MarketSession.currentState(of: store, quiet: true)
             }
         }
@@ -46,7 +46,7 @@ struct MarketInteractive {
     /// Gives the event printer a moment to print what the last command emitted, so output reads in order.
     private func settle() async {
         for _ in 0..<8 { await Task.yield() }
-        try? await Task.sleep(for: .milliseconds(40))
+        try? await Task.sleep(nanoseconds: 40_000_000)
     }
 
     /// Reads a line off the concurrency pool, so a waiting read never starves the event printer.

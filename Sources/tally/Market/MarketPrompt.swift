@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TallyLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,7 +10,7 @@ import Darwin
 /// a command goes on its own line (on a terminal the prompt line is cleared first) and the prompt is drawn
 /// again after it, so the next command is typed at a visible `> `.
 final class MarketPrompt: Sendable {
-    private let waiting = Mutex(false)
+    private let waiting = Locked(false)
     private let isTerminal = isatty(STDOUT_FILENO) == 1
 
     /// Draws the prompt and marks the market as waiting for a command.

@@ -44,7 +44,7 @@ enum SandboxServe {
         sender.start()
         stop.wait()
         sender.stop()
-        server.stop(gracePeriod: .seconds(5))
+        server.stop(gracePeriod: 5)
         return ExitCode.ok
     }
 }

@@ -65,7 +65,7 @@ struct HardeningUnitTests {
 
     @Test("a failed write stands for the interval, then a probe decides; one probe per interval")
     func readiness() throws {
-        let readiness = Readiness(interval: .milliseconds(200))
+        let readiness = Readiness(interval: 0.2)
         var probes = 0
         #expect(readiness.check { probes += 1; return nil } == nil)
         #expect(readiness.check { probes += 1; return nil } == nil)

@@ -34,15 +34,19 @@ public enum JSONSyntaxDiagnosis {
 
     /// Adds the line and column of an "around character N" byte offset to Foundation's description.
     static func located(_ description: String, in data: Data) -> String {
-        guard let match = description.firstMatch(of: /character (\d+)/), let offset = Int(match.output.1),
-              offset <= data.count else {
-            return description
-        }
+        guard let offset = characterOffset(in: description), offset <= data.count else { return description }
         let before = data.prefix(offset)
         let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
         let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
         return "\(description) (line \(line), column \(column))"
+    }
+
+    /// N of the first "character N" in `description` (no Regex: it needs iOS 16, TallyCore runs on iOS 15).
+    static func characterOffset(in description: String) -> Int? {
+        guard let marker = description.range(of: "character ") else { return nil }
+        let digits = description[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        return Int(digits)
     }
 
     /// The JSON path of the first number (in sorted key order) too large or too small for `Decimal`.
