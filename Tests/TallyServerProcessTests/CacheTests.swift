@@ -41,5 +41,27 @@ extension ServerProcessTests {
                 try await group.waitForAll()
             }
         }
+
+        /// A customer's state, history and write answers must not be kept by a proxy or the app's URL cache; the
+        /// dashboard's own files may be (they carry no customer).
+        @Test func customerAnswersAreNotStoredByCaches() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            var market = try fixture.market()
+            let jws = try market.buySigned("market.coins.10", account: "kim").1
+            let replies = [
+                ("POST transactions", try await client.postTransaction(jws, for: "kim")),
+                ("GET customer", try await client.customerReply("kim")),
+                ("GET history", try await client.historyPage("kim")),
+                ("POST spend", try await client.spend(5, id: "kim-1", for: "kim")),
+                ("GET unknown customer", try await client.customerReply("nobody-\(UUID().uuidString)")),
+                ("GET customer, no key", try await client.send("GET", APIClient.customerPath("kim"))),
+            ]
+            for (name, reply) in replies {
+                #expect(reply.headers["cache-control"] == "no-store", "\(name) answered \(reply.status) with \(reply.headers)")
+            }
+            let health = try await client.send("GET", "/healthz")
+            #expect(health.headers["cache-control"] == nil)
+        }
     }
 }

@@ -46,6 +46,30 @@ extension ServerProcessTests {
             #expect(try await self.statuses(client, "user-0", key: fixture.keys.secretKey, count: 1) == [200])
         }
 
+        /// With the server's clock on a sandbox that stands still (`clock.sandboxURL`, as `make demo` runs it), an
+        /// empty bucket keeps refilling in real time: limiters read a monotonic real clock, never the rules' clock
+        /// (before, `make demo`'s customer got 429 for good after about 40 requests).
+        @Test func bucketsRefillInRealTimeWhileTheSandboxClockStandsStill() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
+            try appStore.start()
+            try fixture.reconfigure {
+                $0["clock"] = ["sandboxURL": appStore.baseURL]
+                $0["rateLimit"] = ["requestsPerSecond": 4, "burst": 2]
+            }
+            let client = fixture.client, key = fixture.keys.publicKey
+            #expect(try await statuses(client, "demo-user", key: key, count: 3) == [200, 200, 429])
+            // 4 tokens a second of real time: about 12 more in 3 s. Refilled on the sandbox's clock (which the server
+            // re-reads every half second and which has not moved), the bucket would give back at most 2 in its life.
+            var allowed = 0
+            let end = Date().addingTimeInterval(3)
+            while Date() < end {
+                if try await client.send("GET", APIClient.customerPath("demo-user"), key: key).status == 200 { allowed += 1 }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(allowed >= 6, "\(allowed) requests allowed in 3 s of real time at 4 a second")
+        }
+
         @Test func aSecretKeyHasOneBucketWhateverTheCustomer() async throws {
             let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3])
             let client = fixture.client, key = fixture.keys.secretKey

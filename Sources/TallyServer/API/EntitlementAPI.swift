@@ -51,7 +51,7 @@ public final class EntitlementAPI: Sendable {
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
         dashboardFiles = DashboardFiles(configuration.dashboard)
-        limiter = RateLimiter(clock: clock)
+        limiter = RateLimiter()
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
@@ -99,14 +99,20 @@ public final class EntitlementAPI: Sendable {
         guard match.route.allowedMethods.contains(request.method) else {
             return (template, APIError.methodNotAllowed(request.method, allowed: match.route.allowedMethods).response)
         }
+        var response: HTTPResponse
         do {
             if match.route.role != nil { try authorize(request, route: match.route, appUserId: match.appUserId) }
-            return (template, try perform(match, request))
+            response = try perform(match, request)
         } catch {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
-            return (template, error.response)
+            response = error.response
         }
+        if match.route.isCustomerScoped { response.headers.append(Self.noStore) }
+        return (template, response)
     }
+
+    /// What every customer-scoped answer carries: no shared or private cache may keep it.
+    static let noStore = HTTPResponse.Field("Cache-Control", "no-store")
 
     private func perform(_ match: RouteMatch, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         switch match.route {

@@ -31,6 +31,15 @@ enum Route: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the route answers one customer's state or history, which no cache between the server and the app
+    /// may keep (`Cache-Control: no-store` on every answer, errors included).
+    var isCustomerScoped: Bool {
+        switch self {
+        case .customer, .transactions, .receipts, .history, .reconcile, .spend: true
+        default: false
+        }
+    }
+
     /// Whether a key of `keyRole` may call the route (a route with no ``role`` takes no key at all).
     func admits(_ keyRole: KeyRole) -> Bool {
         switch keyRole {

@@ -7,6 +7,10 @@ import TallyCore
 ///
 /// Buckets that have refilled completely are the same as absent ones, so they are dropped whenever the
 /// table has doubled since the last sweep: the table holds only buckets used within their refill time.
+///
+/// Buckets refill on a monotonic real clock (the system's uptime), never on the server's `ServerClock`: that one
+/// may follow a sandbox (`clock.sandboxURL`) that stands still between `tally sandbox advance`s, and a bucket
+/// refilled on it would stay empty for good.
 final class RateLimiter: Sendable {
     /// What a bucket counts.
     enum Bucket: Sendable, Hashable {
@@ -26,12 +30,13 @@ final class RateLimiter: Sendable {
 
     private struct State {
         var tokens: Double
-        var updated: Date
+        /// When the tokens were counted, in the limiter's monotonic seconds.
+        var updated: TimeInterval
         var rate: Rate
 
         /// The tokens at `now`, refilled since the last update.
-        func tokens(at now: Date) -> Double {
-            min(rate.burst, tokens + max(0, now.timeIntervalSince(updated)) * rate.perSecond)
+        func tokens(at now: TimeInterval) -> Double {
+            min(rate.burst, tokens + max(0, now - updated) * rate.perSecond)
         }
     }
 
@@ -43,17 +48,19 @@ final class RateLimiter: Sendable {
     /// The table size below which full buckets are not swept.
     static let minimumSweepSize = 1_024
 
-    private let clock: ServerClock
+    private let uptime: @Sendable () -> TimeInterval
     private let table = Locked(Table())
 
-    init(clock: ServerClock) {
-        self.clock = clock
+    /// A limiter refilling on `uptime` (monotonic seconds; the system's uptime by default, a test's own clock in
+    /// tests).
+    init(uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
+        self.uptime = uptime
     }
 
     /// Takes a token from each bucket when every one has a token: nil when allowed, else the whole seconds
     /// to wait until all have one (and nothing is taken).
     func acquire(_ buckets: [(Bucket, Rate)]) -> Int? {
-        let now = clock.now()
+        let now = uptime()
         return table.withLock { table -> Int? in
             var states: [State] = []
             var wait = 0.0
