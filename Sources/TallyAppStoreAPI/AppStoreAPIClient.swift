@@ -80,9 +80,9 @@ public struct AppStoreAPIClient: Sendable {
     private func call(_ method: String, _ path: String, query: [(String, String)], body: Data?, success: Int = 200)
         throws(AppStoreAPIClientError) -> Data
     {
-        var components = URLComponents(url: configuration.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
-        if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-        guard let url = components?.url else { throw AppStoreAPIClientError(.invalidRequest, "cannot build a URL for \(path)") }
+        guard let url = Self.url(base: configuration.baseURL, path: path, query: query) else {
+            throw AppStoreAPIClientError(.invalidRequest, "cannot build a URL for \(path)")
+        }
         var attempt = 1
         while true {
             let answer: Answer
@@ -118,6 +118,18 @@ public struct AppStoreAPIClient: Sendable {
             }
             attempt += 1
         }
+    }
+
+    /// `base` with `path` appended as it is written — already percent-encoded, each id by
+    /// ``pathSegment(_:)`` — and `query`. (`appendingPathComponent` would encode the `%` of an encoded id again,
+    /// so the server would read `%2F` where the id had `/`.)
+    static func url(base: URL, path: String, query: [(String, String)]) -> URL? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
+        let basePath = components.percentEncodedPath.hasSuffix("/")
+            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = basePath + path
+        if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
+        return components.url
     }
 
     /// One request, signed with a fresh token; blocks until the answer or the timeout.
