@@ -15,14 +15,14 @@ extension Sandbox {
         let chain = accounts[account]?.chains.first { $0.value.originalTransactionId == originalTransactionId }
         var target = chain.flatMap { accounts[account]?.transaction($0.value.latestTransactionId) } ?? original
         target.appAccountToken = token
-        target.signedDate = now
+        target.resign(at: now)
         let updated = target
         let now = self.now
         withAccount(account) { record in
             record.replace(updated)
             if let group = chain?.key {
                 record.chains[group]?.renewalInfo.appAccountToken = token
-                record.chains[group]?.renewalInfo.signedDate = now
+                record.chains[group]?.renewalInfo.resign(at: now)
             }
         }
         log(.appAccountTokenSet, account: account, transaction: updated, detail: token)

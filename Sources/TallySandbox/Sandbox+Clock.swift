@@ -89,7 +89,7 @@ extension Sandbox {
         chain.renewalInfo.gracePeriodExpiresDate = nil
         chain.renewalInfo.renewalDate = expires
         chain.renewalInfo.renewalPrice = chain.offerPeriodsLeft > 0 ? price : entry.priceMillis
-        chain.renewalInfo.signedDate = now
+        chain.renewalInfo.resign(at: now)
         let updated = chain
         withAccount(account) { $0.chains[group] = updated }
         record(transaction, account: account)
@@ -106,7 +106,7 @@ extension Sandbox {
         chain.phase = .billingRetry
         chain.retryEnd = timeRate.retryEnd(from: chain.expiresDate)
         chain.renewalInfo.isInBillingRetryPeriod = true
-        chain.renewalInfo.signedDate = now
+        chain.renewalInfo.resign(at: now)
         let grace = settings.isEnabled(.gracePeriod, account: account)
         if grace {
             chain.inGrace = true
@@ -126,7 +126,7 @@ extension Sandbox {
         chain.retryEnd = nil
         chain.renewalInfo.expirationIntent = intent
         if chain.renewalInfo.isInBillingRetryPeriod == true { chain.renewalInfo.isInBillingRetryPeriod = false }
-        chain.renewalInfo.signedDate = now
+        chain.renewalInfo.resign(at: now)
         let updated = chain
         withAccount(account) { $0.chains[group] = updated }
         log(.expired, account: account, productId: chain.productId,
@@ -162,7 +162,7 @@ extension Sandbox {
         let now = self.now
         withAccount(account) { record in
             record.chains[group]?.renewalInfo.autoRenewStatus = status
-            record.chains[group]?.renewalInfo.signedDate = now
+            record.chains[group]?.renewalInfo.resign(at: now)
         }
         log(.autoRenewChanged, account: account, productId: chain.productId,
             transaction: accounts[account]?.transaction(chain.latestTransactionId),

@@ -30,7 +30,7 @@ extension Sandbox {
         }
         let effective = chain.expiresDate.addingTimeInterval(TimeInterval(days) * 86_400)
         latest.expiresDate = effective
-        latest.signedDate = now
+        latest.resign(at: now)
         let record = SandboxRenewalExtension(requestIdentifier: requestIdentifier, date: now, days: days,
                                              reasonCode: reasonCode, effectiveDate: effective,
                                              webOrderLineItemId: latest.webOrderLineItemId,
@@ -41,7 +41,7 @@ extension Sandbox {
             account.replace(updated)
             account.chains[group]?.expiresDate = effective
             account.chains[group]?.renewalInfo.renewalDate = effective
-            account.chains[group]?.renewalInfo.signedDate = now
+            account.chains[group]?.renewalInfo.resign(at: now)
             account.chains[group]?.extensions = (chain.extensions ?? []) + [record]
         }
         log(.renewalExtended, account: account, transaction: updated, detail: "\(days) days, request \(requestIdentifier)")

@@ -20,7 +20,7 @@ extension Sandbox {
         transaction.revocationReason = reason
         transaction.revocationType = percentage == nil ? .refundFull : .refundProrated
         transaction.revocationPercentage = percentage
-        transaction.signedDate = now
+        transaction.resign(at: now)
         let updated = transaction
         withAccount(account) { $0.replace(updated) }
         log(.refunded, account: account, transaction: transaction, detail: "reason \(reason.rawValue)")
@@ -33,7 +33,7 @@ extension Sandbox {
                 record.chains[group]?.inGrace = false
                 record.chains[group]?.retryEnd = nil
                 record.chains[group]?.renewalInfo.autoRenewStatus = .off
-                record.chains[group]?.renewalInfo.signedDate = now
+                record.chains[group]?.renewalInfo.resign(at: now)
             }
             if wasOn {
                 log(.autoRenewChanged, account: account, transaction: transaction, detail: "AUTO_RENEW_DISABLED")

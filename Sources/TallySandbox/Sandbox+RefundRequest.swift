@@ -87,7 +87,7 @@ extension Sandbox {
         transaction.revocationReason = nil
         transaction.revocationType = nil
         transaction.revocationPercentage = nil
-        transaction.signedDate = now
+        transaction.resign(at: now)
         let updated = transaction
         let now = self.now
         withAccount(account) { record in
@@ -96,7 +96,7 @@ extension Sandbox {
             if let group = updated.subscriptionGroupIdentifier, let chain = record.chains[group],
                chain.latestTransactionId == updated.transactionId, chain.phase == .revoked {
                 record.chains[group]?.phase = chain.expiresDate > now ? .active : .expired
-                record.chains[group]?.renewalInfo.signedDate = now
+                record.chains[group]?.renewalInfo.resign(at: now)
             }
         }
         log(.refundReversed, account: account, transaction: updated)

@@ -86,7 +86,7 @@ extension Sandbox {
                                appAccountToken: nil)
         }
         old.isUpgraded = true
-        old.signedDate = now
+        old.resign(at: now)
         let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
         let expires = timeRate.end(of: period, from: now)
         let transaction = makeTransaction(
@@ -101,7 +101,7 @@ extension Sandbox {
         chain.renewalInfo.autoRenewStatus = .on
         chain.renewalInfo.renewalDate = expires
         chain.renewalInfo.renewalPrice = entry.priceMillis
-        chain.renewalInfo.signedDate = now
+        chain.renewalInfo.resign(at: now)
         let updatedChain = chain
         withAccount(account) { record in
             record.replace(old)
@@ -120,7 +120,7 @@ extension Sandbox {
             record.chains[group]?.renewalInfo.autoRenewProductId = entry.product.id
             record.chains[group]?.renewalInfo.autoRenewStatus = .on
             record.chains[group]?.renewalInfo.renewalPrice = entry.priceMillis
-            record.chains[group]?.renewalInfo.signedDate = now
+            record.chains[group]?.renewalInfo.resign(at: now)
             return record.chains[group]?.renewalInfo
         }
         events.append(SandboxEvent(sequence: nextEventSequence, date: now, kind: .renewalPreferenceChanged,
@@ -146,7 +146,7 @@ extension Sandbox {
                                        account: account, productId: chain.productId,
                                        originalTransactionId: original, detail: "AUTO_RENEW_ENABLED"))
         }
-        chain.renewalInfo.signedDate = now
+        chain.renewalInfo.resign(at: now)
         let updated = chain
         withAccount(account) { $0.chains[group] = updated }
     }

@@ -68,6 +68,30 @@ extension ServerProcessTests {
             #expect(JSONFields.items(items, kind: "transaction").count >= 3, "the app posted only the first")
         }
 
+        /// A refund reversed before the sandbox clock moves: the REFUND_REVERSED copy is signed 1 ms after the
+        /// refund's (never at the same millisecond, where the server keeps the revoked copy), so the server gives
+        /// the purchase back.
+        @Test func aRefundReversedAtTheSameSandboxInstantGivesThePurchaseBack() async throws {
+            let fixture = try ServerFixture()
+            let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
+            try appStore.start()
+            try fixture.reconfigure { $0["clock"] = ["sandboxURL": appStore.baseURL] }
+            try appStore.tally(["set", "notification-url", "http://127.0.0.1:\(fixture.server.port)/v1/notifications/apple"])
+            try appStore.tally(["buy", "market.premium"])
+            let bought = try #require(try appStore.transactions().first)
+            let jws = try #require(bought["signedTransactionInfo"] as? String)
+            let id = try #require((bought["transaction"] as? [String: Any])?["transactionId"] as? String)
+            #expect(try await fixture.client.postTransaction(jws, for: "erin").status == 200)
+
+            try appStore.tally(["refund", id])                                        // REFUND
+            _ = try await waitFor(fixture, "REFUND", customer: "erin") { !JSONFields.features($0).contains("premium") }
+            try appStore.tally(["refund-reverse", id])                                // REFUND_REVERSED, same instant
+            let restored = try await waitFor(fixture, "REFUND_REVERSED", customer: "erin") {
+                JSONFields.features($0).contains("premium")
+            }
+            #expect(JSONFields.features(restored).contains("premium"))
+        }
+
         @Test func whileTheServerMissedItsNotificationsABackfillBringsItLevelOnce() async throws {
             let fixture = try ServerFixture()
             let start = Date()
