@@ -42,6 +42,34 @@ extension ServerProcessTests {
             }
         }
 
+        /// Ids the store does not know are answered and never cached: a client inventing long ids cannot grow the
+        /// server's memory (before, each 16 KiB id cached about 40 KB).
+        @Test func customersTheStoreDoesNotKnowAreNotCached() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            func usage() async throws -> (entries: Int, bytes: Int) {
+                let text = String(decoding: try await client.send("GET", "/metrics", key: fixture.keys.secretKey).body,
+                                  as: UTF8.self)
+                func gauge(_ name: String) -> Int {
+                    text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                        .flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+                }
+                return (gauge("tally_state_cache_entries"), gauge("tally_state_cache_bytes"))
+            }
+            for index in 0..<50 {
+                let id = String(repeating: "q", count: 16 * 1024 - 8) + String(format: "%08d", index)
+                #expect(try await client.customerReply(id).status == 200)
+            }
+            let idle = try await usage()
+            #expect(idle.entries == 0 && idle.bytes == 0, "unknown ids were cached: \(idle)")
+            var market = try fixture.market()
+            let jws = try market.buySigned("market.coins.10", account: "kim").1
+            #expect(try await client.postTransaction(jws, for: "kim").status == 200)
+            _ = try await client.customer("kim")
+            let known = try await usage()
+            #expect(known.entries == 1 && known.bytes > 0, "a known customer is cached: \(known)")
+        }
+
         /// A customer's state, history and write answers must not be kept by a proxy or the app's URL cache; the
         /// dashboard's own files may be (they carry no customer).
         @Test func customerAnswersAreNotStoredByCaches() async throws {

@@ -36,12 +36,13 @@ extension EntitlementAPI {
     }
 
     /// Reads the customer from the store, encodes its state at `now`, caches it, and has a store that keeps
-    /// states keep it.
+    /// states keep it. A customer the store does not know (version 0: nothing ever written) is not cached: any
+    /// client can ask for ids never seen, and each would take the cache's memory.
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
         let (body, state) = encodeCustomer(record, now: now)
-        if cacheMaximumAge > 0 {
+        if cacheMaximumAge > 0, record.version > 0 {
             let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
             cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body,
                                           factsVersion: record.factsVersion), for: appUserId, ticket: ticket)

@@ -28,11 +28,30 @@ final class StateCache: Sendable {
         /// Dropped by the invalidation numbered `at`; `newest` is the newest record version known committed then
         /// (nil: unknown), so a state at least that new is not stale whatever its ticket.
         case invalidated(at: UInt64, newest: Int64?)
+
+        var bodyBytes: Int {
+            if case .cached(let entry) = self { entry.body.count } else { 0 }
+        }
     }
 
     private struct Storage {
         var floor: UInt64 = 0
         var slots: [UTF8Key: Slot] = [:]
+        /// The bytes the slots hold: each key's UTF-8 bytes, and each cached body's.
+        var bytes = 0
+
+        /// Puts `slot` under `key` (nil removes it), keeping ``bytes``.
+        mutating func set(_ slot: Slot?, for key: UTF8Key) {
+            let keyBytes = key.string.utf8.count
+            if let old = slots[key] { bytes -= keyBytes + old.bodyBytes }
+            slots[key] = slot
+            if let slot { bytes += keyBytes + slot.bodyBytes }
+        }
+
+        mutating func removeAll() {
+            slots.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
     }
 
     private let storage = Locked(Storage())
@@ -41,10 +60,18 @@ final class StateCache: Sendable {
     /// all the refusal rule needs).
     private let tick = Locked<UInt64>(0)
     private let capacity: Int
+    private let maximumBytes: Int
 
-    /// A cache holding at most `capacity` keys (cleared when full).
-    init(capacity: Int = 100_000) {
+    /// A cache holding at most `capacity` keys and `maximumBytes` of keys and bodies (cleared when either is
+    /// reached): ids chosen by clients cannot grow it past that.
+    init(capacity: Int = 100_000, maximumBytes: Int = 64 << 20) {
         self.capacity = capacity
+        self.maximumBytes = maximumBytes
+    }
+
+    /// How many keys the cache holds and their bytes with the cached bodies' (for `/metrics`).
+    var usage: (entries: Int, bytes: Int) {
+        storage.withLock { ($0.slots.count, $0.bytes) }
     }
 
     /// Take before reading a record from the store; present it to ``insert(_:for:ticket:)``. Takes only the
@@ -96,7 +123,7 @@ final class StateCache: Sendable {
             case nil: newest = entry.version
             }
             if now < entry.expires, insert(entry, key: key, ticket: ticket, into: &storage) { return }
-            storage.slots[key] = .invalidated(at: nextTick(), newest: newest)
+            storage.set(.invalidated(at: nextTick(), newest: newest), for: key)
         }
     }
 
@@ -104,7 +131,7 @@ final class StateCache: Sendable {
     func invalidate(_ appUserId: String) {
         let key = UTF8Key(appUserId)
         storage.withLock { storage in
-            storage.slots[key] = .invalidated(at: nextTick(), newest: nil)
+            storage.set(.invalidated(at: nextTick(), newest: nil), for: key)
         }
     }
 
@@ -119,13 +146,16 @@ final class StateCache: Sendable {
             guard ticket >= at || newest.map({ entry.version >= $0 }) == true else { return false }
         case nil:
             guard ticket >= storage.floor else { return false }
-            if storage.slots.count >= capacity {
-                storage.slots.removeAll(keepingCapacity: true)
-                storage.floor = nextTick()
-                guard ticket >= storage.floor else { return false }
-            }
         }
-        storage.slots[key] = .cached(entry)
+        let size = key.string.utf8.count + entry.body.count
+        let replaced = storage.slots[key].map { key.string.utf8.count + $0.bodyBytes }
+        if replaced == nil && storage.slots.count >= capacity || storage.bytes - (replaced ?? 0) + size > maximumBytes {
+            // Full: start over (every reader from before is refused, as after an invalidation).
+            storage.removeAll()
+            storage.floor = nextTick()
+            guard ticket >= storage.floor, size <= maximumBytes else { return false }
+        }
+        storage.set(.cached(entry), for: key)
         return true
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 extension ServerMetrics {
     /// The metrics in Prometheus' text exposition format (version 0.0.4).
-    /// `oldestPendingNotificationAge` (seconds) is written as a gauge when given.
-    public func prometheusText(oldestPendingNotificationAge: Double? = nil) -> String {
+    /// `oldestPendingNotificationAge` (seconds) and the state cache's `cacheUsage` are written as gauges when given.
+    public func prometheusText(oldestPendingNotificationAge: Double? = nil,
+                               cacheUsage: (entries: Int, bytes: Int)? = nil) -> String {
         let snapshot = storage.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP tally_http_requests_total HTTP requests answered, by route template, method and status.")
@@ -48,6 +49,14 @@ extension ServerMetrics {
                          + "not yet applied (its chain has no owner yet); 0 when none waits.")
             lines.append("# TYPE tally_notifications_oldest_pending_age_seconds gauge")
             lines.append("tally_notifications_oldest_pending_age_seconds \(age)")
+        }
+        if let cacheUsage {
+            lines.append("# HELP tally_state_cache_entries Customers in the state cache (GET /v1/customers/{id}).")
+            lines.append("# TYPE tally_state_cache_entries gauge")
+            lines.append("tally_state_cache_entries \(cacheUsage.entries)")
+            lines.append("# HELP tally_state_cache_bytes Bytes of customer ids and encoded states in the state cache.")
+            lines.append("# TYPE tally_state_cache_bytes gauge")
+            lines.append("tally_state_cache_bytes \(cacheUsage.bytes)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -84,6 +84,28 @@ struct CacheTests {
         #expect(cache.lookup("c", now: now)?.body == [3])
     }
 
+    @Test("the cache is bounded by bytes: keys and bodies past the bound start it over, and one larger than the bound is not kept")
+    func boundedByBytes() {
+        let cache = StateCache(capacity: 1_000, maximumBytes: 10_000)
+        let now = Date()
+        let body = [UInt8](repeating: 7, count: 900)
+        for index in 0..<100 {
+            let key = String(repeating: "x", count: 90) + "\(index)"
+            cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: body), for: key, ticket: cache.ticket())
+            #expect(cache.usage.bytes <= 10_000, "after \(index + 1) inserts: \(cache.usage)")
+        }
+        #expect(cache.usage.entries > 0 && cache.usage.entries <= 10, "\(cache.usage)")
+        // Replacing an entry counts its new size, not both.
+        cache.invalidate("y")
+        let before = cache.usage
+        cache.insert(.init(version: 2, expires: now.addingTimeInterval(60), body: [1, 2]), for: "y", ticket: cache.ticket())
+        #expect(cache.usage.bytes == before.bytes + 2)
+        let huge = [UInt8](repeating: 1, count: 20_000)
+        cache.insert(.init(version: 1, expires: now.addingTimeInterval(60), body: huge), for: "big", ticket: cache.ticket())
+        #expect(cache.lookup("big", now: now) == nil)
+        #expect(cache.usage.bytes <= 10_000)
+    }
+
     @Test("writes to one key that race keep the newest state and never let an older one back in")
     func racingWritesKeepTheNewest() {
         let cache = StateCache()
