@@ -57,13 +57,17 @@ let package = Package(
         .target(name: "TallyCore"),
         /// OpenSSL wrappers shared by TallyVerify and TallySandbox: certificates, keys, ECDSA P-256,
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
-        .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "TallyCrypto", dependencies: ["COpenSSL", "TallySignedData"]),
+        /// The OpenSSL-free rules of App Store signed data that TallyVerify and TallyStoreKit's Apple-path verifier
+        /// share: compact JWS, header rules, claims checks, the effective date, base64url, Apple's root and OIDs,
+        /// a strict DER reader for certificate extensions.
+        .target(name: "TallySignedData", dependencies: ["TallyCore"]),
         /// A simulated App Store driven by .storekit files.
         /// SQLite's statements, values and errors for the modules that keep SQLite files (the sandbox, the server).
         .target(name: "TallySQLite", dependencies: ["CSQLite"]),
         .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite", "TallySQLite"]),
         /// Verification of App Store signed data and receipts.
-        .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
+        .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL", "TallySignedData"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
         .target(name: "Tally", dependencies: ["TallyCore"]),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
