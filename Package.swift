@@ -6,8 +6,15 @@ import PackageDescription
 /// StoreKit` there is always Apple's framework.
 #if os(Linux)
 let storeKitOnLinux: [Target.Dependency] = [.target(name: "StoreKit", condition: .when(platforms: [.linux]))]
+/// The CryptoKit and Security stand-ins (Tests/CryptoKitStandIn, Tests/SecurityStandIn) as dependencies, on Linux
+/// only, like the StoreKit stand-in: the Apple-path verifier in TallyStoreKit compiles against them here.
+let appleCryptoOnLinux: [Target.Dependency] = [
+    .target(name: "CryptoKit", condition: .when(platforms: [.linux])),
+    .target(name: "Security", condition: .when(platforms: [.linux])),
+]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
+let appleCryptoOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -105,9 +112,10 @@ let package = Package(
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
-        /// with TallyVerify against Apple's root.
+        /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
+        /// no OpenSSL beneath it.
         .target(name: "TallyStoreKit",
-                dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
+                dependencies: ["Tally", "TallyCore", "TallySignedData"] + storeKitOnLinux + appleCryptoOnLinux),
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
@@ -152,4 +160,9 @@ let package = Package(
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
 package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+/// Test support, Linux only: CryptoKit's P-256 signature check and Security's certificates and trust evaluation as
+/// Apple declares them, implemented over TallyCrypto (OpenSSL); see each module's header comment for its deviations.
+package.targets.append(.target(name: "CryptoKit", dependencies: ["TallyCrypto"], path: "Tests/CryptoKitStandIn"))
+package.targets.append(.target(name: "Security", dependencies: ["TallyCrypto", "TallySignedData"],
+                               path: "Tests/SecurityStandIn"))
 #endif
