@@ -150,6 +150,10 @@ let package = Package(
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.
         .testTarget(name: "TallyAppStoreAPITests", dependencies: ["TallyAppStoreAPI", "TallyCrypto", "tally"]),
+        /// TallyStoreKit's Apple-path verifier against TallyVerify: the same verdict for every JWS in ../shared/vectors
+        /// and for generated broken chains; TallySignedData's DER reader on hostile bytes.
+        .testTarget(name: "AppleVerifierParityTests",
+                    dependencies: ["TallyStoreKit", "Tally", "TallyVerify", "TallySignedData", "TallyCrypto", "TallyCore"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
