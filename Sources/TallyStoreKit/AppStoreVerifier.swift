@@ -8,6 +8,7 @@ import TallySignedData
 /// the marker-OID, CA and key checks and the bundle id and environment rules of Apple's app-store-server-library
 /// (``AppleSignedDataVerifier``). It runs on every transaction and renewal info the engine keeps, and on each read
 /// back from the customer file at launch, where StoreKit's own verdict is no longer at hand.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)  // SecTrustCopyCertificateChain
 public final class AppStoreVerifier: TransactionVerifier {
     private let verifiers: [AppleSignedDataVerifier]
 

@@ -8,6 +8,7 @@ import TallySignedData
 /// `x5c[2]` is never trusted. Then the checks Apple's libraries add: the marker OIDs on leaf and intermediate, an
 /// intermediate that is a CA, a P-256 leaf key. Extensions are read from the DER (``CertificateExtensions``):
 /// iOS's Security cannot list them.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)  // SecTrustCopyCertificateChain
 enum AppleCertificateChain {
     /// The leaf's key when the chain verifies.
     static func leafKey(x5c: [String], roots: [Data], at effective: EffectiveDate)
@@ -81,6 +82,7 @@ enum AppleCertificateChain {
     }
 }
 
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)  // SecTrustCopyCertificateChain
 extension AppleCertificateChain {
     /// Whether Security reads `der` as one certificate.
     static func isCertificate(_ der: Data) -> Bool {

@@ -7,6 +7,7 @@ import TallySignedData
 /// TallyVerify's `SignedDataVerifier` makes offline, in the same order and with the same rules (TallySignedData),
 /// but with CryptoKit for the ES256 signature and Security for the chain (``AppleCertificateChain``). The
 /// certificates are judged at the payload's `signedDate` (Apple's offline rule); nothing goes to the network.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)  // SecTrustCopyCertificateChain
 package struct AppleSignedDataVerifier: Sendable {
     /// The app and environment the payload must name.
     package let rules: ClaimsRules
