@@ -92,3 +92,34 @@ extension Result {
         return nil
     }
 }
+
+extension AppleVerifierParityTests {
+    @Test("hostile variants of a good JWS (every character of header, payload and signature changed; truncations): same verdicts")
+    func mutatedJWS() throws {
+        let pki = try GeneratedPKI()
+        let jws = Array(try #require(try pki.chain().signer.sign(GeneratedPKI.transaction)))
+        var variants: [String] = []
+        // Every 7th character changed to another base64url character (a '.' too, every 97th), and cut short.
+        for index in stride(from: 0, to: jws.count, by: 7) {
+            var changed = jws
+            changed[index] = changed[index] == "A" ? "B" : "A"
+            variants.append(String(changed))
+            if index % 97 == 0 {
+                changed[index] = "."
+                variants.append(String(changed))
+            }
+            variants.append(String(jws.prefix(index)))
+        }
+        var accepted = 0
+        for (number, variant) in variants.enumerated() {
+            let parity = ParityCase(name: "variant \(number)", jws: variant, kind: .transaction, environment: .sandbox,
+                                    bundleId: GeneratedPKI.bundleId, roots: [Data(pki.root.der)])
+            let tally = try parity.tallyVerify()
+            let apple = try parity.applePath()
+            #expect(tally == apple, "variant \(number): TallyVerify \(tally), Apple path \(apple)")
+            if tally.isAccepted { accepted += 1 }
+        }
+        #expect(variants.count >= 2 * (jws.count / 7))
+        #expect(accepted < variants.count / 10, "almost every change must be refused")
+    }
+}
