@@ -48,28 +48,33 @@ struct ParityCase: CustomStringConvertible, Sendable {
         }
     }
 
-    /// TallyVerify's verdict, with the same configuration (offline, effective date the payload's `signedDate`).
-    func tallyVerify() throws -> Verdict {
-        let verifier = try SignedDataVerifier(configuration: VerifierConfiguration(
+    /// TallyVerify's verifier for this configuration (offline, effective date the payload's `signedDate`).
+    func tallyVerifier() throws -> SignedDataVerifier {
+        try SignedDataVerifier(configuration: VerifierConfiguration(
             rootCertificates: roots.compactMap { Certificate(der: $0) }, bundleId: bundleId, appAppleId: appAppleId,
             environment: environment))
-        return Self.verdict(verifier.verifyPayload(jws, as: JSONValue.self, kind: kind))
+    }
+
+    /// The Apple-path verifier for the same configuration.
+    func appleVerifier() throws -> AppStoreVerifier {
+        try AppStoreVerifier(bundleId: bundleId, appAppleId: appAppleId, environments: [environment],
+                             rootCertificates: roots)
+    }
+
+    /// TallyVerify's verdict.
+    func tallyVerify() throws -> Verdict {
+        Self.verdict(try tallyVerifier().verifyPayload(jws, as: JSONValue.self, kind: kind))
     }
 
     /// The Apple-path verdict.
     func applePath() throws -> Verdict {
-        let verifier = try AppStoreVerifier(bundleId: bundleId, appAppleId: appAppleId, environments: [environment],
-                                            rootCertificates: roots)
-        return Self.verdict(verifier.verify(jws, as: JSONValue.self, kind: kind))
+        Self.verdict(try appleVerifier().verify(jws, as: JSONValue.self, kind: kind))
     }
 
     /// Both verifiers' typed answers for a transaction or renewal info agree (the engine's calls).
     func typedAnswersAgree() throws -> Bool {
-        let tally = try SignedDataVerifier(configuration: VerifierConfiguration(
-            rootCertificates: roots.compactMap { Certificate(der: $0) }, bundleId: bundleId, appAppleId: appAppleId,
-            environment: environment))
-        let apple = try AppStoreVerifier(bundleId: bundleId, appAppleId: appAppleId, environments: [environment],
-                                         rootCertificates: roots)
+        let tally = try tallyVerifier()
+        let apple = try appleVerifier()
         switch kind {
         case .transaction:
             return (try? tally.verifyTransaction(jws).get()) == (try? apple.verifiedTransaction(jws))
