@@ -38,8 +38,9 @@ check-apple: deps
 	python3 scripts/check_apple_closure.py
 	@$(MAKE) --no-print-directory check-storekit
 
-# Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
-# the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.
+# Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit, CryptoKit and
+# Security on macOS, against the stand-in modules `StoreKit`, `CryptoKit` and `Security` (Tests/StoreKitStandIn,
+# Tests/CryptoKitStandIn, Tests/SecurityStandIn) on Linux. The backend must not see the stand-in's SPI.
 check-storekit: deps
 	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit

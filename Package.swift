@@ -6,8 +6,15 @@ import PackageDescription
 /// StoreKit` there is always Apple's framework.
 #if os(Linux)
 let storeKitOnLinux: [Target.Dependency] = [.target(name: "StoreKit", condition: .when(platforms: [.linux]))]
+/// The CryptoKit and Security stand-ins (Tests/CryptoKitStandIn, Tests/SecurityStandIn) as dependencies, on Linux
+/// only, like the StoreKit stand-in: the Apple-path verifier in TallyStoreKit compiles against them here.
+let appleCryptoOnLinux: [Target.Dependency] = [
+    .target(name: "CryptoKit", condition: .when(platforms: [.linux])),
+    .target(name: "Security", condition: .when(platforms: [.linux])),
+]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
+let appleCryptoOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -62,13 +69,17 @@ let package = Package(
         .target(name: "TallyLocking"),
         /// OpenSSL wrappers shared by TallyVerify and TallySandbox: certificates, keys, ECDSA P-256,
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
-        .target(name: "TallyCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "TallyCrypto", dependencies: ["COpenSSL", "TallySignedData"]),
+        /// The OpenSSL-free rules of App Store signed data that TallyVerify and TallyStoreKit's Apple-path verifier
+        /// share: compact JWS, header rules, claims checks, the effective date, base64url, Apple's root and OIDs,
+        /// a strict DER reader for certificate extensions.
+        .target(name: "TallySignedData", dependencies: ["TallyCore"]),
         /// A simulated App Store driven by .storekit files.
         /// SQLite's statements, values and errors for the modules that keep SQLite files (the sandbox, the server).
         .target(name: "TallySQLite", dependencies: ["CSQLite"]),
         .target(name: "TallySandbox", dependencies: ["TallyCore", "TallyCrypto", "CSQLite", "TallySQLite", "TallyLocking"]),
         /// Verification of App Store signed data and receipts.
-        .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
+        .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL", "TallySignedData"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
         .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"]),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
@@ -106,9 +117,10 @@ let package = Package(
         .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
-        /// with TallyVerify against Apple's root.
+        /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
+        /// no OpenSSL beneath it.
         .target(name: "TallyStoreKit",
-                dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
+                dependencies: ["Tally", "TallyCore", "TallySignedData"] + storeKitOnLinux + appleCryptoOnLinux),
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
@@ -143,6 +155,10 @@ let package = Package(
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"], exclude: ["apple_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.
         .testTarget(name: "TallyAppStoreAPITests", dependencies: ["TallyAppStoreAPI", "TallyCrypto", "tally"]),
+        /// TallyStoreKit's Apple-path verifier against TallyVerify: the same verdict for every JWS in ../shared/vectors
+        /// and for generated broken chains; TallySignedData's DER reader on hostile bytes.
+        .testTarget(name: "AppleVerifierParityTests",
+                    dependencies: ["TallyStoreKit", "Tally", "TallyVerify", "TallySignedData", "TallyCrypto", "TallyCore"]),
         .testTarget(name: "TallyVerifyTests", dependencies: ["TallyVerify", "TallyCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
@@ -153,4 +169,9 @@ let package = Package(
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
 package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+/// Test support, Linux only: CryptoKit's P-256 signature check and Security's certificates and trust evaluation as
+/// Apple declares them, implemented over TallyCrypto (OpenSSL); see each module's header comment for its deviations.
+package.targets.append(.target(name: "CryptoKit", dependencies: ["TallyCrypto"], path: "Tests/CryptoKitStandIn"))
+package.targets.append(.target(name: "Security", dependencies: ["TallyCrypto", "TallySignedData"],
+                               path: "Tests/SecurityStandIn"))
 #endif

@@ -6,8 +6,7 @@ extension SignedDataVerifier {
     /// intermediate CA, P-256 leaf key, and revocation when online — and returns the leaf key.
     public func verifyCertificateChain(_ x5c: [String], at date: Date) -> Result<PublicKey, VerificationFailure> {
         guard x5c.count == 3 else {
-            return .failure(VerificationFailure(
-                .invalidChainLength, "x5c holds \(x5c.count) certificates; exactly 3 (leaf, intermediate, root) are required"))
+            return .failure(JWSHeader.chainLength(x5c.count))
         }
         let effective = EffectiveDate(date: date, source: "given date")
         return verifyChain(x5c, at: effective).flatMap(refreshedRevocation).map(\.leafKey)

@@ -3,9 +3,9 @@ import Foundation
 
 extension SignedDataVerifier {
     /// Apple's marker extension on the App Store signing leaf (Mac App Store receipt signing).
-    public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
+    public static let leafMarkerOID = AppleSignedData.leafMarkerOID
     /// Apple's marker extension on the WWDR intermediate.
-    public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
+    public static let intermediateMarkerOID = AppleSignedData.intermediateMarkerOID
 
     /// Full chain verification of `x5c[0]` (leaf) and `x5c[1]` (intermediate) to a configured root at
     /// `effective`; `x5c[2]` is never trusted.

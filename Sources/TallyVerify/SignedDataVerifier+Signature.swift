@@ -10,20 +10,17 @@ extension SignedDataVerifier {
         case .success(let value): key = value
         case .failure(let failure): return failure
         }
-        guard let signature = Base64URL.decode(parts.signature) else {
-            return VerificationFailure(.verificationFailure, "the JWS signature is not base64url")
-        }
-        guard signature.count == 64 else {
-            return VerificationFailure(
-                .verificationFailure, "an ES256 signature is 64 bytes (r‖s); this one is \(signature.count) bytes")
+        let signature: [UInt8]
+        switch parts.rawSignature {
+        case .success(let value): signature = value
+        case .failure(let failure): return failure
         }
         let valid = parts.signingInput.utf8.withContiguousStorageIfAvailable { input in
             ECDSA.verifyES256(message: UnsafeRawBufferPointer(input), rawSignature: signature, key: key)
         } ?? Array(parts.signingInput.utf8).withUnsafeBytes { input in
             ECDSA.verifyES256(message: input, rawSignature: signature, key: key)
         }
-        return valid ? nil : VerificationFailure(
-            .verificationFailure, "the ES256 signature does not match the header and payload for the leaf certificate's key")
+        return valid ? nil : CompactJWS.signatureMismatch
     }
 
     /// The leaf key of the header's chain, from the cache when the chain was verified before and is
@@ -35,7 +32,7 @@ extension SignedDataVerifier {
         if let remembered {
             chainKey = remembered.key
         } else {
-            switch Self.checkedChain(header) {
+            switch JWSHeader.checkedChain(header) {
             case .success(let chain):
                 x5c = chain
                 chainKey = ChainCache.key(leaf: chain[0], intermediate: chain[1])
@@ -54,7 +51,7 @@ extension SignedDataVerifier {
                 return .failure(failure)
             }
         }
-        if x5c == nil, case .success(let chain) = Self.checkedChain(header) { x5c = chain }
+        if x5c == nil, case .success(let chain) = JWSHeader.checkedChain(header) { x5c = chain }
         guard let x5c else {
             return .failure(VerificationFailure(.verificationFailure, "the JWS header could not be read again"))
         }
@@ -64,24 +61,6 @@ extension SignedDataVerifier {
                 cache.store(entry, key: chainKey, header: header)
                 return entry.leafKey
             }
-    }
-
-    /// Decodes the header and applies Apple's header rules: `x5c` present, `alg` ES256, three certificates.
-    static func checkedChain(_ header: Substring) -> Result<[String], VerificationFailure> {
-        JWSHeader.decode(header).flatMap { header in
-            guard let x5c = header.x5c, !x5c.isEmpty else {
-                return .failure(VerificationFailure(.verificationFailure, "the JWS header has no x5c certificate chain"))
-            }
-            guard header.alg == "ES256" else {
-                let alg = header.alg.map { "\"\($0)\"" } ?? "missing"
-                return .failure(VerificationFailure(.verificationFailure, "the JWS alg is \(alg); only ES256 is accepted"))
-            }
-            guard x5c.count == 3 else {
-                return .failure(VerificationFailure(
-                    .invalidChainLength, "x5c holds \(x5c.count) certificates; exactly 3 (leaf, intermediate, root) are required"))
-            }
-            return .success(x5c)
-        }
     }
 
     /// Online mode: re-checks revocation when the last check is older than the cache period.

@@ -82,8 +82,10 @@ public final class SignedDataVerifier: Sendable {
         case .success(let value): parts = value
         case .failure(let failure): return .failure(failure)
         }
-        guard let bytes = Base64URL.decode(parts.payload) else {
-            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        let bytes: [UInt8]
+        switch parts.payloadBytes {
+        case .success(let value): bytes = value
+        case .failure(let failure): return .failure(failure)
         }
         let envelope: DetectedPayloadEnvelope
         do {
@@ -117,7 +119,7 @@ public final class SignedDataVerifier: Sendable {
         -> Result<Model, VerificationFailure>
     {
         verifiedEnvelope(jws, as: model, kind: kind).flatMap { envelope, _ in
-            envelope.model.mapError { error in Self.undecodable(error, kind: kind) }
+            envelope.model.mapError { error in PayloadDecoding.undecodable(error, kind: kind) }
         }
     }
 
@@ -136,12 +138,7 @@ public final class SignedDataVerifier: Sendable {
 
     /// The split, length-checked JWS.
     func checkedParts(_ jws: String) -> Result<CompactJWS, VerificationFailure> {
-        guard jws.utf8.count <= configuration.maximumLength else {
-            return .failure(VerificationFailure(
-                .verificationFailure,
-                "the JWS is \(jws.utf8.count) bytes; the limit is \(configuration.maximumLength) bytes"))
-        }
-        return CompactJWS.split(jws)
+        CompactJWS.split(jws, maximumLength: configuration.maximumLength)
     }
 
     /// Every check for `kind`, with the decoded envelope and payload bytes when they pass.
@@ -153,8 +150,10 @@ public final class SignedDataVerifier: Sendable {
         case .success(let value): parts = value
         case .failure(let failure): return .failure(failure)
         }
-        guard let bytes = Base64URL.decode(parts.payload) else {
-            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        let bytes: [UInt8]
+        switch parts.payloadBytes {
+        case .success(let value): bytes = value
+        case .failure(let failure): return .failure(failure)
         }
         let envelope: PayloadEnvelope<Model>
         switch decodePayload(bytes, as: Model.self, kind: kind) {
@@ -183,7 +182,7 @@ public final class SignedDataVerifier: Sendable {
         -> Result<SignedPayload, VerificationFailure>
     {
         guard SparsePayload.isMissingRequiredField(error, kind: kind) else {
-            return .failure(Self.undecodable(error, kind: kind))
+            return .failure(PayloadDecoding.undecodable(error, kind: kind))
         }
         let decode: (Data) throws -> Void = switch kind {
         case .renewalInfo: { _ = try PayloadDecoding.shared.decode(RenewalInfo.self, from: $0) }
@@ -191,12 +190,7 @@ public final class SignedDataVerifier: Sendable {
         }
         return SparsePayload.incomplete(bytes, kind: kind, decode: decode)
             .map(SignedPayload.incomplete)
-            .mapError { error in Self.undecodable(error, kind: kind) }
-    }
-
-    static func undecodable(_ error: PayloadDecoding.ModelError, kind: SignedPayloadKind) -> VerificationFailure {
-        VerificationFailure(
-            .verificationFailure, "the signed \(kind.rawValue) verified but does not decode: \(error.message)")
+            .mapError { error in PayloadDecoding.undecodable(error, kind: kind) }
     }
 
     func decodePayload<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type, kind: SignedPayloadKind? = nil)

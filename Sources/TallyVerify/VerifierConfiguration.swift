@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallySignedData
 
 /// How a ``SignedDataVerifier`` decides: trusted roots, the expected app and environment, online checks.
 public struct VerifierConfiguration: Sendable {
@@ -33,7 +34,7 @@ public struct VerifierConfiguration: Sendable {
         rootCertificates: [Certificate] = [AppleRootCertificates.appleRootCAG3],
         bundleId: String?, appAppleId: Int64? = nil, environment: StoreEnvironment,
         onlineChecks: Bool = false, effectiveDate: EffectiveDatePolicy? = nil, strictChecks: Bool = false,
-        verifiesNestedPayloads: Bool = true, maximumLength: Int = 1 << 20,
+        verifiesNestedPayloads: Bool = true, maximumLength: Int = AppleSignedData.maximumJWSLength,
         revocationPolicy: RevocationPolicy = .hardFail
     ) {
         self.rootCertificates = rootCertificates
@@ -49,17 +50,7 @@ public struct VerifierConfiguration: Sendable {
     }
 
     /// Whether this environment skips signature and chain checks (Xcode, LocalTesting).
-    var skipsSignature: Bool { environment == .xcode || environment == .localTesting }
-}
-
-/// The time at which certificate validity is judged.
-public enum EffectiveDatePolicy: Sendable, Hashable {
-    /// The payload's own `signedDate` (or `receiptCreationDate`); the current time when it has none.
-    case signedDate
-    /// The current time.
-    case now
-    /// A fixed time given by the caller.
-    case fixed(Date)
+    var skipsSignature: Bool { AppleSignedData.skipsSignature(environment) }
 }
 
 /// What an online revocation check does when the OCSP responder cannot be reached.

@@ -120,7 +120,7 @@ struct StoreKitBackendTests {
         let world = try StoreKitWorld()
         let signed = try world.loose("market.premium")
         let jws = StoreKit.VerificationResult<StoreKit.Transaction>.verified(signed).jwsRepresentation
-        let root = try #require(world.root)
+        let root = Data(try #require(world.root).der)
         let productionOnly = try AppStoreVerifier(bundleId: world.market.configuration.bundleId, appAppleId: 1,
                                                   environments: [.production], rootCertificates: [root])
         #expect(throws: StoreError.self) { try productionOnly.verifiedTransaction(jws) }

@@ -50,7 +50,7 @@ final class StoreKitWorld: BackendWorld {
         guard let root = Certificate(der: authority.rootDER) else { throw StoreError(.backend, "test root") }
         self.root = root
         verifier = try AppStoreVerifier(bundleId: market.configuration.bundleId, environments: [.sandbox],
-                                        rootCertificates: [root])
+                                        rootCertificates: [Data(root.der)])
         script.reset()
         let products = market.catalog.products.map(Self.storeKitProduct)
         script.script { answers in

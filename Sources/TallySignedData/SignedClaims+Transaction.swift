@@ -6,7 +6,7 @@ extension SignedClaims {
     /// taken from a transaction that decoded strictly, so the payload is not read a second time.
     /// nil when the lenient reading could differ: no `signedDate`, or one before 1970 or absurdly late (whole-second
     /// rounding of a truncated millisecond matches the exact value only for non-negative times).
-    init?(transaction: StoreTransaction) {
+    package init?(transaction: StoreTransaction) {
         // Integer milliseconds below 1e15 (year 33658) survive the trip through `Date` exactly.
         guard let signed = transaction.signedDate else { return nil }
         let milliseconds = (signed.timeIntervalSince1970 * 1000).rounded()

@@ -1,21 +1,21 @@
 import Foundation
 
 /// The time certificates are judged at, with the words a failure detail uses for it.
-struct EffectiveDate {
-    var date: Date
+package struct EffectiveDate: Sendable {
+    package var date: Date
     /// What the date is: "signedDate", "current time", "given date".
-    var source: String
+    package var source: String
 
-    init(date: Date, source: String) {
+    package init(date: Date, source: String) {
         self.date = date
         self.source = source
     }
 
     /// e.g. "signedDate 2024-02-02", "current time 2026-11-30"; formatted only when a failure needs it.
-    var label: String { "\(source) \(Self.day(date))" }
+    package var label: String { "\(source) \(Self.day(date))" }
 
     /// Resolves `policy` (nil = Apple's rule) for a payload's claims.
-    static func resolve(_ policy: EffectiveDatePolicy?, onlineChecks: Bool, claims: SignedClaims) -> EffectiveDate {
+    package static func resolve(_ policy: EffectiveDatePolicy?, onlineChecks: Bool, claims: SignedClaims) -> EffectiveDate {
         switch policy ?? (onlineChecks ? .now : .signedDate) {
         case .now:
             return now()
@@ -29,14 +29,24 @@ struct EffectiveDate {
         }
     }
 
-    static func now() -> EffectiveDate {
+    package static func now() -> EffectiveDate {
         EffectiveDate(date: Date(), source: "current time")
     }
 
     /// `yyyy-MM-dd` in UTC.
-    static func day(_ date: Date) -> String {
+    package static func day(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
         return formatter.string(from: date)
     }
+}
+
+/// The time at which certificate validity is judged.
+public enum EffectiveDatePolicy: Sendable, Hashable {
+    /// The payload's own `signedDate` (or `receiptCreationDate`); the current time when it has none.
+    case signedDate
+    /// The current time.
+    case now
+    /// A fixed time given by the caller.
+    case fixed(Date)
 }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A JWS in compact serialization split into its three base64url segments.
-struct CompactJWS {
+package struct CompactJWS: Sendable {
     /// The protected header segment.
-    var header: Substring
+    package var header: Substring
     /// The payload segment.
-    var payload: Substring
+    package var payload: Substring
     /// The signature segment.
-    var signature: Substring
+    package var signature: Substring
     /// `header.payload`, the bytes the signature covers.
-    var signingInput: Substring
+    package var signingInput: Substring
 
     /// Splits `text`; a failure names what is wrong.
-    static func split(_ text: String) -> Result<CompactJWS, VerificationFailure> {
+    package static func split(_ text: String) -> Result<CompactJWS, VerificationFailure> {
         let trimmed = text.trimmingWhitespace()
         // Byte-wise search over contiguous UTF-8: '.' is ASCII, so these positions are valid string
         // indices, and the search is far cheaper than splitting by Character.
@@ -37,8 +37,41 @@ struct CompactJWS {
 }
 
 extension CompactJWS {
+    /// Splits `jws` after checking it is at most `maximumLength` bytes.
+    package static func split(_ jws: String, maximumLength: Int) -> Result<CompactJWS, VerificationFailure> {
+        guard jws.utf8.count <= maximumLength else {
+            return .failure(VerificationFailure(
+                .verificationFailure, "the JWS is \(jws.utf8.count) bytes; the limit is \(maximumLength) bytes"))
+        }
+        return split(jws)
+    }
+
+    /// The signature segment as an ES256 signature: 64 bytes, r‖s.
+    package var rawSignature: Result<[UInt8], VerificationFailure> {
+        guard let signature = Base64URL.decode(signature) else {
+            return .failure(VerificationFailure(.verificationFailure, "the JWS signature is not base64url"))
+        }
+        guard signature.count == 64 else {
+            return .failure(VerificationFailure(
+                .verificationFailure, "an ES256 signature is 64 bytes (r‖s); this one is \(signature.count) bytes"))
+        }
+        return .success(signature)
+    }
+
+    /// The payload segment's bytes.
+    package var payloadBytes: Result<[UInt8], VerificationFailure> {
+        guard let bytes = Base64URL.decode(payload) else {
+            return .failure(VerificationFailure(.verificationFailure, "the JWS payload is not base64url"))
+        }
+        return .success(bytes)
+    }
+
+    /// The failure for a well-formed signature that the leaf's key does not verify.
+    package static let signatureMismatch = VerificationFailure(
+        .verificationFailure, "the ES256 signature does not match the header and payload for the leaf certificate's key")
+
     /// Offsets of the first (at most four) `.` in `bytes`, found with `memchr`.
-    static func dotOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+    package static func dotOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         guard let base = bytes.baseAddress else { return [] }
         var found: [Int] = []
         found.reserveCapacity(4)
@@ -56,7 +89,7 @@ extension CompactJWS {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and line breaks.
-    func trimmingWhitespace() -> SubSequence {
+    package func trimmingWhitespace() -> SubSequence {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         let start = firstIndex { !isSpace($0) } ?? endIndex
         let end = lastIndex { !isSpace($0) }.map(index(after:)) ?? start

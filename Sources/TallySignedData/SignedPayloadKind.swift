@@ -13,36 +13,11 @@ public enum SignedPayloadKind: String, Sendable, Hashable, CaseIterable, Codable
     case appTransaction = "app-transaction"
 
     /// The kind a decoded payload looks like, by its fields; nil if none fits.
-    static func detect(_ claims: SignedClaims) -> SignedPayloadKind? {
+    package static func detect(_ claims: SignedClaims) -> SignedPayloadKind? {
         if claims.notificationType != nil { return .notification }
         if claims.transactionId != nil { return .transaction }
         if claims.receiptType != nil, claims.appAppleId != nil || claims.bundleId != nil { return .appTransaction }
         if claims.hasAutoRenewStatus { return .renewalInfo }
         return nil
-    }
-}
-
-/// A verified, decoded payload of any kind.
-public enum SignedPayload: Sendable, Hashable {
-    /// A transaction.
-    case transaction(StoreTransaction)
-    /// Renewal info.
-    case renewalInfo(RenewalInfo)
-    /// A server notification (nested signed data verified and decoded when configured).
-    case notification(ServerNotification)
-    /// An app transaction.
-    case appTransaction(StoreAppTransaction)
-    /// A transaction or renewal info that passed every check but lacks fields Tally's model requires.
-    case incomplete(IncompletePayload)
-
-    /// The payload's kind.
-    public var kind: SignedPayloadKind {
-        switch self {
-        case .transaction: .transaction
-        case .renewalInfo: .renewalInfo
-        case .notification: .notification
-        case .appTransaction: .appTransaction
-        case .incomplete(let payload): payload.kind
-        }
     }
 }

@@ -2,16 +2,16 @@ import Foundation
 import TallyCore
 
 /// One JSON parse of a payload yields both the claims verification checks and the caller's model.
-struct PayloadEnvelope<Model: Decodable>: Decodable {
-    var claims: SignedClaims
-    var model: Result<Model, PayloadDecoding.ModelError>
+package struct PayloadEnvelope<Model: Decodable>: Decodable {
+    package var claims: SignedClaims
+    package var model: Result<Model, PayloadDecoding.ModelError>
 
-    init(claims: SignedClaims, model: Result<Model, PayloadDecoding.ModelError>) {
+    package init(claims: SignedClaims, model: Result<Model, PayloadDecoding.ModelError>) {
         self.claims = claims
         self.model = model
     }
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         claims = try SignedClaims(from: decoder)
         do {
             model = .success(try Model(from: decoder))
@@ -22,19 +22,19 @@ struct PayloadEnvelope<Model: Decodable>: Decodable {
 }
 
 /// JSON decoding of JWS segments.
-enum PayloadDecoding {
+package enum PayloadDecoding {
     /// Why a verified payload did not decode into the requested model.
-    struct ModelError: Error {
-        var message: String
+    package struct ModelError: Error {
+        package var message: String
         /// The top-level field that is absent or `null` when that is why decoding failed.
-        var missingKey: String?
+        package var missingKey: String?
 
-        init(message: String, missingKey: String? = nil) {
+        package init(message: String, missingKey: String? = nil) {
             self.message = message
             self.missingKey = missingKey
         }
 
-        init(_ error: Error) {
+        package init(_ error: Error) {
             message = PayloadDecoding.describe(error)
             switch error as? DecodingError {
             case .keyNotFound(let key, let context) where context.codingPath.isEmpty:
@@ -49,13 +49,13 @@ enum PayloadDecoding {
 
     /// One decoder for every call: JSONDecoder is `Sendable` (its options are locked) and its options are
     /// never changed here, so sharing it only saves building one per JWS.
-    static let shared = JSONDecoder()
+    package static let shared = JSONDecoder()
 
     /// The shared decoder.
-    static func decoder() -> JSONDecoder { shared }
+    package static func decoder() -> JSONDecoder { shared }
 
     /// Decodes `bytes` into claims plus `Model`; a failure means the payload is not a JSON object.
-    static func envelope<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type)
+    package static func envelope<Model: Decodable>(_ bytes: [UInt8], as model: Model.Type)
         -> Result<PayloadEnvelope<Model>, VerificationFailure>
     {
         do {
@@ -69,15 +69,21 @@ enum PayloadDecoding {
     /// A transaction payload decoded once (in one pass when it is flat, as Apple's are, else by `JSONDecoder`),
     /// its claims taken from the decoded transaction; nil when that does not give the same claims as
     /// ``envelope(_:as:)`` (then use it instead).
-    static func transactionEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<StoreTransaction>? {
+    package static func transactionEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<StoreTransaction>? {
         guard let transaction = try? StoreTransaction(payloadJSON: bytes),
             let claims = SignedClaims(transaction: transaction)
         else { return nil }
         return PayloadEnvelope(claims: claims, model: .success(transaction))
     }
 
+    /// The failure for a payload that passed every check but does not decode into the model of `kind`.
+    package static func undecodable(_ error: ModelError, kind: SignedPayloadKind) -> VerificationFailure {
+        VerificationFailure(
+            .verificationFailure, "the signed \(kind.rawValue) verified but does not decode: \(error.message)")
+    }
+
     /// A short readable account of a decoding error: what is wrong and where.
-    static func describe(_ error: Error) -> String {
+    package static func describe(_ error: Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map(\.stringValue).joined(separator: ".")

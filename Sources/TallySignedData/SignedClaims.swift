@@ -70,7 +70,7 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
     }
 
     /// The signing time Apple's verifier uses: `signedDate`, else `receiptCreationDate`, in milliseconds.
-    var signingMilliseconds: (name: String, value: Double)? {
+    package var signingMilliseconds: (name: String, value: Double)? {
         if let signedDate { return ("signedDate", signedDate) }
         if let receiptCreationDate { return ("receiptCreationDate", receiptCreationDate) }
         return nil
@@ -79,21 +79,21 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
 
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     /// The string at `key`, or nil when absent, null or not a string (the direct, non-generic decoder path).
-    func lenient(_ key: String, as type: String.Type = String.self) -> String? {
+    package func lenient(_ key: String, as type: String.Type = String.self) -> String? {
         let codingKey = AnyCodingKey(key)
         guard contains(codingKey) else { return nil }
         return (try? decodeIfPresent(String.self, forKey: codingKey)) ?? nil
     }
 
     /// The number at `key` as a Double, or nil when absent, null or not a number.
-    func lenient(_ key: String, as type: Double.Type = Double.self) -> Double? {
+    package func lenient(_ key: String, as type: Double.Type = Double.self) -> Double? {
         let codingKey = AnyCodingKey(key)
         guard contains(codingKey) else { return nil }
         return (try? decodeIfPresent(Double.self, forKey: codingKey)) ?? nil
     }
 
     /// The integer at `key`, or nil when absent, null or not an integer.
-    func lenient(_ key: String, as type: Int64.Type = Int64.self) -> Int64? {
+    package func lenient(_ key: String, as type: Int64.Type = Int64.self) -> Int64? {
         let codingKey = AnyCodingKey(key)
         guard contains(codingKey) else { return nil }
         return (try? decodeIfPresent(Int64.self, forKey: codingKey)) ?? nil
