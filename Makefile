@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-standin
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,12 @@ check-storekit: deps
 	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
+
+# The StoreKit stand-in declares Apple's API exactly: every public declaration (SPI aside) is in Apple's iOS 26
+# StoreKit interface (../shared/docs/storekit-interface-ios26.txt) at the same place (scripts/check_storekit_standin.py).
+check-standin: deps
+	$(SWIFT) build --target StoreKit
+	python3 scripts/check_storekit_standin.py --module-dir "$$($(SWIFT) build --show-bin-path)/Modules"
 
 bench:
 	@bash scripts/install-deps.sh --bench
