@@ -12,8 +12,11 @@
 // Scripting is `@_spi(Scripting)`: only files that write `@_spi(Scripting) import StoreKit` (tests) see it, so the
 // backend cannot call an initializer or hook the real framework lacks — that would fail to compile here too. Apple
 // shows no public initializer for `Product`, `Transaction`, `RenewalInfo` or `Status`; the stand-in's are SPI.
-// The one behaviour beyond answering: `finish()` records the call and drops the transaction from the scripted
-// `Transaction.unfinished` (Apple: an unfinished transaction is delivered again until finished).
+// The behaviours beyond answering: `finish()` records the call and drops the transaction from the scripted
+// `Transaction.unfinished` (Apple: an unfinished transaction is delivered again until finished), and a new
+// `Transaction.updates` sequence first yields each unfinished transaction (Apple: "If your app has unfinished
+// transactions, the updates listener receives them once, immediately after the app launches"), so at launch an
+// app sees each one from `unfinished` and from `updates`.
 //
 // Spelling choices where the doc marks a value unconfirmed:
 // - `Product.ProductType` raw strings: "Consumable", "Non-Consumable", "Non-Renewing Subscription",

@@ -141,10 +141,16 @@ import Synchronization
         }
     }
 
+    /// A new `Transaction.updates` sequence. As Apple documents, an app's updates listener first receives each
+    /// unfinished transaction once, at launch: the sequence starts with `Transaction.unfinished` as it is when the
+    /// sequence is made, then carries what ``pushUpdate(_:)`` sends.
     func updatesSequence() -> Transaction.Transactions {
         let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
         let key = UUID()
-        state.withLock { $0.listeners[key] = continuation }
+        state.withLock { state in
+            for result in state.answers.unfinished { continuation.yield(result) }
+            state.listeners[key] = continuation
+        }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.listeners.removeValue(forKey: key) }
         }
