@@ -11,7 +11,8 @@ import TallyVerify
 /// The StoreKit backend over the scripted stand-in. This world plays the App Store behind StoreKit: it mints the
 /// transactions a purchase or an approval makes, signs them with a test authority (the backend's
 /// ``AppStoreVerifier`` trusts its root, as it trusts Apple's in an app) and scripts what StoreKit answers:
-/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, statuses, `canMakePayments`.
+/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, statuses (and their
+/// `Status.updates`), `canMakePayments`.
 /// The script is one per process: suites using this world are `.serialized`.
 final class StoreKitWorld: BackendWorld {
     let name = "StoreKit stand-in"
@@ -142,6 +143,25 @@ final class StoreKitWorld: BackendWorld {
         try scriptStatus(group: group, transaction: transaction, state: .subscribed, autoRenew: .off)
     }
 
+    /// The status StoreKit would push for the subscription to `productId` with auto-renew off, scripted nowhere:
+    /// its renewal info signed by the trusted authority or, when `forged`, by a foreign one; StoreKit's verdict on
+    /// the renewal info is `.verified` unless `storeKitRefuses`.
+    func autoRenewOffStatus(productId: String, forged: Bool = false,
+                            storeKitRefuses: Bool = false) throws -> StoreKit.Product.SubscriptionInfo.Status {
+        guard let sold = state.withLock({ $0.sold.values.first { $0.productId == productId && !$0.isRevoked } }) else {
+            throw StoreError(.backend, "no subscription to \(productId)")
+        }
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(sold))
+        let info = RenewalInfo(originalTransactionId: sold.originalTransactionId, productId: productId,
+                               autoRenewProductId: productId, autoRenewStatus: .off, signedDate: Date(),
+                               environment: .sandbox)
+        let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
+            jwsRepresentation: forged ? try forger.signRenewalInfo(info) : try signer.signRenewalInfo(info))
+        return StoreKit.Product.SubscriptionInfo.Status(
+            state: .subscribed, transaction: .verified(transaction),
+            renewalInfo: storeKitRefuses ? .unverified(renewal, .invalidSignature) : .verified(renewal))
+    }
+
     /// A transaction for `productId` that nothing records (for updates a test pushes itself), signed by the
     /// trusted authority or, when `forged`, by a foreign one.
     func loose(_ productId: String, quantity: Int = 1, forged: Bool = false) throws -> StoreKit.Transaction {
@@ -234,6 +254,8 @@ final class StoreKitWorld: BackendWorld {
         let status = StoreKit.Product.SubscriptionInfo.Status(state: renewalState, transaction: .verified(transaction),
                                                                renewalInfo: .verified(renewal))
         script.script { $0.statuses[group] = [status] }
+        // StoreKit pushes each status change on `Product.SubscriptionInfo.Status.updates`.
+        script.pushStatusUpdate(status)
     }
 
     /// The Market's product as StoreKit would answer it, its price formatted as StoreKit does for en_US.
