@@ -102,6 +102,13 @@ public actor SandboxBackend: StoreBackend {
         poll { try await self.subscriptionStatuses() } key: { $0.renewalInfo }
     }
 
+    /// The account's history (every transaction in purchase order, each in its latest form), signed by the
+    /// sandbox's authority.
+    public func allTransactions() async throws -> [TransactionUpdate] {
+        let sandbox = try load()
+        return try sandbox.transactions(account: account).map { try update($0, in: sandbox) }
+    }
+
     /// Looks at the store's change counter every ``pollInterval`` (``SandboxStore/stamp()``: one indexed row)
     /// and reads the account only when it moved since the last read, yielding each element whose key was not
     /// sent before.

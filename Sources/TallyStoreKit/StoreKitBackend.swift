@@ -10,7 +10,7 @@ import TallyCore
 /// a transaction once), `finish()` only once the engine has durably written the effect
 /// (the engine calls ``finish(transactionId:)`` after its write), restore as `AppStore.sync()` then
 /// `Transaction.currentEntitlements`, renewal infos from `Product.SubscriptionInfo.status(for:)` and, from iOS 17,
-/// `Product.SubscriptionInfo.Status.updates`, and the wall clock.
+/// `Product.SubscriptionInfo.Status.updates`, the history from `Transaction.all`, and the wall clock.
 ///
 /// Two gates before anything counts: StoreKit's own verdict (a `.unverified` result is never passed on: a purchase
 /// throws ``StoreError/Code/verificationFailed``, an update or restore leaves it out), then the engine's
@@ -234,6 +234,12 @@ public actor StoreKitBackend: StoreBackend {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Every verified transaction of `Transaction.all`, in its latest form; an unverified one is left out, one that
+    /// does not decode is left out and reported.
+    public func allTransactions() async throws -> [TransactionUpdate] {
+        await verifiedUpdates(StoreKit.Transaction.all)
     }
 
     /// `AppStore.canMakePayments`.

@@ -105,4 +105,5 @@ struct ForgingBackend: StoreBackend {
     func declinedPurchases() async throws -> [String] { try await base.declinedPurchases() }
     func purchaseDeclines() -> AsyncStream<String> { base.purchaseDeclines() }
     func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { base.renewalInfoUpdates() }
+    func allTransactions() async throws -> [TransactionUpdate] { try await base.allTransactions() }
 }

@@ -11,7 +11,7 @@ import TallyVerify
 /// The StoreKit backend over the scripted stand-in. This world plays the App Store behind StoreKit: it mints the
 /// transactions a purchase or an approval makes, signs them with a test authority (the backend's
 /// ``AppStoreVerifier`` trusts its root, as it trusts Apple's in an app) and scripts what StoreKit answers:
-/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, statuses (and their
+/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, `all`, statuses (and their
 /// `Status.updates`), `canMakePayments`.
 /// The script is one per process: suites using this world are `.serialized`.
 final class StoreKitWorld: BackendWorld {
@@ -100,6 +100,8 @@ final class StoreKitWorld: BackendWorld {
         script.script { answers in
             answers.currentEntitlements.removeAll { String($0.unsafePayloadValue.id) == transactionId }
             answers.unfinished.append(.verified(signed))
+            // Transaction.all holds each transaction in its latest form: the refunded one replaces the sale.
+            answers.all = answers.all.map { String($0.unsafePayloadValue.id) == transactionId ? .verified(signed) : $0 }
         }
         if let group = refunded.subscriptionGroupIdentifier {
             try scriptStatus(group: group, transaction: signed, state: .revoked, autoRenew: .off)
@@ -126,6 +128,7 @@ final class StoreKitWorld: BackendWorld {
         state.withLock { $0.sold[renewal.transactionId] = renewal }
         script.script { answers in
             answers.unfinished.append(.verified(transaction))
+            answers.all.append(.verified(transaction))
             answers.currentEntitlements.removeAll { $0.unsafePayloadValue.productID == productId }
             answers.currentEntitlements.append(.verified(transaction))
         }
@@ -217,6 +220,7 @@ final class StoreKitWorld: BackendWorld {
         state.withLock { $0.sold[minted.transactionId] = minted }
         script.script { answers in
             answers.unfinished.append(.verified(transaction))
+            answers.all.append(.verified(transaction))
             if minted.type != .consumable {
                 answers.currentEntitlements.removeAll { $0.unsafePayloadValue.productID == productId }
                 answers.currentEntitlements.append(.verified(transaction))

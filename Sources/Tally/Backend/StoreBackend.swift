@@ -76,6 +76,11 @@ public protocol StoreBackend: Sendable {
     /// ``Store/refreshSubscriptionStatus()`` does (only one whose signed form verifies counts; one it already holds
     /// changes nothing), so the app needs no polling where the store pushes. The default stream ends at once.
     func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo>
+
+    /// Every transaction of this account the store knows, in its latest form (StoreKit's `Transaction.all`): the
+    /// history behind ``Store/transactionHistory()``. Each comes with its signed form; only one that verifies is
+    /// shown. The default is none: a backend that cannot list its history.
+    func allTransactions() async throws -> [TransactionUpdate]
 }
 
 extension StoreBackend {
@@ -99,4 +104,7 @@ extension StoreBackend {
 
     /// A stream that ends at once: for backends whose renewal infos change only with transactions or on request.
     public func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { AsyncStream { $0.finish() } }
+
+    /// No history: for backends that cannot list it.
+    public func allTransactions() async throws -> [TransactionUpdate] { [] }
 }
