@@ -180,6 +180,8 @@ class Interface:
             if not line or line.startswith("//") or line.startswith("import "):
                 continue
             if line == "}":
+                if len(scopes) == 1:
+                    raise CheckError(f"the interface closes a brace it never opened, at: {raw}")
                 scopes.pop()
                 pending = []
                 continue
@@ -218,6 +220,8 @@ class Interface:
                     raise CheckError(f"cannot read the interface line: {line}")
             else:
                 self._declare(path, conditions, declaration, kept, effective)
+        if len(scopes) != 1:
+            raise CheckError(f"the interface ends inside {'.'.join(scopes[-1][0])}: a brace is never closed")
 
     def _declare(self, path, conditions, declaration, kept, availability):
         place = place_key(path, conditions)
@@ -407,7 +411,12 @@ def main(arguments):
     except CheckError as error:
         print(f"check_storekit_standin: {error}", file=sys.stderr)
         return 2
-    checked, mismatches = check(graph, interface)
+    try:
+        checked, mismatches = check(graph, interface)
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        print(f"check_storekit_standin: the symbol graph is not one swift-symbolgraph-extract writes "
+              f"(missing or mistyped {error})", file=sys.stderr)
+        return 2
     print(f"{checked - len(mismatches)} of {checked} declarations match Apple's StoreKit interface")
     for mismatch in mismatches:
         print(f"  - {mismatch}")

@@ -64,6 +64,13 @@ import Testing
         #expect(result.output.contains("cannot read Apple's interface"), "\(result.output)")
     }
 
+    @Test func anInterfaceWithAnUnclosedBraceIsAnErrorNotAPass() throws {
+        let result = try Self.check(["--interface", Self.fixture("unclosed.txt"), "--module", "Fixture",
+                                     "--source", Self.fixture("Exact.swift.fixture")])
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.contains("the interface ends inside Widget"), "\(result.output)")
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: appleInterface.path), "needs ../shared/docs"))
     func theStandInDeclaresApplesInterfaceExactly() throws {
         let result = try Self.check(["--interface", Self.appleInterface.path, "--module-dir", Self.modules.path])
