@@ -71,7 +71,7 @@ struct RenewalInfoUpdatesTests {
         script.pushStatusUpdate(try world.autoRenewOffStatus(productId: "market.pro.monthly"))
         #expect(await eventually { await store.state.subscriptions.first?.willRenew == false })
         await store.close()
-        #expect(script.statusUpdateListeners == 0, "closing the store stops listening")
+        #expect(await eventually { script.statusUpdateListeners == 0 }, "closing the store stops listening")
     }
     #endif
 }
