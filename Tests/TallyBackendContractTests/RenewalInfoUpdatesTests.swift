@@ -53,6 +53,24 @@ struct RenewalInfoUpdatesTests {
     }
 
     #if os(Linux)
+    @Test("StoreKit: billing retry pushed on Status.updates turns a lapsed subscription from expired to billing retry")
+    func storeKitBillingRetryArrivesWithoutRefresh() async throws {
+        let world = try StoreKitWorld()
+        let lapsed = try world.lapsedSubscription("market.pro.monthly")
+        let store = try await App(world).launch()
+        let events = store.events()
+        #expect(await store.state.subscriptions.first?.status == .expired, "the lapsed period reads as expired")
+        StoreKitScript.shared.pushStatusUpdate(lapsed.billingRetry)
+        #expect(await eventually { await store.state.subscriptions.first?.status == .inBillingRetry })
+        #expect(await store.state.isEntitled("pro") == false, "billing retry without grace grants nothing")
+        await store.close()
+        var retrying: [String] = []
+        for await event in events {
+            if case .billingRetry(let subscription) = event { retrying.append(subscription.productId) }
+        }
+        #expect(retrying == ["market.pro.monthly"])
+    }
+
     @Test("StoreKit: a status whose renewal info StoreKit refused, or a foreign key signed, changes nothing; reported")
     func storeKitRefusedOrForgedRenewalInfoChangesNothing() async throws {
         let world = try StoreKitWorld()

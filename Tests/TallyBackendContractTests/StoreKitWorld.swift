@@ -165,6 +165,29 @@ final class StoreKitWorld: BackendWorld {
             renewalInfo: storeKitRefuses ? .unverified(renewal, .invalidSignature) : .verified(renewal))
     }
 
+    /// A purchase of the subscription `productId` whose period ended a day ago, unfinished (so the next launch
+    /// delivers it), and the status StoreKit pushes when its renewal fails to bill: `inBillingRetryPeriod`, its
+    /// renewal info (signed by the trusted authority) `isInBillingRetry` with auto-renew on.
+    func lapsedSubscription(_ productId: String) throws
+        -> (transaction: StoreKit.Transaction, billingRetry: StoreKit.Product.SubscriptionInfo.Status) {
+        guard let period = try market.product(productId).subscription?.period else {
+            throw StoreError(.backend, "\(productId) is not a subscription")
+        }
+        var start = Date().addingTimeInterval(-86_400)
+        while period.advance(start) > Date().addingTimeInterval(-86_400) { start = start.addingTimeInterval(-86_400) }
+        let minted = try mint(productId, quantity: 1, token: nil, at: start)
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(minted))
+        state.withLock { $0.sold[minted.transactionId] = minted }
+        script.script { $0.unfinished.append(.verified(transaction)) }
+        let info = RenewalInfo(originalTransactionId: minted.originalTransactionId, productId: productId,
+                               autoRenewProductId: productId, autoRenewStatus: .on, isInBillingRetryPeriod: true,
+                               signedDate: Date(), environment: .sandbox)
+        let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
+            jwsRepresentation: try signer.signRenewalInfo(info))
+        return (transaction, StoreKit.Product.SubscriptionInfo.Status(
+            state: .inBillingRetryPeriod, transaction: .verified(transaction), renewalInfo: .verified(renewal)))
+    }
+
     /// A transaction for `productId` that nothing records (for updates a test pushes itself), signed by the
     /// trusted authority or, when `forged`, by a foreign one.
     func loose(_ productId: String, quantity: Int = 1, forged: Bool = false) throws -> StoreKit.Transaction {
@@ -232,13 +255,13 @@ final class StoreKitWorld: BackendWorld {
         return transaction
     }
 
-    private func mint(_ productId: String, quantity: Int, token: UUID?) throws -> TallyCore.StoreTransaction {
+    private func mint(_ productId: String, quantity: Int, token: UUID?,
+                      at now: Date = Date()) throws -> TallyCore.StoreTransaction {
         let product = try market.product(productId)
         let id = state.withLock { state in
             defer { state.nextId += 1 }
             return String(state.nextId)
         }
-        let now = Date()
         return TallyCore.StoreTransaction(
             transactionId: id, originalTransactionId: id, bundleId: market.configuration.bundleId, productId: productId,
             subscriptionGroupIdentifier: product.subscription?.groupId, purchaseDate: now, originalPurchaseDate: now,
