@@ -40,7 +40,6 @@ IMPLIED = {
     "Comparable": ["Equatable"],
     "LocalizedError": ["Error"],
     "Error": ["Sendable"],
-    "AsyncIteratorProtocol": [],
 }
 
 
@@ -172,7 +171,7 @@ class Interface:
         self._parse(text)
 
     def _parse(self, text):
-        # Each scope: (path, where-conditions, availability of the scope, is_type)
+        # Each scope: (type path, the extension's where-conditions, the scope's availability).
         scopes = [([], "", {})]
         pending = []
         for raw in text.splitlines():
