@@ -57,18 +57,15 @@ import Testing
         }
     }
 
-    @Test func anUnreadableInterfaceIsAnErrorNotAPass() throws {
-        let result = try Self.check(["--interface", Self.fixture("absent.txt"), "--module", "Fixture",
+    @Test("an interface it cannot read is an error (exit 2), not a pass", arguments: [
+        ("absent.txt", "cannot read Apple's interface"),
+        ("unclosed.txt", "the interface ends inside Widget"),
+    ])
+    func anUnusableInterfaceIsAnErrorNotAPass(interface: String, reason: String) throws {
+        let result = try Self.check(["--interface", Self.fixture(interface), "--module", "Fixture",
                                      "--source", Self.fixture("Exact.swift.fixture")])
         #expect(result.status == 2, "\(result.output)")
-        #expect(result.output.contains("cannot read Apple's interface"), "\(result.output)")
-    }
-
-    @Test func anInterfaceWithAnUnclosedBraceIsAnErrorNotAPass() throws {
-        let result = try Self.check(["--interface", Self.fixture("unclosed.txt"), "--module", "Fixture",
-                                     "--source", Self.fixture("Exact.swift.fixture")])
-        #expect(result.status == 2, "\(result.output)")
-        #expect(result.output.contains("the interface ends inside Widget"), "\(result.output)")
+        #expect(result.output.contains(reason), "\(result.output)")
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: appleInterface.path), "needs ../shared/docs"))
