@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple check-standin
 
 deps:
 	@bash scripts/install-deps.sh
@@ -37,6 +37,7 @@ check-apple: deps
 	python3 scripts/check_apple_closure.py --self-test
 	python3 scripts/check_apple_closure.py
 	@$(MAKE) --no-print-directory check-storekit
+	@$(MAKE) --no-print-directory check-standin
 
 # Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit, CryptoKit and
 # Security on macOS, against the stand-in modules `StoreKit`, `CryptoKit` and `Security` (Tests/StoreKitStandIn,
@@ -45,6 +46,12 @@ check-storekit: deps
 	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
+
+# The StoreKit stand-in declares Apple's API exactly: every public declaration (SPI aside) is in Apple's iOS 26
+# StoreKit interface (../shared/docs/storekit-interface-ios26.txt) at the same place (scripts/check_storekit_standin.py).
+check-standin: deps
+	$(SWIFT) build --target StoreKit
+	python3 scripts/check_storekit_standin.py --module-dir "$$($(SWIFT) build --show-bin-path)/Modules"
 
 bench:
 	@bash scripts/install-deps.sh --bench

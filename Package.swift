@@ -133,7 +133,8 @@ let package = Package(
         .testTarget(name: "TallyBackendContractTests",
                     dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit",
                                    "MarketAppModel", "TallyVerify"]
-                        + storeKitOnLinux),
+                        + storeKitOnLinux,
+                    exclude: ["StandInChecker"]),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),

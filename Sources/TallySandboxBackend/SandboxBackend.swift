@@ -96,6 +96,20 @@ public actor SandboxBackend: StoreBackend {
         poll { try await self.unfinished() } key: { $0.transaction }
     }
 
+    /// Renewal infos found by polling the directory, each form of a renewal info once: what the sandbox changes
+    /// without a transaction (`tally sandbox` turning auto-renew off, billing retry or grace starting on `advance`
+    /// with `set billing-issue on`) reaches the engine as StoreKit's `Status.updates` brings it.
+    public nonisolated func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> {
+        poll { try await self.subscriptionStatuses() } key: { $0.renewalInfo }
+    }
+
+    /// The account's history (every transaction in purchase order, each in its latest form), signed by the
+    /// sandbox's authority.
+    public func allTransactions() async throws -> [TransactionUpdate] {
+        let sandbox = try load()
+        return try sandbox.transactions(account: account).map { try update($0, in: sandbox) }
+    }
+
     /// Looks at the store's change counter every ``pollInterval`` (``SandboxStore/stamp()``: one indexed row)
     /// and reads the account only when it moved since the last read, yielding each element whose key was not
     /// sent before.

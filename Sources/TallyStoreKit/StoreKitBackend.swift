@@ -6,9 +6,11 @@ import TallyCore
 
 /// The engine's backend over Apple's StoreKit 2, for a shipping app: products from `Product.products(for:)`,
 /// purchases through `purchase(options:)`, `Transaction.updates` listened to from the engine's start,
-/// `Transaction.unfinished` delivered at launch, `finish()` only once the engine has durably written the effect
+/// `Transaction.unfinished` delivered at launch (StoreKit's updates deliver them again at launch; the engine credits
+/// a transaction once), `finish()` only once the engine has durably written the effect
 /// (the engine calls ``finish(transactionId:)`` after its write), restore as `AppStore.sync()` then
-/// `Transaction.currentEntitlements`, renewal infos from `Product.SubscriptionInfo.status(for:)`, and the wall clock.
+/// `Transaction.currentEntitlements`, renewal infos from `Product.SubscriptionInfo.status(for:)` and, from iOS 17,
+/// `Product.SubscriptionInfo.Status.updates`, the history from `Transaction.all`, and the wall clock.
 ///
 /// Two gates before anything counts: StoreKit's own verdict (a `.unverified` result is never passed on: a purchase
 /// throws ``StoreError/Code/verificationFailed``, an update or restore leaves it out), then the engine's
@@ -203,6 +205,41 @@ public actor StoreKitBackend: StoreBackend {
             }
         }
         return infos
+    }
+
+    /// `Product.SubscriptionInfo.Status.updates` (iOS 17 / macOS 14 / tvOS 17 / watchOS 10 and later, as Apple
+    /// documents it), subscribed to at this call: the renewal info of each status StoreKit pushes (auto-renew turned
+    /// off, billing retry, grace, a renewal), when StoreKit verified it; an unverified one or one that does not
+    /// decode is left out and reported. Before iOS 17 the stream ends at once: the app calls
+    /// ``Store/refreshSubscriptionStatus()`` there.
+    public nonisolated func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> {
+        guard #available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *) else {
+            return AsyncStream { $0.finish() }
+        }
+        let updates = StoreKit.Product.SubscriptionInfo.Status.updates
+        return AsyncStream(SignedRenewalInfo.self) { continuation in
+            let task = Task {
+                for await status in updates {
+                    let chain = status.renewalInfo.unsafePayloadValue.originalTransactionID
+                    guard case .verified = status.renewalInfo else {
+                        self.leftOut("Status.updates: StoreKit could not verify the renewal info of chain \(chain); "
+                            + "left out")
+                        continue
+                    }
+                    do { continuation.yield(try Self.signed(status.renewalInfo)) } catch {
+                        self.leftOut("Status.updates: the renewal info of chain \(chain) was left out: \(error)")
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Every verified transaction of `Transaction.all`, in its latest form; an unverified one is left out, one that
+    /// does not decode is left out and reported.
+    public func allTransactions() async throws -> [TransactionUpdate] {
+        await verifiedUpdates(StoreKit.Transaction.all)
     }
 
     /// `AppStore.canMakePayments`.

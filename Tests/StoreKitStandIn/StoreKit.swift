@@ -1,5 +1,6 @@
 // StoreKit, stood in: the subset of Apple's StoreKit 2 that TallyStoreKit uses, declared with Apple's names, labels,
-// optionality, `async`/`throws` and `Sendable` conformances as ../shared/docs/storekit2-api.md lists them, so the
+// optionality, `async`/`throws` and `Sendable` conformances as Apple's iOS 26 interface declares them
+// (../shared/docs/storekit-interface-ios26.txt; `make check-standin` proves each public declaration is there), so the
 // backend's one source compiles here (Linux) and, unchanged, against the real framework on Apple platforms.
 //
 // How the two worlds meet: this target's module is named `StoreKit`, so `import StoreKit` and qualified names such
@@ -11,8 +12,11 @@
 // Scripting is `@_spi(Scripting)`: only files that write `@_spi(Scripting) import StoreKit` (tests) see it, so the
 // backend cannot call an initializer or hook the real framework lacks — that would fail to compile here too. Apple
 // shows no public initializer for `Product`, `Transaction`, `RenewalInfo` or `Status`; the stand-in's are SPI.
-// The one behaviour beyond answering: `finish()` records the call and drops the transaction from the scripted
-// `Transaction.unfinished` (Apple: an unfinished transaction is delivered again until finished).
+// The behaviours beyond answering: `finish()` records the call and drops the transaction from the scripted
+// `Transaction.unfinished` (Apple: an unfinished transaction is delivered again until finished), and a new
+// `Transaction.updates` sequence first yields each unfinished transaction (Apple: "If your app has unfinished
+// transactions, the updates listener receives them once, immediately after the app launches"), so at launch an
+// app sees each one from `unfinished` and from `updates`.
 //
 // Spelling choices where the doc marks a value unconfirmed:
 // - `Product.ProductType` raw strings: "Consumable", "Non-Consumable", "Non-Renewing Subscription",
@@ -24,9 +28,9 @@
 //   "FAMILY_SHARED". `AppStore.Environment`: "Production", "Sandbox", "Xcode".
 // - `Product.products(for:)` omits unknown ids silently (the doc: unconfirmed whether it does; the backend also
 //   copes with an answer that names fewer products by reporting the missing ids as invalid, whatever the cause).
-// - `VerificationResult`'s conformances are declared conditional on `SignedType` (the doc: unconfirmed), and its
-//   generic parameter is constrained to `Sendable` (the doc shows no constraint; an unconditionally Sendable enum
-//   carrying `SignedType` needs one).
+// - `VerificationResult` is Apple's `@frozen enum VerificationResult<SignedType>`, unconstrained, with conformances
+//   conditional on `SignedType` (`Sendable`, `Equatable`, `Hashable`, `CustomDebugStringConvertible`), as the iOS 26
+//   interface declares them.
 // - `payloadValue` throws the result's `VerificationError` (the doc: unconfirmed).
 // - `Transaction.jsonRepresentation` is the JWS payload (the doc: `payloadData` equals `jsonRepresentation`);
 //   a scripted transaction is built from its JWS alone, so the two can never disagree.

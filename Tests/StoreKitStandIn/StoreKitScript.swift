@@ -54,19 +54,21 @@ import Synchronization
         var answers = Answers()
         var calls = Calls()
         var listeners: [UUID: AsyncStream<VerificationResult<Transaction>>.Continuation] = [:]
+        var statusListeners: [UUID: AsyncStream<Product.SubscriptionInfo.Status>.Continuation] = [:]
     }
 
     private let state = Mutex(State())
 
     private init() {}
 
-    /// Forgets every answer and call, and ends every `Transaction.updates` sequence made so far.
+    /// Forgets every answer and call, and ends every `Transaction.updates` and `Status.updates` sequence made so far.
     public func reset() {
-        let listeners = state.withLock { state in
+        let (listeners, statusListeners) = state.withLock { state in
             defer { state = State() }
-            return Array(state.listeners.values)
+            return (Array(state.listeners.values), Array(state.statusListeners.values))
         }
         for listener in listeners { listener.finish() }
+        for listener in statusListeners { listener.finish() }
     }
 
     /// Changes the scripted answers.
@@ -88,6 +90,16 @@ import Synchronization
 
     /// How many `Transaction.updates` sequences are open.
     public var updateListeners: Int { state.withLock { $0.listeners.count } }
+
+    /// Sends `status` to every `Product.SubscriptionInfo.Status.updates` sequence being iterated (made before this
+    /// call), as StoreKit does when a subscription's status changes.
+    public func pushStatusUpdate(_ status: Product.SubscriptionInfo.Status) {
+        let listeners = state.withLock { Array($0.statusListeners.values) }
+        for listener in listeners { listener.yield(status) }
+    }
+
+    /// How many `Product.SubscriptionInfo.Status.updates` sequences are open.
+    public var statusUpdateListeners: Int { state.withLock { $0.statusListeners.count } }
 
     // MARK: answering StoreKit's calls
 
@@ -141,13 +153,30 @@ import Synchronization
         }
     }
 
+    /// A new `Transaction.updates` sequence. As Apple documents, an app's updates listener first receives each
+    /// unfinished transaction once, at launch: the sequence starts with `Transaction.unfinished` as it is when the
+    /// sequence is made, then carries what ``pushUpdate(_:)`` sends.
     func updatesSequence() -> Transaction.Transactions {
         let (stream, continuation) = AsyncStream.makeStream(of: VerificationResult<Transaction>.self)
         let key = UUID()
-        state.withLock { $0.listeners[key] = continuation }
+        state.withLock { state in
+            for result in state.answers.unfinished { continuation.yield(result) }
+            state.listeners[key] = continuation
+        }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.listeners.removeValue(forKey: key) }
         }
         return Transaction.Transactions(stream)
+    }
+
+    /// A new `Product.SubscriptionInfo.Status.updates` sequence: what ``pushStatusUpdate(_:)`` sends from now on.
+    func statusUpdatesSequence() -> Product.SubscriptionInfo.Status.Statuses {
+        let (stream, continuation) = AsyncStream.makeStream(of: Product.SubscriptionInfo.Status.self)
+        let key = UUID()
+        state.withLock { $0.statusListeners[key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.statusListeners.removeValue(forKey: key) }
+        }
+        return Product.SubscriptionInfo.Status.Statuses(stream: stream)
     }
 }

@@ -118,3 +118,34 @@ extension Product.SubscriptionInfo {
         }
     }
 }
+
+extension Product.SubscriptionInfo.Status {
+    /// Stands in for `Product.SubscriptionInfo.Status.Statuses`: a struct conforming to `AsyncSequence`.
+    public struct Statuses: AsyncSequence {
+        /// Each element: a subscription group's status, as it changed.
+        public typealias Element = Product.SubscriptionInfo.Status
+
+        let stream: AsyncStream<Product.SubscriptionInfo.Status>
+
+        /// Iterates without throwing (`for await`).
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncStream<Product.SubscriptionInfo.Status>.Iterator
+            /// The next status pushed; nil once the sequence ends.
+            public mutating func next() async -> Product.SubscriptionInfo.Status.Statuses.Element? {
+                await base.next()
+            }
+        }
+
+        /// An iterator over the statuses pushed.
+        public func makeAsyncIterator() -> Product.SubscriptionInfo.Status.Statuses.AsyncIterator {
+            AsyncIterator(base: stream.makeAsyncIterator())
+        }
+    }
+
+    /// Status changes of the customer's subscriptions (renewals, auto-renew turned off, billing retry, grace,
+    /// expiry): what tests push through ``StoreKitScript/pushStatusUpdate(_:)`` after this sequence was made.
+    /// Apple's interface declares it in the iOS 15 extension; Apple's documentation gives iOS 17.
+    public static var updates: Product.SubscriptionInfo.Status.Statuses { StoreKitScript.shared.statusUpdatesSequence() }
+}
+
+extension Product.SubscriptionInfo.Status.Statuses: Sendable {}

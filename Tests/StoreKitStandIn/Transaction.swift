@@ -94,8 +94,9 @@ public struct Transaction: Equatable, Hashable, Identifiable, Sendable, CustomDe
         }
     }
 
-    /// Transactions created or updated outside the app: what tests push through ``StoreKitScript/pushUpdate(_:)``
-    /// after this sequence was made.
+    /// Transactions created or updated outside the app. As Apple's listener does at launch, a new sequence first
+    /// delivers each transaction `unfinished` holds when it is made; then what tests push through
+    /// ``StoreKitScript/pushUpdate(_:)`` after it was made.
     public static var updates: Transaction.Transactions { StoreKitScript.shared.updatesSequence() }
 
     /// The scripted entitling transactions.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Stands in for `StoreKit.VerificationResult`: StoreKit's verdict on a signed value, scripted by tests.
-@frozen public enum VerificationResult<SignedType: Sendable>: Sendable {
+@frozen public enum VerificationResult<SignedType> {
     /// Passed StoreKit's checks.
     case verified(SignedType)
     /// Failed them; the payload is still present.
@@ -38,7 +38,9 @@ import Foundation
 extension VerificationResult: Equatable where SignedType: Equatable {}
 extension VerificationResult: Hashable where SignedType: Hashable {}
 
-extension VerificationResult: CustomDebugStringConvertible {
+extension VerificationResult: Sendable where SignedType: Sendable {}
+
+extension VerificationResult: CustomDebugStringConvertible where SignedType: CustomDebugStringConvertible {
     /// A short description, for test failure messages.
     public var debugDescription: String {
         switch self {

@@ -78,6 +78,8 @@ struct CrashBeforeFinish: StoreBackend {
     var canMakePayments: Bool { get async { await base.canMakePayments } }
     var clock: StoreClock { base.clock }
     var transactionVerifier: any TransactionVerifier { base.transactionVerifier }
+    func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { base.renewalInfoUpdates() }
+    func allTransactions() async throws -> [TransactionUpdate] { try await base.allTransactions() }
     func declinedPurchases() async throws -> [String] { try await base.declinedPurchases() }
     func purchaseDeclines() -> AsyncStream<String> { base.purchaseDeclines() }
 }

@@ -104,4 +104,6 @@ struct ForgingBackend: StoreBackend {
     var transactionVerifier: any TransactionVerifier { base.transactionVerifier }
     func declinedPurchases() async throws -> [String] { try await base.declinedPurchases() }
     func purchaseDeclines() -> AsyncStream<String> { base.purchaseDeclines() }
+    func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { base.renewalInfoUpdates() }
+    func allTransactions() async throws -> [TransactionUpdate] { try await base.allTransactions() }
 }

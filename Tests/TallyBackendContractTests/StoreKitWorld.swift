@@ -11,7 +11,8 @@ import TallyVerify
 /// The StoreKit backend over the scripted stand-in. This world plays the App Store behind StoreKit: it mints the
 /// transactions a purchase or an approval makes, signs them with a test authority (the backend's
 /// ``AppStoreVerifier`` trusts its root, as it trusts Apple's in an app) and scripts what StoreKit answers:
-/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, statuses, `canMakePayments`.
+/// `purchase(options:)`, `Transaction.updates`, `unfinished`, `currentEntitlements`, `all`, statuses (and their
+/// `Status.updates`), `canMakePayments`.
 /// The script is one per process: suites using this world are `.serialized`.
 final class StoreKitWorld: BackendWorld {
     let name = "StoreKit stand-in"
@@ -99,6 +100,8 @@ final class StoreKitWorld: BackendWorld {
         script.script { answers in
             answers.currentEntitlements.removeAll { String($0.unsafePayloadValue.id) == transactionId }
             answers.unfinished.append(.verified(signed))
+            // Transaction.all holds each transaction in its latest form: the refunded one replaces the sale.
+            answers.all = answers.all.map { String($0.unsafePayloadValue.id) == transactionId ? .verified(signed) : $0 }
         }
         if let group = refunded.subscriptionGroupIdentifier {
             try scriptStatus(group: group, transaction: signed, state: .revoked, autoRenew: .off)
@@ -125,6 +128,7 @@ final class StoreKitWorld: BackendWorld {
         state.withLock { $0.sold[renewal.transactionId] = renewal }
         script.script { answers in
             answers.unfinished.append(.verified(transaction))
+            answers.all.append(.verified(transaction))
             answers.currentEntitlements.removeAll { $0.unsafePayloadValue.productID == productId }
             answers.currentEntitlements.append(.verified(transaction))
         }
@@ -140,6 +144,48 @@ final class StoreKitWorld: BackendWorld {
         }
         let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(sold))
         try scriptStatus(group: group, transaction: transaction, state: .subscribed, autoRenew: .off)
+    }
+
+    /// The status StoreKit would push for the subscription to `productId` with auto-renew off, scripted nowhere:
+    /// its renewal info signed by the trusted authority or, when `forged`, by a foreign one; StoreKit's verdict on
+    /// the renewal info is `.verified` unless `storeKitRefuses`.
+    func autoRenewOffStatus(productId: String, forged: Bool = false,
+                            storeKitRefuses: Bool = false) throws -> StoreKit.Product.SubscriptionInfo.Status {
+        guard let sold = state.withLock({ $0.sold.values.first { $0.productId == productId && !$0.isRevoked } }) else {
+            throw StoreError(.backend, "no subscription to \(productId)")
+        }
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(sold))
+        let info = RenewalInfo(originalTransactionId: sold.originalTransactionId, productId: productId,
+                               autoRenewProductId: productId, autoRenewStatus: .off, signedDate: Date(),
+                               environment: .sandbox)
+        let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
+            jwsRepresentation: forged ? try forger.signRenewalInfo(info) : try signer.signRenewalInfo(info))
+        return StoreKit.Product.SubscriptionInfo.Status(
+            state: .subscribed, transaction: .verified(transaction),
+            renewalInfo: storeKitRefuses ? .unverified(renewal, .invalidSignature) : .verified(renewal))
+    }
+
+    /// A purchase of the subscription `productId` whose period ended a day ago, unfinished (so the next launch
+    /// delivers it), and the status StoreKit pushes when its renewal fails to bill: `inBillingRetryPeriod`, its
+    /// renewal info (signed by the trusted authority) `isInBillingRetry` with auto-renew on.
+    func lapsedSubscription(_ productId: String) throws
+        -> (transaction: StoreKit.Transaction, billingRetry: StoreKit.Product.SubscriptionInfo.Status) {
+        guard let period = try market.product(productId).subscription?.period else {
+            throw StoreError(.backend, "\(productId) is not a subscription")
+        }
+        var start = Date().addingTimeInterval(-86_400)
+        while period.advance(start) > Date().addingTimeInterval(-86_400) { start = start.addingTimeInterval(-86_400) }
+        let minted = try mint(productId, quantity: 1, token: nil, at: start)
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(minted))
+        state.withLock { $0.sold[minted.transactionId] = minted }
+        script.script { $0.unfinished.append(.verified(transaction)) }
+        let info = RenewalInfo(originalTransactionId: minted.originalTransactionId, productId: productId,
+                               autoRenewProductId: productId, autoRenewStatus: .on, isInBillingRetryPeriod: true,
+                               signedDate: Date(), environment: .sandbox)
+        let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
+            jwsRepresentation: try signer.signRenewalInfo(info))
+        return (transaction, StoreKit.Product.SubscriptionInfo.Status(
+            state: .inBillingRetryPeriod, transaction: .verified(transaction), renewalInfo: .verified(renewal)))
     }
 
     /// A transaction for `productId` that nothing records (for updates a test pushes itself), signed by the
@@ -197,6 +243,7 @@ final class StoreKitWorld: BackendWorld {
         state.withLock { $0.sold[minted.transactionId] = minted }
         script.script { answers in
             answers.unfinished.append(.verified(transaction))
+            answers.all.append(.verified(transaction))
             if minted.type != .consumable {
                 answers.currentEntitlements.removeAll { $0.unsafePayloadValue.productID == productId }
                 answers.currentEntitlements.append(.verified(transaction))
@@ -208,13 +255,13 @@ final class StoreKitWorld: BackendWorld {
         return transaction
     }
 
-    private func mint(_ productId: String, quantity: Int, token: UUID?) throws -> TallyCore.StoreTransaction {
+    private func mint(_ productId: String, quantity: Int, token: UUID?,
+                      at now: Date = Date()) throws -> TallyCore.StoreTransaction {
         let product = try market.product(productId)
         let id = state.withLock { state in
             defer { state.nextId += 1 }
             return String(state.nextId)
         }
-        let now = Date()
         return TallyCore.StoreTransaction(
             transactionId: id, originalTransactionId: id, bundleId: market.configuration.bundleId, productId: productId,
             subscriptionGroupIdentifier: product.subscription?.groupId, purchaseDate: now, originalPurchaseDate: now,
@@ -234,6 +281,8 @@ final class StoreKitWorld: BackendWorld {
         let status = StoreKit.Product.SubscriptionInfo.Status(state: renewalState, transaction: .verified(transaction),
                                                                renewalInfo: .verified(renewal))
         script.script { $0.statuses[group] = [status] }
+        // StoreKit pushes each status change on `Product.SubscriptionInfo.Status.updates`.
+        script.pushStatusUpdate(status)
     }
 
     /// The Market's product as StoreKit would answer it, its price formatted as StoreKit does for en_US.

@@ -69,6 +69,18 @@ public protocol StoreBackend: Sendable {
     /// the rest of the answer was used. The engine calls this once, at creation, and reports each as a
     /// ``StoreDiagnostic/Kind/backendProblem`` in ``Store/diagnostics``. The default stream ends at once.
     func problems() -> AsyncStream<String>
+
+    /// Renewal infos as they change after launch, without a transaction (StoreKit's
+    /// `Product.SubscriptionInfo.Status.updates`, iOS 17 / macOS 14 and later): auto-renew turned off, a downgrade
+    /// scheduled, billing retry or grace starting. The engine calls this once, at creation, and applies each as
+    /// ``Store/refreshSubscriptionStatus()`` does (only one whose signed form verifies counts; one it already holds
+    /// changes nothing), so the app needs no polling where the store pushes. The default stream ends at once.
+    func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo>
+
+    /// Every transaction of this account the store knows, in its latest form (StoreKit's `Transaction.all`): the
+    /// history behind ``Store/transactionHistory()``. Each comes with its signed form; only one that verifies is
+    /// shown. The default is none: a backend that cannot list its history.
+    func allTransactions() async throws -> [TransactionUpdate]
 }
 
 extension StoreBackend {
@@ -89,4 +101,10 @@ extension StoreBackend {
 
     /// A stream that ends at once: for backends that never leave anything out.
     public func problems() -> AsyncStream<String> { AsyncStream { $0.finish() } }
+
+    /// A stream that ends at once: for backends whose renewal infos change only with transactions or on request.
+    public func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { AsyncStream { $0.finish() } }
+
+    /// No history: for backends that cannot list it.
+    public func allTransactions() async throws -> [TransactionUpdate] { [] }
 }

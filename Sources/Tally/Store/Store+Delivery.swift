@@ -172,9 +172,10 @@ extension Store {
         }
     }
 
-    /// Listens to the backend's transaction updates, declines and problems until the store closes or goes away.
+    /// Listens to the backend's transaction updates, declines, renewal-info updates and problems until the store
+    /// closes or goes away.
     func startListening(to updates: AsyncStream<TransactionUpdate>, declines: AsyncStream<String>,
-                        problems: AsyncStream<String>) {
+                        problems: AsyncStream<String>, renewals: AsyncStream<SignedRenewalInfo>) {
         listener = Task.detached { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { [weak self] in
@@ -187,6 +188,12 @@ extension Store {
                     for await purchaseId in declines {
                         guard let self else { return }
                         await self.endDeclined([purchaseId])
+                    }
+                }
+                group.addTask { [weak self] in
+                    for await renewal in renewals {
+                        guard let self else { return }
+                        await self.applyRenewalInfoUpdate(renewal)
                     }
                 }
                 group.addTask { [weak self] in

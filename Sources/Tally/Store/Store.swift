@@ -126,11 +126,12 @@ public actor Store {
         let updates = backend.transactionUpdates()
         let declines = backend.purchaseDeclines()
         let problems = backend.problems()
+        let renewals = backend.renewalInfoUpdates()
         if record.needsRestore { await rebuildFromStore() }
         await deliverUnfinished()
         await endDeclinedAtLaunch()
         if server != nil, stateSource != .server { await readServerState() }
-        startListening(to: updates, declines: declines, problems: problems)
+        startListening(to: updates, declines: declines, problems: problems, renewals: renewals)
     }
 
     deinit {
