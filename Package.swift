@@ -6,8 +6,13 @@ import PackageDescription
 /// StoreKit` there is always Apple's framework.
 #if os(Linux)
 let storeKitOnLinux: [Target.Dependency] = [.target(name: "StoreKit", condition: .when(platforms: [.linux]))]
+/// The UIKit stand-in (Tests/UIKitStandIn, module `UIKit`, declaring only `UIWindowScene`) as a dependency, on
+/// Linux only: the StoreKit sheets' API (manage subscriptions, offer codes, refund requests, messages) takes the
+/// app's scene, and on Linux that API compiles against the stand-in.
+let uiKitOnLinux: [Target.Dependency] = [.target(name: "UIKit", condition: .when(platforms: [.linux]))]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
+let uiKitOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -65,10 +70,11 @@ let package = Package(
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore"]),
+        .target(name: "Tally", dependencies: ["TallyCore"] + uiKitOnLinux),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
-        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify"]),
+        .target(name: "TallySandboxBackend",
+                dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify"] + uiKitOnLinux),
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.
@@ -103,7 +109,7 @@ let package = Package(
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// with TallyVerify against Apple's root.
         .target(name: "TallyStoreKit",
-                dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
+                dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux + uiKitOnLinux),
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
@@ -116,14 +122,14 @@ let package = Package(
         .testTarget(name: "TallyBackendContractTests",
                     dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit",
                                    "MarketAppModel", "TallyVerify"]
-                        + storeKitOnLinux),
+                        + storeKitOnLinux + uiKitOnLinux),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
             exclude: ["Signing/verify_with_apple.py"]),
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests",
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
-                                   "TallySandboxBackend"],
+                                   "TallySandboxBackend"] + uiKitOnLinux,
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
                               "notification_receiver.py", "slow_proxy.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
@@ -147,5 +153,8 @@ let package = Package(
 /// Test support, Linux only: StoreKit 2's API as ../shared/docs/storekit2-api.md documents it, answering what tests
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
-package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+package.targets.append(.target(name: "StoreKit", dependencies: ["UIKit"], path: "Tests/StoreKitStandIn"))
+/// Test support, Linux only: UIKit's `UIWindowScene` (Tests/UIKitStandIn/UIWindowScene.swift), the scene StoreKit's
+/// sheets take; in what Tally links on Linux only so that the scene-taking API compiles and is tested here.
+package.targets.append(.target(name: "UIKit", path: "Tests/UIKitStandIn"))
 #endif
