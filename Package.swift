@@ -129,7 +129,7 @@ let package = Package(
         /// Runs the built `tally` executable: the command line's contract (exit codes, JSON shapes).
         .testTarget(name: "TallyCLITests",
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
-                                   "TallySandboxBackend"] + uiKitOnLinux,
+                                   "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
                               "notification_receiver.py", "slow_proxy.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),

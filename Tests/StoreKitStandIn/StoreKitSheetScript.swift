@@ -4,6 +4,7 @@
 // use it call ``reset()`` too.
 import Foundation
 import Synchronization
+@_spi(Scripting) import UIKit
 
 /// What the sheets answer, what was shown, and the pushed intents and messages. One per process, as StoreKit's
 /// state is; suites that script it run `.serialized` and call ``reset()`` first.
@@ -99,6 +100,11 @@ import Synchronization
     public var listeners: (intents: Int, messages: Int) {
         state.withLock { ($0.intentListeners.count, $0.messageListeners.count) }
     }
+
+    /// A window scene named `testName` (recorded with each call shown in it). Here rather than in a test file:
+    /// swift-testing looks for a `_Testing_UIKit` overlay in any file importing both Testing and UIKit, and Linux
+    /// has none.
+    @MainActor public static func scene(_ testName: String) -> UIWindowScene { UIWindowScene(testName: testName) }
 
     // MARK: answering StoreKit's calls
 
