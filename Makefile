@@ -30,7 +30,7 @@ test: deps check-storekit
 # Type-checks TallyStoreKit (and the MarketApp example's model on it): against Apple's StoreKit on macOS, against
 # the stand-in module `StoreKit` (Tests/StoreKitStandIn) on Linux. The backend must not see the stand-in's SPI.
 check-storekit: deps
-	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
+	@! grep -rn "@_spi" Sources/TallyStoreKit Sources/Tally Sources/TallySandboxBackend || { echo "Sources/TallyStoreKit, Tally and TallySandboxBackend must not import the stand-ins' SPI (StoreKit, UIKit)"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
 
