@@ -21,15 +21,7 @@ extension Sandbox {
 
     /// Hands the account's intents no app took yet to the app, marking them taken: each is delivered once.
     public mutating func takePurchaseIntents(account: String = "default") -> [SandboxPurchaseIntent] {
-        let now = self.now
-        return withAccount(account) { record in
-            var taken: [SandboxPurchaseIntent] = []
-            for index in record.purchaseIntents.indices where record.purchaseIntents[index].deliveredDate == nil {
-                record.purchaseIntents[index].deliveredDate = now
-                taken.append(record.purchaseIntents[index])
-            }
-            return taken
-        }
+        take(\.purchaseIntents, delivered: \.deliveredDate, account: account)
     }
 
     /// The account's App Store messages (`tally sandbox message`), oldest first.
@@ -46,12 +38,18 @@ extension Sandbox {
 
     /// Hands the account's messages no app took yet to the app, marking them taken: each is delivered once.
     public mutating func takeMessages(account: String = "default") -> [SandboxMessage] {
+        take(\.messages, delivered: \.deliveredDate, account: account)
+    }
+
+    /// The elements of one of the account's lists whose `delivered` date is nil, now dated: each is taken once.
+    private mutating func take<Element>(_ list: WritableKeyPath<AccountRecord, [Element]>,
+                                        delivered: WritableKeyPath<Element, Date?>, account: String) -> [Element] {
         let now = self.now
         return withAccount(account) { record in
-            var taken: [SandboxMessage] = []
-            for index in record.messages.indices where record.messages[index].deliveredDate == nil {
-                record.messages[index].deliveredDate = now
-                taken.append(record.messages[index])
+            var taken: [Element] = []
+            for index in record[keyPath: list].indices where record[keyPath: list][index][keyPath: delivered] == nil {
+                record[keyPath: list][index][keyPath: delivered] = now
+                taken.append(record[keyPath: list][index])
             }
             return taken
         }

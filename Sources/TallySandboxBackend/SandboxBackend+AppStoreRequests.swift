@@ -29,7 +29,7 @@ extension SandboxBackend {
     }
 
     /// Looks at the store's change counter every ``pollInterval`` and, when it moved and `waiting` sees something
-    /// to take, takes it in one change (so a read-only look writes nothing).
+    /// to take, takes it in one change (so a look that finds nothing writes nothing); a failed take is tried again.
     private nonisolated func take<Element: Sendable>(
         _ waiting: @escaping @Sendable (Sandbox, String) -> Bool,
         take: @escaping @Sendable (inout Sandbox, String) -> [Element]
@@ -41,9 +41,12 @@ extension SandboxBackend {
                     let generation = store.stamp()?.generation
                     if generation == nil || generation != lastRead, let sandbox = try? store.read(account: account) {
                         lastRead = generation
-                        if waiting(sandbox, account),
-                           let taken = try? store.update(account: account, { take(&$0, account) }) {
-                            for element in taken { continuation.yield(element) }
+                        if waiting(sandbox, account) {
+                            if let taken = try? store.update(account: account, { take(&$0, account) }) {
+                                for element in taken { continuation.yield(element) }
+                            } else {
+                                lastRead = nil  // the take failed (the directory busy, say): try again next tick
+                            }
                         }
                     }
                     try? await Task.sleep(for: pollInterval)

@@ -109,31 +109,28 @@ import Synchronization
     // MARK: answering StoreKit's calls
 
     func intentStream() -> AsyncStream<PurchaseIntent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PurchaseIntent.self)
-        let key = UUID()
-        let waiting = state.withLock { state in
-            state.intentListeners[key] = continuation
-            defer { state.waitingIntents = [] }
-            return state.waitingIntents
-        }
-        for intent in waiting { continuation.yield(intent) }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.intentListeners.removeValue(forKey: key) }
-        }
-        return stream
+        stream(listeners: \.intentListeners, waiting: \.waitingIntents)
     }
 
     func messageStream() -> AsyncStream<Message> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Message.self)
+        stream(listeners: \.messageListeners, waiting: \.waitingMessages)
+    }
+
+    /// A new listener: first what waited for one, then each push.
+    private func stream<Element: Sendable>(
+        listeners: WritableKeyPath<State, [UUID: AsyncStream<Element>.Continuation]> & Sendable,
+        waiting: WritableKeyPath<State, [Element]>
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
         let key = UUID()
-        let waiting = state.withLock { state in
-            state.messageListeners[key] = continuation
-            defer { state.waitingMessages = [] }
-            return state.waitingMessages
+        let waited = state.withLock { state in
+            state[keyPath: listeners][key] = continuation
+            defer { state[keyPath: waiting] = [] }
+            return state[keyPath: waiting]
         }
-        for message in waiting { continuation.yield(message) }
+        for element in waited { continuation.yield(element) }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.messageListeners.removeValue(forKey: key) }
+            _ = self?.state.withLock { $0[keyPath: listeners].removeValue(forKey: key) }
         }
         return stream
     }
