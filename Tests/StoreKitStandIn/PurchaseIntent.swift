@@ -20,6 +20,7 @@ public struct PurchaseIntent: Equatable, Sendable {
 
     /// The product's id.
     @available(iOS 16.4, macOS 14.4, *)
+    @backDeployed(before: iOS 18.0, macOS 15.0, macCatalyst 18.0)
     @available(tvOS, unavailable)
     @available(watchOS, unavailable)
     @available(visionOS, unavailable)
