@@ -99,4 +99,27 @@ import Testing
                 "\(shown.stdout)")
         await store.close()
     }
+
+    @Test("sheets and message list what the engine's sheet calls recorded: the sheets in order, a message shown")
+    func listingsShowTheRecords() throws {
+        let sandbox = try MarketSandbox()
+        #expect(try sandbox.run("sheets").stdout.contains("No App Store sheets shown"))
+        // What the engine over the sandbox backend records for showManageSubscriptions, presentOfferCodeRedeemSheet
+        // and display (their scene-taking calls are tested in TallyBackendContractTests).
+        try SandboxDirectory(url: sandbox.directory).update { sandbox in
+            sandbox.recordSheet(.manageSubscriptions, device: "ipad", subscriptionGroupId: "market.pro")
+            sandbox.recordSheet(.offerCodeRedeem)
+            let message = sandbox.sendMessage(.billingIssue)
+            _ = sandbox.takeMessages()
+            _ = try sandbox.displayMessage(message.id)
+        }
+        let sheets = try listing(sandbox, "sheets")
+        #expect(sheets.map { $0["sheet"] as? String } == ["manage-subscriptions", "offer-code-redeem"])
+        #expect(sheets.map { $0["subscriptionGroupId"] as? String } == ["market.pro", nil])
+        #expect(sheets.first?["device"] as? String == "ipad")
+        let text = try sandbox.run("sheets").stdout
+        #expect(text.contains("manage-subscriptions  device ipad  group market.pro"), "\(text)")
+        #expect(try listing(sandbox, "message").first?["displayedDate"] != nil)
+        #expect(try sandbox.run("message").stdout.contains(", shown "))
+    }
 }
