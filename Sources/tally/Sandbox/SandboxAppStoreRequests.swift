@@ -10,25 +10,16 @@ enum SandboxPromote {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
         guard let productId = arguments.positionals.first else {
-            let intents = try context.directory.load(account: context.account, events: false)
-                .purchaseIntents(account: context.account)
-            if context.json { try context.printJSON(intents); return ExitCode.ok }
-            if intents.isEmpty { print("No purchase intents for account \(context.account)") }
-            for intent in intents {
-                let state = intent.deliveredDate.map { "taken by the app \($0.formatted(.iso8601))" } ?? "waiting for the app"
-                print("\(intent.id)  \(intent.productId)  \(intent.date.formatted(.iso8601))  \(state)")
+            try SandboxSheets.list(context, "purchase intents", Sandbox.purchaseIntents) { intent in
+                "\(intent.id)  \(intent.productId)  \(intent.date.formatted(.iso8601))  \(SandboxSheets.taken(intent.deliveredDate))"
             }
             return ExitCode.ok
         }
         let intent = try context.mutate(accounts: [context.account]) {
             try $0.promote(productId, account: context.account)
         }
-        if context.json {
-            try context.printJSON(intent)
-        } else {
-            print("Promoted: \(intent.productId) (\(intent.id)) waits for account \(context.account)'s app, which "
-                + "receives it once (Store.promotedPurchases()) and completes it by buying")
-        }
+        try SandboxSheets.show(intent, context, "Promoted: \(intent.productId) (\(intent.id)) waits for account "
+            + "\(context.account)'s app, which receives it once (Store.promotedPurchases()) and completes it by buying")
         return ExitCode.ok
     }
 }
@@ -41,14 +32,10 @@ enum SandboxMessageCommand {
         let arguments = try Arguments.sandbox(words)
         let context = SandboxContext(arguments)
         guard let text = arguments.positionals.first else {
-            let messages = try context.directory.load(account: context.account, events: false)
-                .messages(account: context.account)
-            if context.json { try context.printJSON(messages); return ExitCode.ok }
-            if messages.isEmpty { print("No App Store messages for account \(context.account)") }
-            for message in messages {
-                var state = message.deliveredDate.map { "taken by the app \($0.formatted(.iso8601))" } ?? "waiting for the app"
-                if let shown = message.displayedDate { state += ", shown \(shown.formatted(.iso8601))" }
-                print("\(message.id)  \(message.reason.rawValue)  \(message.date.formatted(.iso8601))  \(state)")
+            try SandboxSheets.list(context, "App Store messages", Sandbox.messages) { message in
+                "\(message.id)  \(message.reason.rawValue)  \(message.date.formatted(.iso8601))  "
+                    + SandboxSheets.taken(message.deliveredDate)
+                    + (message.displayedDate.map { ", shown \($0.formatted(.iso8601))" } ?? "")
             }
             return ExitCode.ok
         }
@@ -59,12 +46,8 @@ enum SandboxMessageCommand {
         let message = try context.mutate(accounts: [context.account]) {
             $0.sendMessage(reason, account: context.account)
         }
-        if context.json {
-            try context.printJSON(message)
-        } else {
-            print("Message \(message.id) (\(message.reason.rawValue)) waits for account \(context.account)'s app, which "
-                + "receives it once (Store.storeMessages()) and shows it when it chooses")
-        }
+        try SandboxSheets.show(message, context, "Message \(message.id) (\(message.reason.rawValue)) waits for account "
+            + "\(context.account)'s app, which receives it once (Store.storeMessages()) and shows it when it chooses")
         return ExitCode.ok
     }
 }
@@ -73,16 +56,32 @@ enum SandboxMessageCommand {
 /// subscriptions, offer code redemption), oldest first. Refund requests are in `tally sandbox refund-request TX`.
 enum SandboxSheets {
     static func run(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments.sandbox(words)
-        let context = SandboxContext(arguments)
-        let calls = try context.directory.load(account: context.account, events: false).sheetCalls(account: context.account)
-        if context.json { try context.printJSON(calls); return ExitCode.ok }
-        if calls.isEmpty { print("No App Store sheets shown for account \(context.account)") }
-        for call in calls {
-            var line = "\(call.date.formatted(.iso8601))  \(call.sheet.rawValue)  device \(call.device)"
-            if let group = call.subscriptionGroupId { line += "  group \(group)" }
-            print(line)
+        let context = SandboxContext(try Arguments.sandbox(words))
+        try list(context, "App Store sheets shown", Sandbox.sheetCalls) { call in
+            "\(call.date.formatted(.iso8601))  \(call.sheet.rawValue)  device \(call.device)"
+                + (call.subscriptionGroupId.map { "  group \($0)" } ?? "")
         }
         return ExitCode.ok
+    }
+
+    /// Prints one of the account's lists: as JSON with `--json`, else a line each (or that there is none).
+    static func list<Element: Encodable>(_ context: SandboxContext, _ what: String,
+                                         _ read: (Sandbox) -> (String) -> [Element],
+                                         line: (Element) -> String) throws {
+        let sandbox = try context.directory.load(account: context.account, events: false)
+        let items = read(sandbox)(context.account)
+        if context.json { try context.printJSON(items); return }
+        if items.isEmpty { print("No \(what) for account \(context.account)") }
+        for item in items { print(line(item)) }
+    }
+
+    /// Prints what a command made: as JSON with `--json`, else `headline`.
+    static func show<Value: Encodable>(_ value: Value, _ context: SandboxContext, _ headline: String) throws {
+        if context.json { try context.printJSON(value) } else { print(headline) }
+    }
+
+    /// Whether an app took an intent or a message, and when.
+    static func taken(_ date: Date?) -> String {
+        date.map { "taken by the app \($0.formatted(.iso8601))" } ?? "waiting for the app"
     }
 }
