@@ -43,7 +43,7 @@ check-apple: deps
 # Security on macOS, against the stand-in modules `StoreKit`, `CryptoKit` and `Security` (Tests/StoreKitStandIn,
 # Tests/CryptoKitStandIn, Tests/SecurityStandIn) on Linux. The backend must not see the stand-in's SPI.
 check-storekit: deps
-	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
+	@! grep -rn "@_spi" Sources/TallyStoreKit Sources/Tally Sources/TallySandboxBackend || { echo "Sources/TallyStoreKit, Tally and TallySandboxBackend must not import the stand-ins' SPI (StoreKit, UIKit)"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
 

@@ -12,9 +12,14 @@ let appleCryptoOnLinux: [Target.Dependency] = [
     .target(name: "CryptoKit", condition: .when(platforms: [.linux])),
     .target(name: "Security", condition: .when(platforms: [.linux])),
 ]
+/// The UIKit stand-in (Tests/UIKitStandIn, module `UIKit`, declaring only `UIWindowScene`) as a dependency, on
+/// Linux only: the StoreKit sheets' API (manage subscriptions, offer codes, refund requests, messages) takes the
+/// app's scene, and on Linux that API compiles against the stand-in.
+let uiKitOnLinux: [Target.Dependency] = [.target(name: "UIKit", condition: .when(platforms: [.linux]))]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
 let appleCryptoOnLinux: [Target.Dependency] = []
+let uiKitOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -81,10 +86,11 @@ let package = Package(
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL", "TallySignedData"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"]),
+        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"] + uiKitOnLinux),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
-        .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify", "TallyLocking"]),
+        .target(name: "TallySandboxBackend",
+                dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify", "TallyLocking"] + uiKitOnLinux),
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD", "TallyLocking"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.
@@ -120,7 +126,8 @@ let package = Package(
         /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
         /// no OpenSSL beneath it.
         .target(name: "TallyStoreKit",
-                dependencies: ["Tally", "TallyCore", "TallySignedData"] + storeKitOnLinux + appleCryptoOnLinux),
+                dependencies: ["Tally", "TallyCore", "TallySignedData"] + storeKitOnLinux + appleCryptoOnLinux
+                    + uiKitOnLinux),
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally"] + storeKitOnLinux),
@@ -133,7 +140,7 @@ let package = Package(
         .testTarget(name: "TallyBackendContractTests",
                     dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend", "TallyStoreKit",
                                    "MarketAppModel", "TallyVerify"]
-                        + storeKitOnLinux,
+                        + storeKitOnLinux + uiKitOnLinux,
                     exclude: ["StandInChecker"]),
         .testTarget(
             name: "TallySandboxTests", dependencies: ["TallySandbox", "TallyCore"],
@@ -169,10 +176,13 @@ let package = Package(
 /// Test support, Linux only: StoreKit 2's API as ../shared/docs/storekit2-api.md documents it, answering what tests
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
-package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+package.targets.append(.target(name: "StoreKit", dependencies: ["UIKit"], path: "Tests/StoreKitStandIn"))
 /// Test support, Linux only: CryptoKit's P-256 signature check and Security's certificates and trust evaluation as
 /// Apple declares them, implemented over TallyCrypto (OpenSSL); see each module's header comment for its deviations.
 package.targets.append(.target(name: "CryptoKit", dependencies: ["TallyCrypto"], path: "Tests/CryptoKitStandIn"))
 package.targets.append(.target(name: "Security", dependencies: ["TallyCrypto", "TallySignedData"],
                                path: "Tests/SecurityStandIn"))
+/// Test support, Linux only: UIKit's `UIWindowScene` (Tests/UIKitStandIn/UIWindowScene.swift), the scene StoreKit's
+/// sheets take; in what Tally links on Linux only so that the scene-taking API compiles and is tested here.
+package.targets.append(.target(name: "UIKit", path: "Tests/UIKitStandIn"))
 #endif

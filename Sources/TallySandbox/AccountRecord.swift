@@ -25,6 +25,12 @@ struct AccountRecord: Sendable, Hashable {
     var refundRequests: [SandboxRefundRequest] = []
     /// Transaction id → the consumption information last sent for it (Send Consumption Information).
     var consumption: [String: SandboxConsumptionInfo] = [:]
+    /// Purchases started in the App Store (`tally sandbox promote`), oldest first.
+    var purchaseIntents: [SandboxPurchaseIntent] = []
+    /// App Store messages (`tally sandbox message`), oldest first.
+    var messages: [SandboxMessage] = []
+    /// App Store sheets the account's apps showed, oldest first.
+    var sheetCalls: [SandboxSheetCall] = []
 
     init() {}
 
@@ -74,7 +80,7 @@ struct AccountRecord: Sendable, Hashable {
 extension AccountRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case transactions, chains, devices, unfinished, introductoryOfferUsedGroups, declinedPurchases
-        case refundRequests, consumption
+        case refundRequests, consumption, purchaseIntents, messages, sheetCalls
     }
 
     init(from decoder: Decoder) throws {
@@ -88,6 +94,9 @@ extension AccountRecord: Codable {
         declinedPurchases = try container.decodeIfPresent([String].self, forKey: .declinedPurchases) ?? []
         refundRequests = try container.decodeIfPresent([SandboxRefundRequest].self, forKey: .refundRequests) ?? []
         consumption = try container.decodeIfPresent([String: SandboxConsumptionInfo].self, forKey: .consumption) ?? [:]
+        purchaseIntents = try container.decodeIfPresent([SandboxPurchaseIntent].self, forKey: .purchaseIntents) ?? []
+        messages = try container.decodeIfPresent([SandboxMessage].self, forKey: .messages) ?? []
+        sheetCalls = try container.decodeIfPresent([SandboxSheetCall].self, forKey: .sheetCalls) ?? []
         reindex()
     }
 
@@ -101,5 +110,8 @@ extension AccountRecord: Codable {
         try container.encode(declinedPurchases, forKey: .declinedPurchases)
         try container.encode(refundRequests, forKey: .refundRequests)
         try container.encode(consumption, forKey: .consumption)
+        if !purchaseIntents.isEmpty { try container.encode(purchaseIntents, forKey: .purchaseIntents) }
+        if !messages.isEmpty { try container.encode(messages, forKey: .messages) }
+        if !sheetCalls.isEmpty { try container.encode(sheetCalls, forKey: .sheetCalls) }
     }
 }

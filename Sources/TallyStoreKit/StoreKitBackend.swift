@@ -31,10 +31,12 @@ public actor StoreKitBackend: StoreBackend {
     /// StoreKit's transactions handed to the engine and not finished yet, by id: `finish()` is a method on them.
     private var delivered: [String: StoreKit.Transaction] = [:]
     /// The products StoreKit returned, by id: a purchase needs StoreKit's `Product` value.
-    private var known: [String: StoreKit.Product] = [:]
+    var known: [String: StoreKit.Product] = [:]
     /// What this backend left out, for ``problems()`` (one listener: the engine; kept until it listens).
     private nonisolated let problemStream: AsyncStream<String>
     private nonisolated let problemSink: AsyncStream<String>.Continuation
+    /// StoreKit's messages handed to the engine and not shown yet (see StoreKitBackend+AppStoreSheets.swift).
+    let messageShelf = StoreKitMessageShelf()
 
     /// A backend asking StoreKit about `subscriptionGroupIDs`' statuses, and verifying with `verifier`.
     public init(subscriptionGroupIDs: [String], verifier: any TransactionVerifier) {

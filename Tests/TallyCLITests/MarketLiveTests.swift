@@ -65,6 +65,20 @@ final class RunningMarket: Sendable {
 
 @Suite("tally market: events from the App Store side arrive while it runs")
 struct MarketLiveTests {
+    @Test func aPromotedPurchaseAndAMessageFromTheSandboxShowUpInTheRunningMarket() throws {
+        let store = try MarketSandbox()
+        let market = try RunningMarket(["--data", store.directory.path])
+        #expect(market.waitFor("Commands:"))
+        #expect(try store.run("promote", "market.premium").status == 0)
+        #expect(market.waitFor("the customer started buying market.premium there"), "\(market.text)")
+        market.send("buy market.premium")
+        #expect(market.waitFor("event: purchased market.premium"), "\(market.text)")
+        #expect(try store.run("message", "billing-issue").status == 0)
+        #expect(market.waitFor("App Store message (billingIssue, message-1)"), "\(market.text)")
+        #expect(try market.quit() == 0)
+        #expect(try store.run("promote").stdout.contains("taken by the app"))
+    }
+
     @Test func anApprovalInTheSandboxShowsUpInTheRunningMarket() throws {
         let store = try MarketSandbox()
         #expect(try store.run("set", "ask-to-buy", "on").status == 0)

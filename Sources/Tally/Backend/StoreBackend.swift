@@ -1,5 +1,8 @@
 import Foundation
 import TallyCore
+#if canImport(UIKit) && !os(tvOS) && !os(watchOS)
+import UIKit
+#endif
 
 
 /// The store the engine talks to: TallySandbox in tools and tests, later the App Store on Apple platforms and
@@ -81,6 +84,39 @@ public protocol StoreBackend: Sendable {
     /// history behind ``Store/transactionHistory()``. Each comes with its signed form; only one that verifies is
     /// shown. The default is none: a backend that cannot list its history.
     func allTransactions() async throws -> [TransactionUpdate]
+
+    // What the App Store starts or shows outside a purchase call; defaults in StoreBackend+AppStoreSheets.swift.
+
+    /// Purchases the customer started in the App Store (promoted in-app purchases: StoreKit's
+    /// `PurchaseIntent.intents`), as they arrive; one waiting from before the call comes first. Each call listens
+    /// anew (``Store/promotedPurchases()`` calls it). The default stream ends at once.
+    func purchaseIntents() -> AsyncStream<PromotedPurchase>
+
+    /// The App Store's messages for the customer (StoreKit's `Message.messages`: billing issues, price increases),
+    /// as they arrive; while one is listened to, the store shows none on its own. Each call listens anew
+    /// (``Store/storeMessages()`` calls it). The default stream ends at once.
+    func storeMessages() -> AsyncStream<StoreMessage>
+
+#if canImport(UIKit) && !os(tvOS) && !os(watchOS)
+    /// Shows the App Store's manage-subscriptions sheet in `scene` (StoreKit's
+    /// `AppStore.showManageSubscriptions(in:)`), for `subscriptionGroupId` alone when given. The default throws
+    /// ``StoreError/Code/backend``.
+    @MainActor func showManageSubscriptions(in scene: UIWindowScene, subscriptionGroupId: String?) async throws
+
+    /// Shows the App Store's offer-code redemption sheet in `scene` (StoreKit's
+    /// `AppStore.presentOfferCodeRedeemSheet(in:)`); a redeemed code arrives as a transaction update. The default
+    /// throws ``StoreError/Code/backend``.
+    @MainActor func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws
+
+    /// Shows the App Store's refund request sheet for one transaction in `scene` (StoreKit's
+    /// `Transaction.beginRefundRequest(for:in:)`). The default throws ``StoreError/Code/backend``.
+    @MainActor func beginRefundRequest(transactionId: String, in scene: UIWindowScene) async throws
+        -> RefundRequestOutcome
+
+    /// Shows one of the messages ``storeMessages()`` delivered, in `scene` (StoreKit's `Message.display(in:)`).
+    /// The default throws ``StoreError/Code/backend``.
+    @MainActor func display(_ message: StoreMessage, in scene: UIWindowScene) async throws
+#endif
 }
 
 extension StoreBackend {

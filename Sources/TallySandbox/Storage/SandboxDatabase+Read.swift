@@ -74,6 +74,9 @@ extension SandboxDatabase {
         record.declinedPurchases = info.declinedPurchases
         record.refundRequests = info.refundRequests ?? []
         record.consumption = info.consumption ?? [:]
+        record.purchaseIntents = info.purchaseIntents ?? []
+        record.messages = info.messages ?? []
+        record.sheetCalls = info.sheetCalls ?? []
         try run("SELECT transaction_id, body, order_id FROM transactions WHERE account = ? ORDER BY position",
                 [.text(name)]) { (row) throws(SandboxError) in
             let id = try column(row, 0)

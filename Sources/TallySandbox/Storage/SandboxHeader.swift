@@ -29,6 +29,10 @@ struct AccountInfo: Codable, Hashable, Sendable {
     var refundRequests: [SandboxRefundRequest]?
     /// Absent in rows written before consumption information was kept.
     var consumption: [String: SandboxConsumptionInfo]?
+    /// Absent in rows written before purchase intents, messages and sheet calls were kept, and while empty.
+    var purchaseIntents: [SandboxPurchaseIntent]?
+    var messages: [SandboxMessage]?
+    var sheetCalls: [SandboxSheetCall]?
 
     init(_ record: AccountRecord) {
         devices = record.devices
@@ -36,6 +40,9 @@ struct AccountInfo: Codable, Hashable, Sendable {
         declinedPurchases = record.declinedPurchases
         refundRequests = record.refundRequests.isEmpty ? nil : record.refundRequests
         consumption = record.consumption.isEmpty ? nil : record.consumption
+        purchaseIntents = record.purchaseIntents.isEmpty ? nil : record.purchaseIntents
+        messages = record.messages.isEmpty ? nil : record.messages
+        sheetCalls = record.sheetCalls.isEmpty ? nil : record.sheetCalls
     }
 }
 

@@ -26,6 +26,8 @@ enum MarketHelp {
     Without a command it is interactive: reads commands line by line and prints store events as they
     happen. With a command it runs it and exits. The sandbox (tally sandbox --data DIR) plays the App Store:
     approve an Ask to Buy, refund, advance the clock there. --config creates the sandbox when DIR has none.
+    Interactive, it also prints each purchase started in the App Store (tally sandbox promote PRODUCT: complete
+    it with buy) and each App Store message (tally sandbox message billing-issue|price-increase).
 
     With --server URL --key PUBLIC_KEY --user ID the market is an app linked to a running 'tally serve': each
     purchase is posted to the server before it is finished, and status shows the server's state for the

@@ -14,6 +14,7 @@ struct MarketInteractive {
         Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT"
             + (options.link == nil ? "" : " | login APP_USER_ID") + " | help | quit")
         let clockWatch = watchClock()
+        let appStoreWatch = watchAppStore()
         while true {
             await settle()
             session.prompt.show()
@@ -26,7 +27,9 @@ struct MarketInteractive {
             _ = await session.execute(words, json: false)
         }
         clockWatch.cancel()
+        appStoreWatch.cancel()
         await clockWatch.value
+        await appStoreWatch.value
         Console.line("")
         return ExitCode.ok
     }
@@ -39,6 +42,30 @@ struct MarketInteractive {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 1_000_000_000)
                 _ = await MarketSession.currentState(of: store, quiet: true)
+            }
+        }
+    }
+
+    /// Prints each purchase the customer starts in the App Store (`tally sandbox promote`) and each App Store message
+    /// (`tally sandbox message`) as the engine receives them. Interactive only: receiving takes them from the
+    /// sandbox, which a one-shot command must not do. The market has no window scene to show a message in.
+    private func watchAppStore() -> Task<Void, Never> {
+        let intents = session.store.promotedPurchases()
+        let messages = session.store.storeMessages()
+        return Task { [prompt = session.prompt] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await intent in intents {
+                        prompt.print(["App Store: the customer started buying \(intent.productId) there (a promoted "
+                            + "purchase); complete it with 'buy \(intent.productId)'"])
+                    }
+                }
+                group.addTask {
+                    for await message in messages {
+                        prompt.print(["App Store message (\(message.reason.rawValue), \(message.id)): an app shows it "
+                            + "with store.display(_:in:) when it suits; the market has no screen to show it on"])
+                    }
+                }
             }
         }
     }
