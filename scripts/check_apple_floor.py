@@ -53,6 +53,7 @@ NEWER_APIS = [
 ]
 COMPILED = [(re.compile(pattern), version, name) for pattern, version, name in NEWER_APIS]
 AVAILABLE = re.compile(r"[@#]available\(\s*iOS\s+(\d+(?:\.\d+)?)")
+GUARD_AVAILABLE = re.compile(r"\bguard\s+#available\(\s*iOS\s+(\d+(?:\.\d+)?)")
 UNAVAILABLE_IOS = re.compile(r"@available\(\s*iOS\s*,\s*unavailable")
 
 
@@ -96,7 +97,14 @@ def findings(path, source):
     pending = None       # a version from @available/#available waiting for its declaration's brace
     for number, line in enumerate(text.split("\n"), start=1):
         guaranteed = max([FLOOR_IOS] + scopes)
+        guard = GUARD_AVAILABLE.search(line)
+        if guard and scopes:
+            # `guard #available(iOS N…) else { … }`: the rest of the enclosing scope runs on iOS N.
+            scopes[-1] = max(scopes[-1], float(guard.group(1)))
+            guaranteed = max([FLOOR_IOS] + scopes)
         for match in AVAILABLE.finditer(line):
+            if guard and match.start() == line.find("#available", guard.start()):
+                continue
             pending = max(pending or 0, float(match.group(1)))
         if UNAVAILABLE_IOS.search(line):
             pending = max(pending or 0, 99.0)
@@ -132,6 +140,7 @@ def self_test():
         "// Mutex(0) in a comment, Duration too\nlet s = \"Duration\"\n": 0,
         "@available(iOS 17, *)\n@Observable\nfinal class M {}\n": 0,
         "@Observable\nfinal class M {}\n": 1,
+        "func f() {\n  guard #available(iOS 17, *) else { return }\n  _ = Status.updates\n}\n_ = Status.updates\n": 1,
         "let d: Duration = .seconds(1)\n": 1,
         "@available(iOS, unavailable)\nextension X {\n  func f() async throws { try await Task.sleep(for: .seconds(1)) }\n}\n": 0,
     }
