@@ -96,6 +96,13 @@ struct ServerClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("Bearer \(link.publicKey)", forHTTPHeaderField: "Authorization")
+        if let provider = link.customerToken {
+            let token: String?
+            do { token = try await provider(link.appUserId) } catch {
+                return .failure(SendFailure("\(method) \(url.path): the app's customer-token provider failed: \(error)"))
+            }
+            if let token { request.setValue(token, forHTTPHeaderField: Self.customerTokenHeader) }
+        }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -117,6 +124,11 @@ struct ServerClient: Sendable {
             }.resume()
         }
     }
+}
+
+extension ServerClient {
+    /// The header a customer token travels in (the server's `customers.requireToken`).
+    static let customerTokenHeader = "Tally-Customer-Token"
 }
 
 /// Why a request got no usable answer.

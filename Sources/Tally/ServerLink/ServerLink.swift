@@ -20,20 +20,30 @@ public struct ServerLink: Sendable {
     public var retry: RetryPolicy
     /// How long one request may take, in seconds, before it counts as "server unreachable".
     public var requestTimeout: TimeInterval
+    /// The customer token for an `appUserId`, as the app's own backend issues it to the signed-in user (a JWT
+    /// with `sub`, `aud`, `exp`; docs/server.md *Customer tokens*), sent with every request as
+    /// `Tally-Customer-Token`. Called before each request, so cache tokens in the app and renew them before they
+    /// expire; nil (the provider, or its answer) sends none. A provider that throws makes the request fail as an
+    /// unreachable server would: the post is retried later, nothing is lost.
+    public var customerToken: (@Sendable (_ appUserId: String) async throws -> String?)?
 
     /// Creates a link.
     ///
     /// - Parameters:
     ///   - appAccountToken: the token to set on purchases; by default ``appAccountToken(for:)`` of `appUserId`,
     ///     the same on every device of the customer.
+    ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
+    ///     `customers.requireToken` is on, unless the customer is anonymous.
     public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
-                retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15) {
+                retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
+                customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil) {
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId
         self.appAccountToken = appAccountToken ?? Self.appAccountToken(for: appUserId)
         self.retry = retry
         self.requestTimeout = requestTimeout
+        self.customerToken = customerToken
     }
 
     /// The stable `appAccountToken` of a customer: a UUID (version 8, RFC 9562's custom layout) holding the
@@ -41,7 +51,7 @@ public struct ServerLink: Sendable {
     /// same token for the same `appUserId` without asking anyone, so the server can attribute App Store
     /// notifications to the customer. It is not a secret and not meant to hide the id (Apple asks that it
     /// carry no personal data: an `appUserId` that is personal data should be hashed by the app, or pass your
-    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:)``).
+    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:)``).
     public static func appAccountToken(for appUserId: String) -> UUID {
         var bytes = FNV1a128.hash(Array("tally.appAccountToken:\(appUserId)".utf8))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8

@@ -15,6 +15,8 @@ public final class EntitlementAPI: Sendable {
     let clock: ServerClock
     let keys: KeyRing
     let limiter: RateLimiter
+    /// `customers.requireToken`'s check.
+    let customerTokens: CustomerTokenCheck
     let verifier: PurchaseVerifier
     /// The catalog and `tally.json` read once for computing customer states.
     let rules: CatalogRules
@@ -52,6 +54,7 @@ public final class EntitlementAPI: Sendable {
         keys = KeyRing(entries: configuration.keys)
         dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter()
+        customerTokens = CustomerTokenCheck(settings: configuration.customers)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
@@ -170,6 +173,10 @@ public final class EntitlementAPI: Sendable {
             }
         }
         if !route.admits(entry.role) { throw .forbidden }
+        if entry.role == .public, route.isCustomerScoped,
+           let refusal = customerTokens.refusal(request, appUserId: appUserId) {
+            throw refusal
+        }
     }
 
     /// Known methods as sent; anything else as `other`, so labels stay few.

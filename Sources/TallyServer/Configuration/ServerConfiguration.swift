@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var store: StoreSettings
     /// Where the dashboard's files come from.
     public var dashboard = DashboardSettings()
+    /// How customers prove who they are (customer tokens).
+    public var customers = CustomerSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

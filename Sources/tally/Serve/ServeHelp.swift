@@ -2,6 +2,8 @@
 enum ServeHelp {
     static let usage = "tally serve --data DIR --config tally-server.json [--listen HOST:PORT] [--access-log]"
     static let keyUsage = "tally serve key --role public|secret|dashboard [--name NAME]"
+    static let customerTokenUsage = "tally serve customer-token --config tally-server.json --user ID [--seconds N] "
+        + "[--key ID] [--private-key FILE] | --new-secret FILE"
     static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
     static let backfillUsage = "tally serve backfill --data DIR --config tally-server.json --since DATE [--json]"
 
@@ -11,6 +13,7 @@ enum ServeHelp {
     USAGE
       \(usage)
       \(keyUsage)
+      \(customerTokenUsage)
       \(reconcileUsage)
       \(backfillUsage)
 
@@ -34,6 +37,16 @@ enum ServeHelp {
     live one (a notification already received is a duplicate and changes nothing), printing a line per
     page; the cursor is stored after each page, so a back-fill stopped halfway resumes. Run it while no
     server uses DIR.
+    """
+
+    static let customerToken = """
+    \(customerTokenUsage)
+
+    Prints a customer token for --user, signed with the first of the configuration's customers.tokenKeys (or the one
+    --key names; an ES256 key needs its --private-key), valid for --seconds (default 3600): the JWT an app's backend
+    issues to a signed-in user, which the app sends as 'Tally-Customer-Token' (docs/server.md, Customer tokens).
+    For tests and demos: in production the app's backend signs them. --new-secret FILE writes a new HS256 secret
+    (32 random bytes, base64, mode 0600) and prints the tokenKeys entry for it.
     """
 
     static let key = """
