@@ -6,8 +6,14 @@ import PackageDescription
 /// StoreKit` there is always Apple's framework.
 #if os(Linux)
 let storeKitOnLinux: [Target.Dependency] = [.target(name: "StoreKit", condition: .when(platforms: [.linux]))]
+/// The Combine stand-in (Tests/CombineStandIn) for `ObservableStoreModel`, on Linux only, like StoreKit's.
+let combineOnLinux: [Target.Dependency] = [.target(name: "Combine", condition: .when(platforms: [.linux]))]
+/// The SwiftUI stand-in (Tests/SwiftUIStandIn), on Linux only, like StoreKit's.
+let swiftUIOnLinux: [Target.Dependency] = [.target(name: "SwiftUI", condition: .when(platforms: [.linux]))]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
+let combineOnLinux: [Target.Dependency] = []
+let swiftUIOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -65,7 +71,7 @@ let package = Package(
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore"]),
+        .target(name: "Tally", dependencies: ["TallyCore"] + combineOnLinux),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
         .target(name: "TallySandboxBackend", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallyVerify"]),
@@ -98,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
-        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"] + combineOnLinux),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// with TallyVerify against Apple's root.
@@ -148,4 +154,7 @@ let package = Package(
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
 package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+/// Test support, Linux only: Combine's `ObservableObject`, `@Published` and `ObservableObjectPublisher` as Apple
+/// declares them, with a minimal working implementation (Tests/CombineStandIn/Combine.swift).
+package.targets.append(.target(name: "Combine", path: "Tests/CombineStandIn"))
 #endif
