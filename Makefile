@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,19 @@ check-storekit: deps
 	@! grep -rn "@_spi" Sources/TallyStoreKit || { echo "Sources/TallyStoreKit must not import the stand-in's SPI"; exit 1; }
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
+
+# Type-checks every on-device module (TallyCore, Tally, TallyStoreKit, the Market app's model) and the SwiftUI app
+# Examples/MarketApp/MarketApp.swift: on Linux against the stand-ins of StoreKit, SwiftUI and Combine (Tests/*StandIn),
+# which declare Apple's API. Then checks that no public top-level name of those modules is one of StoreKit's or
+# SwiftUI's (scripts/check-apple-names.sh).
+check-apple: deps
+	@! grep -rn "@_spi" Sources/TallyCore Sources/Tally Sources/TallyStoreKit Examples/MarketApp || { echo "on-device code must not import a stand-in's SPI"; exit 1; }
+	$(SWIFT) build --target TallyCore
+	$(SWIFT) build --target Tally
+	$(SWIFT) build --target TallyStoreKit
+	$(SWIFT) build --target MarketAppModel
+	@if [ "$$(uname)" = Linux ]; then $(SWIFT) build --target MarketApp; else echo "MarketApp.swift: built by an Xcode app target on Apple platforms (Examples/MarketApp/README.md)"; fi
+	@bash scripts/check-apple-names.sh
 
 bench:
 	@bash scripts/install-deps.sh --bench

@@ -112,7 +112,7 @@ let package = Package(
                 dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
         /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
         .testTarget(name: "TallyAppTests",
-                    dependencies: ["Tally"] + storeKitOnLinux),
+                    dependencies: ["Tally", "TallyStoreKit"] + storeKitOnLinux + swiftUIOnLinux),
         /// The Market app's screen model (Examples/MarketApp/MarketShop.swift) over the StoreKit backend; the SwiftUI
         /// file and the README are not built.
         .target(name: "MarketAppModel", dependencies: ["Tally", "TallyStoreKit"], path: "Examples/MarketApp",
@@ -153,8 +153,16 @@ let package = Package(
 /// Test support, Linux only: StoreKit 2's API as ../shared/docs/storekit2-api.md documents it, answering what tests
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
-package.targets.append(.target(name: "StoreKit", path: "Tests/StoreKitStandIn"))
+/// Its SwiftUI modifiers (`refundRequestSheet`, Apple's StoreKit-SwiftUI overlay) are declared over the SwiftUI stand-in.
+package.targets.append(.target(name: "StoreKit", dependencies: ["SwiftUI"], path: "Tests/StoreKitStandIn"))
 /// Test support, Linux only: Combine's `ObservableObject`, `@Published` and `ObservableObjectPublisher` as Apple
 /// declares them, with a minimal working implementation (Tests/CombineStandIn/Combine.swift).
 package.targets.append(.target(name: "Combine", path: "Tests/CombineStandIn"))
+/// Test support, Linux only: the part of SwiftUI that the Market app and TallyAppTests use, with Apple's declarations;
+/// views only type-check (Tests/SwiftUIStandIn/View.swift).
+package.targets.append(.target(name: "SwiftUI", path: "Tests/SwiftUIStandIn"))
+/// Examples/MarketApp/MarketApp.swift (the SwiftUI app) type-checked against the SwiftUI and StoreKit stand-ins; on
+/// Apple platforms it is built by an Xcode app target instead (see its README).
+package.targets.append(.executableTarget(name: "MarketApp", dependencies: ["MarketAppModel", "Tally", "SwiftUI", "StoreKit"],
+                                         path: "Examples/MarketApp", sources: ["MarketApp.swift"]))
 #endif
