@@ -61,9 +61,6 @@ extension EnvironmentValues {
 public struct Transaction {
     /// Whether to disable animations on this transaction.
     public var disablesAnimations: Bool = false
-    /// A Boolean value that indicates whether the transaction originated from an action that produces a sequence of
-    /// values.
-    public var isContinuous: Bool = false
 
     /// Creates a transaction.
     public init() {}

@@ -74,7 +74,4 @@ extension View {
         -> some View {
         modified()
     }
-
-    /// Disables or enables this view.
-    nonisolated public func disabled(_ disabled: Bool) -> some View { modified() }
 }

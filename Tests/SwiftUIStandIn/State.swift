@@ -17,9 +17,6 @@ public struct State<Value>: DynamicProperty {
     /// Creates a state property that stores an initial value.
     public init(wrappedValue value: Value) { box = Box(value) }
 
-    /// Creates a state property that stores an initial value.
-    public init(initialValue value: Value) { box = Box(value) }
-
     /// The underlying value referenced by the state variable.
     public var wrappedValue: Value {
         get { box.value }
@@ -39,21 +36,10 @@ extension State where Value: ExpressibleByNilLiteral {
 }
 
 /// A property wrapper type that can read and write a value owned by a source of truth.
-@propertyWrapper @dynamicMemberLookup
+@propertyWrapper
 public struct Binding<Value> {
     let read: () -> Value
     let write: (Value) -> Void
-
-    /// Creates a binding with closures that read and write the binding value.
-    @preconcurrency public init(get: @escaping @Sendable () -> Value, set: @escaping @Sendable (Value) -> Void) {
-        read = get
-        write = set
-    }
-
-    /// Creates a binding with an immutable value.
-    public static func constant(_ value: Value) -> Binding<Value> {
-        Binding(unchecked: { value }, set: { _ in })
-    }
 
     init(unchecked get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         read = get
@@ -68,13 +54,4 @@ public struct Binding<Value> {
 
     /// A projection of the binding value that returns a binding.
     public var projectedValue: Binding<Value> { self }
-
-    /// Returns a binding to the resulting value of a given key path.
-    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        Binding<Subject>(unchecked: { read()[keyPath: keyPath] }, set: { subject in
-            var value = read()
-            value[keyPath: keyPath] = subject
-            write(value)
-        })
-    }
 }

@@ -10,6 +10,7 @@ import TallyCore
 @MainActor
 struct ObservableStoreModelTests {
     @Test("objectWillChange comes before the purchase shows, and the model ends where StoreModel does")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func willChangeBeforePurchase() async throws {
         let harness = Harness()
         let store = try await harness.launch()
