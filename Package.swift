@@ -110,11 +110,12 @@ let package = Package(
         /// with TallyVerify against Apple's root.
         .target(name: "TallyStoreKit",
                 dependencies: ["Tally", "TallyCore", "TallyVerify"] + storeKitOnLinux),
-        /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
+        /// App files importing `Tally`, `TallyStoreKit`, StoreKit and SwiftUI (on Linux their stand-ins) with Apple's
+        /// names unqualified: they must compile and run.
         .testTarget(name: "TallyAppTests",
                     dependencies: ["Tally", "TallyStoreKit"] + storeKitOnLinux + swiftUIOnLinux),
         /// The Market app's screen model (Examples/MarketApp/MarketShop.swift) over the StoreKit backend; the SwiftUI
-        /// file and the README are not built.
+        /// file is type-checked by the Linux-only `MarketApp` target (end of this file).
         .target(name: "MarketAppModel", dependencies: ["Tally", "TallyStoreKit"], path: "Examples/MarketApp",
                 exclude: ["MarketApp.swift", "README.md"]),
         /// One backend contract, run against the sandbox backend and (on Linux) the StoreKit backend over the
