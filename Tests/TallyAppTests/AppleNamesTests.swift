@@ -20,6 +20,7 @@ import TallyStoreKit
 import Testing
 
 /// What a paywall shows of StoreKit's values, next to Tally's product.
+@available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)  // StoreKit's Subscription* typealiases
 struct PaywallFacts {
     let product: Product
     let period: SubscriptionPeriod?
@@ -40,6 +41,7 @@ struct PaywallFacts {
 }
 
 /// A paywall view closing itself with SwiftUI's environment.
+@available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)  // StoreKit's Subscription* typealiases
 struct PaywallView: View {
     @Environment(\.dismiss) private var dismiss
     let facts: PaywallFacts
@@ -55,11 +57,13 @@ struct PaywallView: View {
 @Suite("An app importing Tally, TallyStoreKit, StoreKit and SwiftUI")
 struct AppleNamesTests {
     @Test("StoreKit's Product, AppTransaction, Storefront, SubscriptionPeriod, SubscriptionStatus and SwiftUI's Environment, unqualified")
+    @available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *)  // StoreKit's Subscription* typealiases
     @MainActor
     func appleNamesUnqualified() throws {
+        #if os(Linux)
+        // Apple's types have no public initializer; the stand-in's scripting ones build the values an app receives.
         let product = Product(id: "app.pro.monthly", type: .autoRenewable, displayName: "Pro", price: 4.99,
                               currencyCode: "USD", displayPrice: "$4.99")
-        #if os(Linux)
         let facts = PaywallFacts(
             product: product, period: SubscriptionPeriod(value: 1, unit: .month), status: nil,
             storefront: Storefront(countryCode: "FRA", id: "143442"),
