@@ -28,6 +28,23 @@ extension Transaction {
 @available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension Transaction.RefundRequestError: Sendable {}
 
+@available(iOS 15.4, macOS 12.3, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension Transaction.RefundRequestError: LocalizedError {
+    /// What went wrong.
+    public var errorDescription: String? {
+        switch self {
+        case .duplicateRequest: "A refund request for this purchase is already in progress."
+        case .failed: "The refund request failed."
+        }
+    }
+
+    /// Why.
+    public var failureReason: String? { nil }
+
+    /// What to do.
+    public var recoverySuggestion: String? { nil }
+}
+
 @available(iOS 15.0, macOS 12.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 extension Transaction.RefundRequestError: Equatable {}
 
