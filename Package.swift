@@ -16,10 +16,16 @@ let appleCryptoOnLinux: [Target.Dependency] = [
 /// Linux only: the StoreKit sheets' API (manage subscriptions, offer codes, refund requests, messages) takes the
 /// app's scene, and on Linux that API compiles against the stand-in.
 let uiKitOnLinux: [Target.Dependency] = [.target(name: "UIKit", condition: .when(platforms: [.linux]))]
+/// The Combine stand-in (Tests/CombineStandIn) for `ObservableStoreModel`, on Linux only, like StoreKit's.
+let combineOnLinux: [Target.Dependency] = [.target(name: "Combine", condition: .when(platforms: [.linux]))]
+/// The SwiftUI stand-in (Tests/SwiftUIStandIn), on Linux only, like StoreKit's.
+let swiftUIOnLinux: [Target.Dependency] = [.target(name: "SwiftUI", condition: .when(platforms: [.linux]))]
 #else
 let storeKitOnLinux: [Target.Dependency] = []
 let appleCryptoOnLinux: [Target.Dependency] = []
 let uiKitOnLinux: [Target.Dependency] = []
+let combineOnLinux: [Target.Dependency] = []
+let swiftUIOnLinux: [Target.Dependency] = []
 #endif
 
 let package = Package(
@@ -86,7 +92,7 @@ let package = Package(
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL", "TallySignedData"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"] + uiKitOnLinux),
+        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"] + uiKitOnLinux + combineOnLinux),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
         .target(name: "TallySandboxBackend",
@@ -120,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
-        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"]),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"] + combineOnLinux),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
@@ -128,11 +134,12 @@ let package = Package(
         .target(name: "TallyStoreKit",
                 dependencies: ["Tally", "TallyCore", "TallySignedData"] + storeKitOnLinux + appleCryptoOnLinux
                     + uiKitOnLinux),
-        /// An app file that imports only `Tally` and StoreKit (on Linux its stand-in): it must compile and run.
+        /// App files importing `Tally`, `TallyStoreKit`, StoreKit and SwiftUI (on Linux their stand-ins) with Apple's
+        /// names unqualified: they must compile and run.
         .testTarget(name: "TallyAppTests",
-                    dependencies: ["Tally"] + storeKitOnLinux),
+                    dependencies: ["Tally", "TallyStoreKit"] + storeKitOnLinux + swiftUIOnLinux),
         /// The Market app's screen model (Examples/MarketApp/MarketShop.swift) over the StoreKit backend; the SwiftUI
-        /// file and the README are not built.
+        /// file is type-checked by the Linux-only `MarketApp` target (end of this file).
         .target(name: "MarketAppModel", dependencies: ["Tally", "TallyStoreKit"], path: "Examples/MarketApp",
                 exclude: ["MarketApp.swift", "README.md"]),
         /// One backend contract, run against the sandbox backend and (on Linux) the StoreKit backend over the
@@ -177,7 +184,9 @@ let package = Package(
 /// Test support, Linux only: StoreKit 2's API as ../shared/docs/storekit2-api.md documents it, answering what tests
 /// script (Tests/StoreKitStandIn/StoreKit.swift). Never declared where the real StoreKit exists, so it cannot
 /// shadow it; not a product apps can link.
-package.targets.append(.target(name: "StoreKit", dependencies: ["UIKit"], path: "Tests/StoreKitStandIn"))
+/// Its SwiftUI modifiers (`refundRequestSheet`, Apple's StoreKit-SwiftUI overlay) are declared over the SwiftUI
+/// stand-in, its sheets take UIKit's scene.
+package.targets.append(.target(name: "StoreKit", dependencies: ["UIKit", "SwiftUI"], path: "Tests/StoreKitStandIn"))
 /// Test support, Linux only: CryptoKit's P-256 signature check and Security's certificates and trust evaluation as
 /// Apple declares them, implemented over TallyCrypto (OpenSSL); see each module's header comment for its deviations.
 package.targets.append(.target(name: "CryptoKit", dependencies: ["TallyCrypto"], path: "Tests/CryptoKitStandIn"))
@@ -186,4 +195,14 @@ package.targets.append(.target(name: "Security", dependencies: ["TallyCrypto", "
 /// Test support, Linux only: UIKit's `UIWindowScene` (Tests/UIKitStandIn/UIWindowScene.swift), the scene StoreKit's
 /// sheets take; in what Tally links on Linux only so that the scene-taking API compiles and is tested here.
 package.targets.append(.target(name: "UIKit", path: "Tests/UIKitStandIn"))
+/// Test support, Linux only: Combine's `ObservableObject`, `@Published` and `ObservableObjectPublisher` as Apple
+/// declares them, with a minimal working implementation (Tests/CombineStandIn/Combine.swift).
+package.targets.append(.target(name: "Combine", path: "Tests/CombineStandIn"))
+/// Test support, Linux only: the part of SwiftUI that the Market app and TallyAppTests use, with Apple's declarations;
+/// views only type-check (Tests/SwiftUIStandIn/View.swift).
+package.targets.append(.target(name: "SwiftUI", path: "Tests/SwiftUIStandIn"))
+/// Examples/MarketApp/MarketApp.swift (the SwiftUI app) type-checked against the SwiftUI and StoreKit stand-ins; on
+/// Apple platforms it is built by an Xcode app target instead (see its README).
+package.targets.append(.executableTarget(name: "MarketApp", dependencies: ["MarketAppModel", "Tally", "SwiftUI", "StoreKit"],
+                                         path: "Examples/MarketApp", sources: ["MarketApp.swift"]))
 #endif

@@ -6,6 +6,7 @@ import TallyStoreKit
 /// The market screen's model: the tutorials' market (coins, premium, a subscription, a season pass) over Tally's
 /// ``StoreModel``. Everything the SwiftUI view shows is here, so it is compiled and tested on Linux (against the
 /// StoreKit stand-in); the view (MarketApp.swift) only lays it out.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 @MainActor
 @Observable
 public final class MarketShop {
@@ -50,7 +51,6 @@ public final class MarketShop {
     /// `directory`, verification against Apple's root for `tally.json`'s bundle id in `environments` (`[.xcode]` under
     /// Xcode's StoreKit testing with Examples/Market/Market.storekit, `[.production, .sandbox]` in an App Store
     /// build), and the server link when the app has one.
-    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
     public static func open(storeKitFile: URL, configurationFile: URL, directory: URL, environments: [StoreEnvironment],
                             appAppleId: Int64? = nil, serverLink: ServerLink? = nil) async throws -> MarketShop {
         let catalog = try Catalog(storeKitData: Data(contentsOf: storeKitFile), fileName: storeKitFile.lastPathComponent)
@@ -127,6 +127,18 @@ public final class MarketShop {
             return
         }
         message = count == 0 ? "Nothing to restore" : "Restored \(count) purchase\(count == 1 ? "" : "s")"
+    }
+
+    /// The App Store id of the latest purchase of `productId` that was not refunded, for StoreKit's refund sheet; nil
+    /// when there is none.
+    public func refundableTransactionId(of productId: String) async -> UInt64? {
+        let transactions = await model.store.history.transactions
+        return transactions.last { $0.productId == productId && !$0.isRevoked }.flatMap { UInt64($0.transactionId) }
+    }
+
+    /// Shows `text` to the customer (what the view learned itself, such as a refund sheet's failure).
+    public func show(_ text: String) {
+        message = text
     }
 
     private func owns(_ product: StoreProduct) -> Bool {

@@ -93,6 +93,21 @@ struct MarketShopTests {
         await shop.model.store.close()
         _ = app
     }
+
+    @Test("the refund button's transaction: the latest premium purchase's App Store id, none once refunded")
+    func refundableTransaction() async throws {
+        let world = try StoreKitWorld()
+        let (shop, app) = try await open(world)
+        #expect(await shop.refundableTransactionId(of: "market.premium") == nil)
+        await shop.buy("market.premium")
+        let premium = try #require(await shop.model.store.history.transactions.first { $0.productId == "market.premium" })
+        #expect(await shop.refundableTransactionId(of: "market.premium") == UInt64(premium.transactionId))
+        try world.refund(transactionId: premium.transactionId)
+        let refunded = await eventually { await shop.refundableTransactionId(of: "market.premium") == nil }
+        #expect(refunded, "the refund did not reach the engine")
+        await shop.model.store.close()
+        _ = app
+    }
 }
 }
 #endif

@@ -312,6 +312,7 @@ struct CustomerSwitchTests {
     }
 
     @MainActor
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     @Test func theSwiftUIModelSwitchesAndShowsWhereItsStateComesFrom() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, ownership: "transfer")

@@ -43,6 +43,7 @@ struct StoreAdapterTests {
 
     @MainActor
     @Test("the observable model follows events: products, state and the last event")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func model() async throws {
         let harness = Harness()
         let model = await StoreModel(store: try await harness.launch())

@@ -35,6 +35,7 @@ struct StoreEventReplayTests {
 
     @MainActor
     @Test("onEvent callbacks and a StoreModel made after a first subscriber get the launch's events too")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func callbacksAndModelGetTheLaunch() async throws {
         let (_, store, waiting) = try await launchWithUnfinished()
         let first = store.events()

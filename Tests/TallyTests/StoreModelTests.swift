@@ -9,6 +9,7 @@ import TallyCore
 @MainActor
 struct StoreModelTests {
     @Test("the model's state is the customer's at first look, before any event")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func stateLoadedAtCreation() async throws {
         let harness = Harness()
         let first = try await harness.launch()
@@ -23,6 +24,7 @@ struct StoreModelTests {
     }
 
     @Test("spend, restore with its count, and subscription status through the model")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func spendRestoreStatus() async throws {
         let harness = Harness()
         let model = await StoreModel(store: try await harness.launch())
@@ -49,6 +51,7 @@ struct StoreModelTests {
     }
 
     @Test("canMakePayments follows the backend on the store and the model")
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
     func canMakePayments() async throws {
         let harness = Harness()
         let store = try await harness.launch()

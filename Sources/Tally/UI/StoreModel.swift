@@ -3,31 +3,36 @@ import Observation
 import TallyCore
 
 
-/// The store for SwiftUI: products and the customer's state as observable properties, updated on the main
-/// actor after every event (the launch's events included: they are replayed to every subscriber).
+/// The store for SwiftUI on iOS 17 / macOS 14 and later (Observation): products and the customer's state as
+/// observable properties, updated on the main actor after every event (the launch's events included: they are
+/// replayed to every subscriber). For iOS 15–16, ``ObservableStoreModel`` is the same model as an
+/// `ObservableObject`; both forward to one implementation.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 @Observable
-public final class StoreModel {
+public final class StoreModel: StoreModelShell {
     /// The products loaded by ``loadProducts(_:)``, in the order asked.
-    public private(set) var products: [StoreProduct] = []
+    public var products: [StoreProduct] { values.products }
     /// Ids the store does not sell.
-    public private(set) var invalidProductIds: [String] = []
+    public var invalidProductIds: [String] { values.invalidProductIds }
     /// What the customer owns, read before the model is returned and refreshed after every event.
-    public private(set) var state: CustomerState
+    public var state: CustomerState { values.state }
     /// Purchases waiting for Ask to Buy approval.
-    public private(set) var pendingPurchases: [PendingPurchase]
+    public var pendingPurchases: [PendingPurchase] { values.pendingPurchases }
     /// Whether this account may buy (StoreKit's `AppStore.canMakePayments`); hide the buy buttons when false.
     /// Read at creation and by ``reload()``.
-    public private(set) var canMakePayments: Bool
+    public var canMakePayments: Bool { values.canMakePayments }
     /// Where ``state`` comes from (``Store/stateSource``): show an "offline" mark unless it is `.server` or `.local`.
-    public private(set) var stateSource: StateSource
+    public var stateSource: StateSource { values.stateSource }
     /// The latest event.
-    public private(set) var lastEvent: StoreEvent?
+    public var lastEvent: StoreEvent? { values.lastEvent }
     /// The latest failure, for an alert.
-    public private(set) var lastError: StoreError?
+    public var lastError: StoreError? { values.lastError }
 
     /// The engine behind the model.
     @ObservationIgnored public let store: Store
+    /// Every observed value, written by the shared model logic.
+    var values: StoreModelValues
     @ObservationIgnored private var subscription: StoreSubscription?
 
     /// A model over `store`: listens to its events, then reads the state, pending purchases and
@@ -35,16 +40,8 @@ public final class StoreModel {
     public init(store: Store) async {
         self.store = store
         let events = store.events()
-        state = await store.state
-        stateSource = await store.stateSource
-        pendingPurchases = await store.pendingPurchases
-        canMakePayments = await store.canMakePayments
-        subscription = StoreSubscription(task: Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                await self.handle(event)
-            }
-        })
+        values = await StoreModelValues.read(store)
+        subscription = listen(to: events)
     }
 
     /// Whether a feature is active in the current ``state``.
@@ -54,95 +51,45 @@ public final class StoreModel {
 
     /// Loads products; failures land in ``lastError``.
     public func loadProducts(_ ids: [String]) async {
-        do {
-            let result = try await store.products(ids)
-            products = result.products
-            invalidProductIds = result.invalidProductIds
-        } catch {
-            lastError = error
-        }
+        await loadProductsNow(ids)
     }
 
     /// Buys a product; nil when it failed (see ``lastError``).
     @discardableResult
     public func purchase(_ product: StoreProduct, quantity: Int = 1,
                          context: PurchaseContext = PurchaseContext()) async -> PurchaseOutcome? {
-        do {
-            let outcome = try await store.purchase(product, quantity: quantity, context: context)
-            await reload()
-            return outcome
-        } catch {
-            lastError = error
-            return nil
-        }
+        await purchaseNow(product, quantity: quantity, context: context)
     }
 
     /// Spends virtual currency (see ``Store/spend(_:of:id:)``): true when spent now, false when `id` was
     /// already spent, nil when refused or failed (see ``lastError``; `insufficientBalance` when short).
     @discardableResult
     public func spend(_ amount: Decimal, of currency: String, id: String) async -> Bool? {
-        do {
-            let spent = try await store.spend(amount, of: currency, id: id)
-            await reload()
-            return spent
-        } catch {
-            lastError = error
-            return nil
-        }
+        await spendNow(amount, of: currency, id: id)
     }
 
     /// Restores purchases; returns how many transactions came back (0 is a normal answer), nil when it failed
     /// (see ``lastError``).
     @discardableResult
     public func restore() async -> Int? {
-        do {
-            let restored = try await store.restore()
-            await reload()
-            return restored.count
-        } catch {
-            lastError = error
-            return nil
-        }
+        await restoreNow()
     }
 
     /// Asks the store for the subscriptions' renewal info (see ``Store/refreshSubscriptionStatus()``) and
     /// updates ``state``; failures land in ``lastError`` and leave the state as it was.
     public func refreshSubscriptionStatus() async {
-        do {
-            state = try await store.refreshSubscriptionStatus()
-            pendingPurchases = await store.pendingPurchases
-        } catch {
-            lastError = error
-        }
+        await refreshSubscriptionStatusNow()
     }
 
     /// Logs in or out with a server link (``Store/switchCustomer(to:appAccountToken:)``): what the server's
     /// ownership policy did with this device's purchases, nil when it failed (see ``lastError``).
     @discardableResult
     public func switchCustomer(to appUserId: String) async -> CustomerSwitch? {
-        do {
-            let change = try await store.switchCustomer(to: appUserId)
-            await reload()
-            return change
-        } catch {
-            lastError = error
-            return nil
-        }
+        await switchCustomerNow(to: appUserId)
     }
 
     /// Reads the state, pending purchases and ``canMakePayments`` again.
     public func reload() async {
-        state = await store.refresh()
-        stateSource = await store.stateSource
-        pendingPurchases = await store.pendingPurchases
-        canMakePayments = await store.canMakePayments
-    }
-
-    private func handle(_ event: StoreEvent) async {
-        lastEvent = event
-        if case .failed(_, let reason) = event { lastError = reason }
-        state = await store.state
-        stateSource = await store.stateSource
-        pendingPurchases = await store.pendingPurchases
+        await reloadNow()
     }
 }

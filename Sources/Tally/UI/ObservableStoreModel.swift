@@ -1,0 +1,95 @@
+#if canImport(Combine)
+import Foundation
+import Combine
+import TallyCore
+
+
+/// The store for SwiftUI apps on iOS 15–16 (or any app on Combine): ``StoreModel`` as an `ObservableObject`, for
+/// `@StateObject` / `@ObservedObject`. The same properties, calls and updates (the same implementation): every
+/// change sends `objectWillChange` on the main actor, before it is made. Compiled where Combine exists; on Linux
+/// against the Combine stand-in (Tests/CombineStandIn), so its tests run there.
+@MainActor
+public final class ObservableStoreModel: ObservableObject, StoreModelShell {
+    /// The products loaded by ``loadProducts(_:)``, in the order asked.
+    public var products: [StoreProduct] { values.products }
+    /// Ids the store does not sell.
+    public var invalidProductIds: [String] { values.invalidProductIds }
+    /// What the customer owns, read before the model is returned and refreshed after every event.
+    public var state: CustomerState { values.state }
+    /// Purchases waiting for Ask to Buy approval.
+    public var pendingPurchases: [PendingPurchase] { values.pendingPurchases }
+    /// Whether this account may buy (StoreKit's `AppStore.canMakePayments`); hide the buy buttons when false.
+    /// Read at creation and by ``reload()``.
+    public var canMakePayments: Bool { values.canMakePayments }
+    /// Where ``state`` comes from (``Store/stateSource``): show an "offline" mark unless it is `.server` or `.local`.
+    public var stateSource: StateSource { values.stateSource }
+    /// The latest event.
+    public var lastEvent: StoreEvent? { values.lastEvent }
+    /// The latest failure, for an alert.
+    public var lastError: StoreError? { values.lastError }
+
+    /// The engine behind the model.
+    public let store: Store
+    /// Every observed value, written by the shared model logic.
+    @Published var values: StoreModelValues
+    private var subscription: StoreSubscription?
+
+    /// A model over `store`: listens to its events, then reads the state, pending purchases and
+    /// ``canMakePayments``, so the first look at ``state`` is already the customer's.
+    public init(store: Store) async {
+        self.store = store
+        let events = store.events()
+        values = await StoreModelValues.read(store)
+        subscription = listen(to: events)
+    }
+
+    /// Whether a feature is active in the current ``state``.
+    public func isEntitled(_ feature: String) -> Bool {
+        state.isEntitled(feature)
+    }
+
+    /// Loads products; failures land in ``lastError``.
+    public func loadProducts(_ ids: [String]) async {
+        await loadProductsNow(ids)
+    }
+
+    /// Buys a product; nil when it failed (see ``lastError``).
+    @discardableResult
+    public func purchase(_ product: StoreProduct, quantity: Int = 1,
+                         context: PurchaseContext = PurchaseContext()) async -> PurchaseOutcome? {
+        await purchaseNow(product, quantity: quantity, context: context)
+    }
+
+    /// Spends virtual currency (see ``Store/spend(_:of:id:)``): true when spent now, false when `id` was
+    /// already spent, nil when refused or failed (see ``lastError``; `insufficientBalance` when short).
+    @discardableResult
+    public func spend(_ amount: Decimal, of currency: String, id: String) async -> Bool? {
+        await spendNow(amount, of: currency, id: id)
+    }
+
+    /// Restores purchases; returns how many transactions came back (0 is a normal answer), nil when it failed
+    /// (see ``lastError``).
+    @discardableResult
+    public func restore() async -> Int? {
+        await restoreNow()
+    }
+
+    /// Asks the store for the subscriptions' renewal info (see ``Store/refreshSubscriptionStatus()``) and
+    /// updates ``state``; failures land in ``lastError`` and leave the state as it was.
+    public func refreshSubscriptionStatus() async {
+        await refreshSubscriptionStatusNow()
+    }
+
+    /// Logs in or out with a server link (``Store/switchCustomer(to:appAccountToken:)``): what the server's
+    /// ownership policy did with this device's purchases, nil when it failed (see ``lastError``).
+    @discardableResult
+    public func switchCustomer(to appUserId: String) async -> CustomerSwitch? {
+        await switchCustomerNow(to: appUserId)
+    }
+
+    /// Reads the state, pending purchases and ``canMakePayments`` again.
+    public func reload() async {
+        await reloadNow()
+    }
+}
+#endif
