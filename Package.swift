@@ -204,5 +204,6 @@ package.targets.append(.target(name: "SwiftUI", path: "Tests/SwiftUIStandIn"))
 /// Examples/MarketApp/MarketApp.swift (the SwiftUI app) type-checked against the SwiftUI and StoreKit stand-ins; on
 /// Apple platforms it is built by an Xcode app target instead (see its README).
 package.targets.append(.executableTarget(name: "MarketApp", dependencies: ["MarketAppModel", "Tally", "SwiftUI", "StoreKit"],
-                                         path: "Examples/MarketApp", sources: ["MarketApp.swift"]))
+                                         path: "Examples/MarketApp", exclude: ["MarketShop.swift", "README.md"],
+                                         sources: ["MarketApp.swift"]))
 #endif
