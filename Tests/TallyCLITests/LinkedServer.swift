@@ -22,7 +22,10 @@ final class LinkedServer {
 
     /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given) and
     /// starts the server.
-    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil) throws {
+    /// With `requireCustomerTokens`, `customers.requireToken` is on with an HS256 secret made by
+    /// `tally serve customer-token --new-secret` (see ``customerToken(for:)``).
+    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil,
+         requireCustomerTokens: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
@@ -45,6 +48,13 @@ final class LinkedServer {
             "keys": [publicEntry, secretEntry],
         ]
         if let ownership { document["ownership"] = ownership }
+        if requireCustomerTokens {
+            let secret = directory.appendingPathComponent("customer-token.secret")
+            let made = try TallyProcess.run(["serve", "customer-token", "--new-secret", secret.path])
+            guard made.status == 0 else { throw CLITestError("tally serve customer-token --new-secret: \(made.stderr)") }
+            document["customers"] = ["requireToken": true,
+                                     "tokenKeys": [["alg": "HS256", "secretFile": secret.lastPathComponent]]]
+        }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }
@@ -52,6 +62,15 @@ final class LinkedServer {
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A customer token for `appUserId` from `tally serve customer-token` (valid 10 minutes), as the app's backend
+    /// would issue one.
+    func customerToken(for appUserId: String) throws -> String {
+        let made = try TallyProcess.run(["serve", "customer-token", "--config", configFile.path, "--user", appUserId,
+                                         "--seconds", "600"])
+        guard made.status == 0 else { throw CLITestError("tally serve customer-token: \(made.stderr)") }
+        return made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The server's base URL.

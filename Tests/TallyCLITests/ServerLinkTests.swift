@@ -34,13 +34,15 @@ struct ServerLinkTests {
         /// An engine over the sandbox for `account`/`device`, linked to `server` as `user` (through `url`, a
         /// ``SlowProxy`` in front of it, when given).
         func store(_ server: LinkedServer, user: String, account: String = "default", device: String = "default",
-                   recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil) async throws -> Store {
+                   recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil,
+                   customerToken: (@Sendable (String) async throws -> String?)? = nil) async throws -> Store {
             let saved = try SandboxDirectory(url: sandbox).load()
             let policy = retry ?? RetryPolicy(initialDelay: 0.02, maxDelay: 0.16) { delay in
                 recorder.delays.withLock { $0.append(delay) }
                 try await RetryPolicy.taskSleep(delay)
             }
-            let link = ServerLink(url: url ?? server.url, publicKey: server.publicKey, appUserId: user, retry: policy)
+            let link = ServerLink(url: url ?? server.url, publicKey: server.publicKey, appUserId: user, retry: policy,
+                                  customerToken: customerToken)
             return try await Store(
                 backend: SandboxBackend(directory: sandbox, account: account, device: device,
                                         pollInterval: 0.05),
@@ -81,6 +83,33 @@ struct ServerLinkTests {
         #expect(transaction.appAccountToken == token.uuidString.lowercased())
         #expect(ServerLink.appAccountToken(for: "user-1") == token)
         #expect(ServerLink.appAccountToken(for: "user-2") != token)
+        await store.close()
+    }
+
+    /// A server with `customers.requireToken`: the engine posts with the token its app's backend issued, once per
+    /// request; without one, nothing is acknowledged, so the purchase stays unfinished and is posted once a token
+    /// comes.
+    @Test func underRequireTokenTheEnginePostsWithItsBackendsTokenAndWaitsWithoutOne() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, requireCustomerTokens: true)
+        let issued = Mutex<[String]>([])
+        let available = Mutex(false)
+        let token = try server.customerToken(for: "user-1")
+        let store = try await scratch.store(server, user: "user-1", customerToken: { appUserId in
+            issued.withLock { $0.append(appUserId) }
+            return available.withLock { $0 } ? token : nil
+        })
+        guard case .purchased = try await store.purchase(Self.coins) else {
+            Issue.record("not purchased")
+            return
+        }
+        #expect(try scratch.unfinished() == 1, "no token: the server took nothing, so the purchase stays unfinished")
+        let diagnostics = await store.diagnostics
+        #expect(diagnostics.contains { $0.kind == .serverUnavailable && $0.message.contains("401") }, "\(diagnostics)")
+        available.withLock { $0 = true }
+        #expect(try await Self.eventually { try scratch.unfinished() == 0 })
+        #expect(try await server.coins("user-1") == 10)
+        #expect(issued.withLock { $0 }.allSatisfy { $0 == "user-1" } && issued.withLock { $0.count } >= 2)
         await store.close()
     }
 
