@@ -42,10 +42,13 @@ public final class EntitlementAPI: Sendable {
     /// How long a cached state may be served at most here (`store.cacheSeconds`); 0: the cache is off.
     var cacheMaximumAge: TimeInterval { TimeInterval(configuration.store.cacheSeconds) }
 
-    /// Builds the API; fails when the verification settings cannot make verifiers.
+    /// Builds the API; fails when the verification settings cannot make verifiers. `uptime` is the monotonic clock
+    /// the rate buckets refill on (the system's uptime; tests move their own).
     public init(configuration: ServerConfiguration, store: any CustomerStore, clock: ServerClock = .system,
                 log: @escaping @Sendable (String) -> Void = { _ in },
-                accessLog: (@Sendable (String) -> Void)? = nil) throws(ServerConfigurationError) {
+                accessLog: (@Sendable (String) -> Void)? = nil,
+                uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime })
+        throws(ServerConfigurationError) {
         self.configuration = configuration
         self.log = log
         self.accessLog = accessLog
@@ -53,7 +56,7 @@ public final class EntitlementAPI: Sendable {
         self.clock = clock
         keys = KeyRing(entries: configuration.keys)
         dashboardFiles = DashboardFiles(configuration.dashboard)
-        limiter = RateLimiter()
+        limiter = RateLimiter(uptime: uptime)
         customerTokens = CustomerTokenCheck(settings: configuration.customers)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)

@@ -60,8 +60,11 @@ struct ServerFixture {
         } else {
             store = SwitchableStore(try directory.open(readers: 2, credits: credits))
         }
+        // The rate buckets refill on this fixture's clock too, so tests move them without sleeping.
+        let clock = self.clock
         api = try EntitlementAPI(configuration: configuration, store: store, clock: clock.serverClock,
-                                 log: logged.append, accessLog: accessLogged.append)
+                                 log: logged.append, accessLog: accessLogged.append,
+                                 uptime: { clock.now.timeIntervalSince1970 })
     }
 
     /// A fixture on a fresh store of `kind`; nil when PostgreSQL is not available outside CI (the reason printed).
