@@ -25,8 +25,7 @@ actor StoreKitMessageShelf {
     }
 }
 
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
-@available(visionOS, unavailable)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension StoreKitBackend {
     /// `PurchaseIntent.intents` (iOS 16.4+ / macOS 14.4+; ends at once elsewhere): each intent's product id and,
     /// on iOS 18 / macOS 15, its offer id. The intent's product is kept, so buying it asks StoreKit for nothing more.
@@ -75,8 +74,7 @@ extension StoreKitBackend {
 }
 
 #if canImport(UIKit) && !os(tvOS) && !os(watchOS)
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
-@available(visionOS, unavailable)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension StoreKitBackend {
     /// `AppStore.showManageSubscriptions(in:)`, or with a group `showManageSubscriptions(in:subscriptionGroupID:)`
     /// on iOS 17+ (before, every group's sheet).

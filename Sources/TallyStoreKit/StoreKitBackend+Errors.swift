@@ -3,8 +3,7 @@ import Foundation
 import StoreKit
 import Tally
 
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
-@available(visionOS, unavailable)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension StoreKitBackend {
     /// StoreKit's errors as the engine's, case by case (the table in docs/engine.md). A cancellation is not an
     /// error for a purchase (see ``isUserCancellation(_:)``).

@@ -3,8 +3,7 @@ import Foundation
 import StoreKit
 import TallyCore
 
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
-@available(visionOS, unavailable)
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 extension StoreKitBackend {
     /// StoreKit's product as the engine's: kind, exact price and currency (`priceFormatStyle.currencyCode`), the
     /// localized name and description StoreKit gives (for the device's locale), subscription group, level, period

@@ -3,6 +3,9 @@ import Foundation
 import StoreKit
 import Tally
 import TallyCore
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+#endif
 
 /// The engine's backend over Apple's StoreKit 2, for a shipping app: products from `Product.products(for:)`,
 /// purchases through `purchase(options:)`, `Transaction.updates` listened to from the engine's start,
@@ -19,10 +22,10 @@ import TallyCore
 /// The same source compiles against Apple's StoreKit and, on Linux, against the stand-in in Tests/StoreKitStandIn;
 /// its behaviour is tested against the stand-in's scripted answers only — not yet run on an Apple device.
 ///
-/// Not on visionOS (not yet): StoreKit's `purchase(options:)` is not available there (a visionOS purchase needs
-/// `purchase(confirmIn:options:)` with a scene), so the backend is declared unavailable on visionOS.
-@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
-@available(visionOS, unavailable)
+/// On visionOS, where StoreKit has no `purchase(options:)`, a purchase is confirmed in the scene the app gives
+/// (``confirmationScene``: `purchase(confirmIn:options:)`, also used on iOS 17 / tvOS 17 and later when given);
+/// promoted purchases (`PurchaseIntent`) do not exist there. Not yet run on a visionOS device.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
 public actor StoreKitBackend: StoreBackend {
     /// Checks each JWS the engine keeps (see ``AppStoreVerifier``).
     public nonisolated let transactionVerifier: any TransactionVerifier
@@ -37,6 +40,17 @@ public actor StoreKitBackend: StoreBackend {
     private nonisolated let problemSink: AsyncStream<String>.Continuation
     /// StoreKit's messages handed to the engine and not shown yet (see StoreKitBackend+AppStoreSheets.swift).
     let messageShelf = StoreKitMessageShelf()
+    #if canImport(UIKit) && !os(watchOS)
+    /// The scene a purchase's confirmation sheet is shown in (`purchase(confirmIn:options:)`, iOS 17 / tvOS 17 /
+    /// visionOS 1): required on visionOS, optional elsewhere (nil: `purchase(options:)`). Set it from the app's
+    /// active window scene (``setConfirmationScene(_:)``).
+    private var confirmationScene: (@MainActor @Sendable () -> UIScene?)?
+
+    /// Where purchases are confirmed from now on (see ``confirmationScene``).
+    public func setConfirmationScene(_ scene: (@MainActor @Sendable () -> UIScene?)?) {
+        confirmationScene = scene
+    }
+    #endif
 
     /// A backend asking StoreKit about `subscriptionGroupIDs`' statuses, and verifying with `verifier`.
     public init(subscriptionGroupIDs: [String], verifier: any TransactionVerifier) {
@@ -115,7 +129,7 @@ public actor StoreKitBackend: StoreBackend {
         if let token = request.appAccountToken { options.insert(.appAccountToken(token)) }
         if request.quantity != 1 { options.insert(.quantity(request.quantity)) }
         let result: StoreKit.Product.PurchaseResult
-        do { result = try await product.purchase(options: options) } catch {
+        do { result = try await buy(product, options: options) } catch {
             if Self.isUserCancellation(error) { return .cancelled }
             throw Self.storeError(error, doing: "purchase of \(request.productId)")
         }
@@ -137,6 +151,24 @@ public actor StoreKitBackend: StoreBackend {
             throw StoreError(.backend, "purchase of \(request.productId): StoreKit answered a result this version "
                 + "of Tally does not know")
         }
+    }
+
+    /// StoreKit's purchase call for this platform: confirmed in ``confirmationScene`` when there is one (and it is
+    /// required on visionOS), else `purchase(options:)`.
+    private func buy(_ product: StoreKit.Product, options: Set<StoreKit.Product.PurchaseOption>) async throws
+        -> StoreKit.Product.PurchaseResult {
+        #if canImport(UIKit) && !os(watchOS)
+        if #available(iOS 17.0, tvOS 17.0, visionOS 1.0, *), let provider = confirmationScene,
+           let scene = await provider() {
+            return try await product.purchase(confirmIn: scene, options: options)
+        }
+        #endif
+        #if os(visionOS)
+        throw StoreError(.backend, "purchase of \(product.id): on visionOS a purchase is confirmed in a scene; "
+            + "call setConfirmationScene(_:) with the app's window scene first")
+        #else
+        return try await product.purchase(options: options)
+        #endif
     }
 
     /// `AppStore.sync()` (it shows a sign-in prompt: call on a user's action), then every verified

@@ -1,4 +1,5 @@
 import Foundation
+import UIKit
 
 /// Stands in for `StoreKit.Product`: a product's App Store data, and the purchase call.
 public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugStringConvertible {
@@ -47,8 +48,19 @@ public struct Product: Equatable, Hashable, Identifiable, Sendable, CustomDebugS
     }
 
     /// Records the call and answers what the script's purchase handler returns or throws.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    @available(visionOS, unavailable)
     @MainActor public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
         try StoreKitScript.shared.answerPurchase(self, options: options)
+    }
+
+    /// Records the call (its scene in ``StoreKitScript/Calls/confirmedIn``) and answers as ``purchase(options:)``.
+    @available(iOS 17.0, tvOS 17.0, visionOS 1.0, *)
+    @available(macOS, unavailable)
+    @available(watchOS, unavailable)
+    @MainActor public func purchase(confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        StoreKitScript.shared.recordConfirmation(in: scene)
+        return try StoreKitScript.shared.answerPurchase(self, options: options)
     }
 }
 

@@ -42,6 +42,8 @@ import Synchronization
         public var productRequests: [[String]] = []
         /// Each purchase: the product id and the options.
         public var purchases: [(productID: String, options: Set<Product.PurchaseOption>)] = []
+        /// The scenes purchases were confirmed in (`purchase(confirmIn:options:)`), by their type's name.
+        public var confirmedIn: [String] = []
         /// The ids of the transactions `finish()` was called on, in order.
         public var finished: [UInt64] = []
         /// How many times `AppStore.sync()` was called.
@@ -119,6 +121,11 @@ import Synchronization
         }
         guard let handler else { throw StoreKitError.unknown }
         return try handler(product, options)
+    }
+
+    func recordConfirmation(in scene: some AnyObject) {
+        let name = String(describing: type(of: scene))
+        state.withLock { $0.calls.confirmedIn.append(name) }
     }
 
     func recordFinish(_ transaction: Transaction) {

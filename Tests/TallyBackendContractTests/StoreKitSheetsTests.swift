@@ -64,6 +64,26 @@ struct StoreKitSheetsTests {
         await store.close()
     }
 
+    @Test("with a confirmation scene a purchase is confirmed in it (visionOS's only way); without one it is purchase(options:)")
+    func purchaseConfirmedInTheScene() async throws {
+        let world = try StoreKitWorld()
+        nonisolated(unsafe) var launched: StoreKitBackend?
+        let store = try await App(world).launch { backend in
+            launched = backend as? StoreKitBackend
+            return backend
+        }
+        let backend = try #require(launched)
+        guard case .purchased = try await store.purchase("market.coins.10") else { Issue.record("not purchased"); return }
+        #expect(script.calls.confirmedIn.isEmpty, "no scene given: purchase(options:)")
+        await backend.setConfirmationScene { StoreKitSheetScript.scene("checkout") }
+        guard case .purchased = try await store.purchase("market.premium") else { Issue.record("not purchased"); return }
+        #expect(script.calls.confirmedIn == ["UIWindowScene"])
+        #expect(script.calls.purchases.map(\.productID) == ["market.coins.10", "market.premium"])
+        #expect(await store.isEntitled("premium"))
+        #expect(await store.balance("coins") == 10)
+        await store.close()
+    }
+
     @Test("Message.messages reach storeMessages() with their reason; display(_:in:) shows that message in the scene, once")
     @MainActor
     func messagesDeferredThenDisplayed() async throws {
