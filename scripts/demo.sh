@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: the whole loop on the Market example. The App Store (`tally sandbox serve`, sending App Store
 # Server Notifications to the server), the app's server (`tally serve`, following the sandbox's clock) and the
-# market linked to the server as customer $DEMO_USER (default demo-user), holding the backend key to play the
-# app's backend for spends (demo only). One line tells where each listens; Ctrl-C (or `quit`) stops all three.
+# market linked to the server as customer $DEMO_USER (default demo-user), holding the backend key and the
+# customer-token secret to play the app's backend for spends and customer tokens (demo only; the server requires
+# a customer token for every customer, customers.requireToken). One line tells where each listens; Ctrl-C (or `quit`) stops all three.
 # Data in $DEMO_DATA (default $DATA/demo, i.e. ./.tally/demo), kept between runs; `make run` uses its own.
 # Ports: $SANDBOX_PORT and $PORT (default 0: free ones, printed). $TALLY: a built tally binary to use.
 set -euo pipefail
@@ -26,6 +27,7 @@ if [ ! -f "$server/keys.json" ]; then
 fi
 key() { python3 -c 'import json,sys
 print(next(k["key"] for k in map(json.loads, open(sys.argv[1])) if k["role"] == sys.argv[2]))' "$server/keys.json" "$1"; }
+[ -f "$server/customer-token.secret" ] || "$bin" serve customer-token --new-secret "$server/customer-token.secret" >/dev/null
 public_key="$(key public)"
 secret_key="$(key secret)"
 entries=$(python3 -c 'import json,sys
@@ -65,6 +67,7 @@ cat >"$server/tally-server.json" <<JSON
   "appConfiguration": "$root/Examples/Market/tally.json",
   "verification": {"environments": ["Sandbox"], "roots": ["sandbox-root.pem"]},
   "clock": {"sandboxURL": "$app_store_base"},
+  "customers": {"requireToken": true, "tokenKeys": [{"alg": "HS256", "secretFile": "customer-token.secret"}]},
   "keys": [$entries]
 }
 JSON
@@ -74,4 +77,5 @@ api="$(listening "$data/serve.log" "tally serve: listening on " "$!")"
 "$bin" sandbox set notification-url "$api/v1/notifications/apple" --data "$sandbox" >/dev/null
 
 echo "make demo: App Store (tally sandbox serve) $app_store, notifying $api/v1/notifications/apple · server (tally serve) $api · market as customer $user (refund, advance: tally sandbox … --data $sandbox) · Ctrl-C stops all"
-"$bin" market --data "$sandbox" --server "$api" --key "$public_key" --user "$user" --backend-key "$secret_key" "$@"
+"$bin" market --data "$sandbox" --server "$api" --key "$public_key" --user "$user" --backend-key "$secret_key" \
+    --customer-token-secret "$server/customer-token.secret" "$@"

@@ -44,10 +44,18 @@ struct DemoScriptTests {
         #expect(line.contains("notifying \(api)/v1/notifications/apple"))
         #expect(line.contains("Ctrl-C stops all"))
         #expect(try await Self.status(of: api + "/healthz") == 200)
+        // The demo's server requires customer tokens: the public key alone reads no customer (the market plays the
+        // app's backend issuing them).
+        let publicKey = try Self.key(data.appendingPathComponent("server/keys.json"), role: "public")
+        #expect(try await Self.status(of: api + "/v1/customers/demo-user", key: publicKey) == 401)
 
+        // Idle a minute first, as a person at the prompt would: the market keeps reading its state meanwhile, and
+        // the rate buckets must refill in real time although the server's clock follows the standing sandbox
+        // (before, every request of the demo user was 429 for good after about 40).
+        try await Task.sleep(for: .seconds(60))
         stdin.fileHandleForWriting.write(Data("buy market.coins.10\n".utf8))
         #expect(try await Self.eventually { output.text.contains("Purchased market.coins.10") }, "\(output.text)")
-        let secret = try Self.secretKey(data.appendingPathComponent("server/keys.json"))
+        let secret = try Self.key(data.appendingPathComponent("server/keys.json"), role: "secret")
         // One session for the polls; no answer may take longer than 10 s of the 60 s window.
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
@@ -106,13 +114,13 @@ struct DemoScriptTests {
         return String(text[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// The secret key `scripts/demo.sh` made (one `tally serve key` JSON object a line).
-    static func secretKey(_ file: URL) throws -> String {
+    /// The key of `role` that `scripts/demo.sh` made (one `tally serve key` JSON object a line).
+    static func key(_ file: URL, role: String) throws -> String {
         for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
             if let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-               entry["role"] as? String == "secret", let key = entry["key"] as? String { return key }
+               entry["role"] as? String == role, let key = entry["key"] as? String { return key }
         }
-        throw CLITestError("no secret key in \(file.path)")
+        throw CLITestError("no \(role) key in \(file.path)")
     }
 
     /// `GET /v1/customers/demo-user` with the secret key.
@@ -140,13 +148,15 @@ struct DemoScriptTests {
     }
 
     /// The HTTP status of a GET, nil when nothing answers.
-    static func status(of url: String) async throws -> Int? {
+    static func status(of url: String, key: String? = nil) async throws -> Int? {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 3
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: URL(string: url)!)
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         do {
-            let (_, response) = try await session.data(from: URL(string: url)!)
+            let (_, response) = try await session.data(for: request)
             return (response as? HTTPURLResponse)?.statusCode
         } catch {
             return nil

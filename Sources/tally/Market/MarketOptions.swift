@@ -20,6 +20,9 @@ struct MarketOptions: Sendable {
     var link: Link?
     /// `--backend-key SECRET`: the server's secret key, so this demo can play the app's backend for spends.
     var backendKey: String?
+    /// `--customer-token-secret FILE`: the server's HS256 customer-token secret (`customers.tokenKeys`), so this demo
+    /// can play the app's backend issuing customer tokens (audience `tally`).
+    var customerTokenSecret: URL?
 
     /// The server the market is linked to.
     struct Link: Sendable {
@@ -33,7 +36,7 @@ struct MarketOptions: Sendable {
 
     /// Every option `tally market` accepts (`quantity` belongs to `buy`).
     static let names: Set<String> = ["data", "config", "app-config", "account", "device", "locale", "quantity",
-                                     "server", "key", "user", "backend-key"]
+                                     "server", "key", "user", "backend-key", "customer-token-secret"]
 
     init(_ arguments: Arguments) throws(UsageError) {
         data = URL(fileURLWithPath: arguments.value("data") ?? "./.tally", isDirectory: true)
@@ -47,6 +50,10 @@ struct MarketOptions: Sendable {
         backendKey = arguments.value("backend-key")
         if backendKey != nil, link == nil { throw UsageError("--backend-key needs --server, --key and --user") }
         if backendKey?.isEmpty == true { throw UsageError("--backend-key is empty") }
+        customerTokenSecret = arguments.value("customer-token-secret").map { URL(fileURLWithPath: $0) }
+        if customerTokenSecret != nil, link == nil {
+            throw UsageError("--customer-token-secret needs --server, --key and --user")
+        }
     }
 
     /// `--server`, `--key` and `--user`, all three or none.

@@ -23,12 +23,18 @@ struct MarketSession: Sendable {
         let sandbox = try loadOrCreate(directory, options)
         let locale = options.locale ?? sandbox.settings.locale
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
+        let tokens = try options.customerTokenSecret.map(MarketCustomerTokens.init(secretFile:))
         let serverLink = options.link.map {
             ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
-                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5)
+                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider)
         }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, serverLink: serverLink)
+        if tokens != nil {
+            Output.error("note: demo only — this market holds the customer-token secret (--customer-token-secret) to "
+                + "play the app's backend, which issues each signed-in user a short-lived token; a real app asks its "
+                + "backend for one")
+        }
         if options.backendKey != nil {
             Output.error("note: demo only — this market holds the server's secret key (--backend-key) to play the "
                 + "app's backend for spends; a real app never ships it: the app asks its backend, which spends with "
