@@ -1,7 +1,7 @@
 /// The help texts of `tally market`.
 enum MarketHelp {
     static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
-        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--backend-key SECRET]] "
+        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--backend-key SECRET] [--customer-token-secret FILE]] "
         + "[--json] [COMMAND ...]"
 
     static let commands = """
@@ -34,7 +34,9 @@ enum MarketHelp {
     customer ID — the same on every device (account) of that customer after a refresh. While the server cannot
     be reached, status shows the server's last state saved on this device, marked OFFLINE. Spends belong to the
     app's backend (the server's secret key): --backend-key SECRET lets this demo play that backend — demo only,
-    a real app never ships the secret key.
+    a real app never ships the secret key. A server with customers.requireToken wants a customer token from the
+    app's backend with every request: --customer-token-secret FILE (the server's HS256 secret file) lets this demo
+    sign them itself — demo only too.
 
     COMMANDS
     \(commands)
