@@ -15,14 +15,16 @@ final class LinkedServer {
     let configFile: URL
     let publicKey: String
     let secretKey: String
+    /// The server's signing key's public key (SPKI DER) when it signs its answers (`signing: true`), else nil.
+    let serverPublicKey: Data?
     /// The port of the first start; ``start()`` listens there again.
     private(set) var port = 0
     private var process: Process?
     private let output = OutputCollector()
 
-    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given) and
-    /// starts the server.
-    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil) throws {
+    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given; with
+    /// `signing`, a key made by `tally serve signing-key` in `signing.privateKeyFile`) and starts the server.
+    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil, signing: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
@@ -45,6 +47,18 @@ final class LinkedServer {
             "keys": [publicEntry, secretEntry],
         ]
         if let ownership { document["ownership"] = ownership }
+        if signing {
+            let made = try TallyProcess.run(["serve", "signing-key", "--out",
+                                             directory.appendingPathComponent("signing.pem").path])
+            guard made.status == 0, let key = try made.json()["publicKey"] as? String,
+                  let der = Data(base64Encoded: key) else {
+                throw CLITestError("tally serve signing-key failed: \(made.stdout) \(made.stderr)")
+            }
+            serverPublicKey = der
+            document["signing"] = ["privateKeyFile": "signing.pem"]
+        } else {
+            serverPublicKey = nil
+        }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }

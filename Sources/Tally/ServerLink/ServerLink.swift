@@ -20,20 +20,29 @@ public struct ServerLink: Sendable {
     public var retry: RetryPolicy
     /// How long one request may take, in seconds, before it counts as "server unreachable".
     public var requestTimeout: TimeInterval
+    /// The server's signing key (`tally serve signing-key` prints it), pinned: SubjectPublicKeyInfo DER or ANSI
+    /// x9.63 (`04 ‖ X ‖ Y`) of a P-256 key. With it, every customer answer must carry a `Tally-Signature` by this
+    /// key for this request's nonce (else it counts as "server unreachable" and is reported), and
+    /// `server-state.json` is shown only while its kept signature verifies. Nil: answers and the saved state are
+    /// believed as they come, and ``Store/diagnostics`` says so.
+    public var serverPublicKey: Data?
 
     /// Creates a link.
     ///
     /// - Parameters:
     ///   - appAccountToken: the token to set on purchases; by default ``appAccountToken(for:)`` of `appUserId`,
     ///     the same on every device of the customer.
+    ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
     public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
-                retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15) {
+                retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
+                serverPublicKey: Data? = nil) {
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId
         self.appAccountToken = appAccountToken ?? Self.appAccountToken(for: appUserId)
         self.retry = retry
         self.requestTimeout = requestTimeout
+        self.serverPublicKey = serverPublicKey
     }
 
     /// The stable `appAccountToken` of a customer: a UUID (version 8, RFC 9562's custom layout) holding the
@@ -41,7 +50,7 @@ public struct ServerLink: Sendable {
     /// same token for the same `appUserId` without asking anyone, so the server can attribute App Store
     /// notifications to the customer. It is not a secret and not meant to hide the id (Apple asks that it
     /// carry no personal data: an `appUserId` that is personal data should be hashed by the app, or pass your
-    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:)``).
+    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:serverPublicKey:)``).
     public static func appAccountToken(for appUserId: String) -> UUID {
         var bytes = FNV1a128.hash(Array("tally.appAccountToken:\(appUserId)".utf8))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8

@@ -23,6 +23,8 @@ public final class EntitlementAPI: Sendable {
     /// The rules and encoding of states, for stores whose writes answer with one (``StateEncoding``).
     let stateEncoding: StateEncoding
     let cache = StateCache()
+    /// Signs customer answers (`signing`); nil: they go unsigned.
+    let signer: AnswerSigner?
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
     /// Whether writes work, for `/readyz`.
@@ -52,6 +54,7 @@ public final class EntitlementAPI: Sendable {
         keys = KeyRing(entries: configuration.keys)
         dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter()
+        signer = configuration.signing.map { AnswerSigner(key: $0.privateKey) }
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
@@ -108,6 +111,11 @@ public final class EntitlementAPI: Sendable {
             response = error.response
         }
         if match.route.isCustomerScoped { response.headers.append(Self.noStore) }
+        if let signer, match.route.answersCustomerState, (200..<300).contains(response.status),
+           let field = signer.field(body: response.body, nonce: request.header(AnswerSignature.nonceHeaderName),
+                                    at: clock.now()) {
+            response.headers.append(field)
+        }
         return (template, response)
     }
 

@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
                                   "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
-                                  "dashboard"]
+                                  "dashboard", "signing"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -98,12 +98,14 @@ extension ServerConfiguration {
             }
         }
         let store = loadStore(members["store"], environment: environment, reader: &reader)
+        let signing = loadSigning(members["signing"], reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
             keys: keys, limits: limits, threads: threads, notifications: notifications,
             appStoreServerAPI: appStoreServerAPI, sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
         configuration.dashboard = dashboard
+        configuration.signing = signing
         return configuration
     }
 
