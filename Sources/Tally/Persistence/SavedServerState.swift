@@ -34,7 +34,7 @@ struct SavedServerState: Codable, Sendable, Hashable {
     /// The server's answer the state came in, with its signature; nil in a format-1 file.
     var answer: SignedAnswer?
 
-    init(server: URL, appUserId: String, savedAt: Date, state: CustomerState, answer: SignedAnswer?) {
+    init(server: URL, appUserId: String, savedAt: Date, state: CustomerState, answer: SignedAnswer? = nil) {
         formatVersion = Self.currentFormatVersion
         serverURL = server.absoluteString
         self.appUserId = appUserId
@@ -52,7 +52,7 @@ struct SavedServerState: Codable, Sendable, Hashable {
     /// server or customer (silently: a switched customer, or an app pointed at another server); why it cannot
     /// be used when the file is unreadable or of a newer format. With `verifier` (the pinned key), the state is
     /// the kept answer's, and only when its signature verifies for `appUserId`; why not otherwise.
-    static func read(in directory: URL, from server: URL, for appUserId: String, verifier: AnswerVerifier?)
+    static func read(in directory: URL, from server: URL, for appUserId: String, verifier: AnswerVerifier? = nil)
         -> Result<SavedServerState, SavedStateProblem>? {
         let path = path(in: directory)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
