@@ -154,7 +154,7 @@ let package = Package(
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
                                    "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
-                              "notification_receiver.py", "slow_proxy.py", "replay_proxy.py",
+                              "notification_receiver.py", "slow_proxy.py",
                               "verify_answer_signature.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.

@@ -2,11 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Tally
 import TallyCore
 import Testing
@@ -133,7 +128,7 @@ struct SignedServerStateTests {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox, signing: true)
         let key = try #require(server.serverPublicKey)
-        let proxy = try ReplayProxy(to: server.url, in: scratch.harness.root)
+        let proxy = try SlowProxy(to: server.url, in: scratch.harness.root)
         // The first GET (no coins yet) is captured by the proxy.
         let store = try await scratch.store(server, user: "user-1", url: proxy.url, serverPublicKey: key)
         #expect(await store.stateSource == .server)
@@ -195,49 +190,5 @@ struct SignedServerStateTests {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
-
-/// `replay_proxy.py` in front of a real `tally serve`: forwards requests (nonce and signature included) and, once
-/// ``replay()`` is called, answers every GET with the first answer it captured for that path. Killed when released.
-final class ReplayProxy {
-    private let process = Process()
-    private let control: URL
-    /// The proxy's base URL, for the engine's ``ServerLink``.
-    private(set) var url = URL(string: "http://127.0.0.1")!
-
-    init(to target: URL, in directory: URL) throws {
-        let name = "replay-proxy-\(UUID().uuidString)"
-        let portFile = directory.appendingPathComponent("\(name).port")
-        control = directory.appendingPathComponent("\(name).control")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("replay_proxy.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, portFile.path, target.absoluteString, control.path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let port = try? String(contentsOf: portFile, encoding: .utf8), !port.isEmpty {
-                url = URL(string: "http://127.0.0.1:\(port)")!
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        stop()
-        throw CLITestError("replay_proxy.py did not start")
-    }
-
-    deinit { stop() }
-
-    /// From now on every GET gets the first answer captured for its path.
-    func replay() throws {
-        try Data("replay".utf8).write(to: control)
-    }
-
-    /// SIGKILL (the test process blocks SIGTERM for its children).
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
