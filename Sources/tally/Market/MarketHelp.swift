@@ -1,7 +1,7 @@
 /// The help texts of `tally market`.
 enum MarketHelp {
     static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
-        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--backend-key SECRET]] "
+        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--server-signing-key BASE64] [--backend-key SECRET]] "
         + "[--json] [COMMAND ...]"
 
     static let commands = """
@@ -34,7 +34,9 @@ enum MarketHelp {
     customer ID — the same on every device (account) of that customer after a refresh. While the server cannot
     be reached, status shows the server's last state saved on this device, marked OFFLINE. Spends belong to the
     app's backend (the server's secret key): --backend-key SECRET lets this demo play that backend — demo only,
-    a real app never ships the secret key.
+    a real app never ships the secret key. --server-signing-key BASE64 pins the server's signing key (the
+    publicKey 'tally serve signing-key' printed): answers and the saved state are then believed only when the
+    server's Tally-Signature verifies; without it the market warns serverAnswersUnsigned.
 
     COMMANDS
     \(commands)

@@ -25,7 +25,7 @@ struct MarketSession: Sendable {
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
         let serverLink = options.link.map {
             ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
-                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5)
+                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, serverPublicKey: $0.serverPublicKey)
         }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, serverLink: serverLink)
