@@ -177,6 +177,17 @@ struct SignedServerStateTests {
         #expect(try Self.python(key, header, nonce, bodyFile).hasPrefix("invalid"))
     }
 
+    @Test func aPinnedKeyThatIsNoP256KeyRefusesEveryAnswerAndSaysSo() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, signing: true)
+        let store = try await scratch.store(server, user: "user-1", serverPublicKey: Data("not a key".utf8))
+        #expect(await store.stateSource == .localCache)
+        #expect(await store.diagnostics.contains {
+            $0.kind == .serverAnswerUnverified && $0.message.contains("is not a P-256 public key")
+        })
+        await store.close()
+    }
+
     /// verify_answer_signature.py's verdict.
     static func python(_ key: Data, _ header: String, _ nonce: String, _ body: URL) throws -> String {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
