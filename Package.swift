@@ -12,6 +12,8 @@ let appleCryptoOnLinux: [Target.Dependency] = [
     .target(name: "CryptoKit", condition: .when(platforms: [.linux])),
     .target(name: "Security", condition: .when(platforms: [.linux])),
 ]
+/// The CryptoKit stand-in alone, on Linux only: the engine checks the server's signed answers with CryptoKit.
+let cryptoKitOnLinux: [Target.Dependency] = [.target(name: "CryptoKit", condition: .when(platforms: [.linux]))]
 /// The UIKit stand-in (Tests/UIKitStandIn, module `UIKit`, declaring only `UIWindowScene`) as a dependency, on
 /// Linux only: the StoreKit sheets' API (manage subscriptions, offer codes, refund requests, messages) takes the
 /// app's scene, and on Linux that API compiles against the stand-in.
@@ -23,6 +25,7 @@ let swiftUIOnLinux: [Target.Dependency] = [.target(name: "SwiftUI", condition: .
 #else
 let storeKitOnLinux: [Target.Dependency] = []
 let appleCryptoOnLinux: [Target.Dependency] = []
+let cryptoKitOnLinux: [Target.Dependency] = []
 let uiKitOnLinux: [Target.Dependency] = []
 let combineOnLinux: [Target.Dependency] = []
 let swiftUIOnLinux: [Target.Dependency] = []
@@ -92,7 +95,9 @@ let package = Package(
         /// Verification of App Store signed data and receipts.
         .target(name: "TallyVerify", dependencies: ["TallyCore", "TallyCrypto", "COpenSSL", "TallySignedData"]),
         /// The engine apps import: products, purchases, restore, ownership and crash-safe delivery.
-        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"] + uiKitOnLinux + combineOnLinux),
+        /// Checks the server's signed answers (`Tally-Signature`) with CryptoKit (on Linux its stand-in).
+        .target(name: "Tally", dependencies: ["TallyCore", "TallyLocking"] + cryptoKitOnLinux + uiKitOnLinux
+                    + combineOnLinux),
         /// The engine's `StoreBackend` over a sandbox directory (the only place that knows both); it signs what it
     /// delivers with the sandbox's authority and verifies signed forms with TallyVerify.
         .target(name: "TallySandboxBackend",
@@ -157,7 +162,8 @@ let package = Package(
                     dependencies: ["tally", "tally-delivery-harness", "Tally", "TallyCore", "TallySandbox",
                                    "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
-                              "notification_receiver.py", "slow_proxy.py"]),
+                              "notification_receiver.py", "slow_proxy.py",
+                              "verify_answer_signature.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

@@ -25,6 +25,11 @@ if [ ! -f "$server/keys.json" ]; then
     { "$bin" serve key --role public --name app; "$bin" serve key --role secret --name backend; } >"$server/keys.json"
     chmod 600 "$server/keys.json"
 fi
+# The server's signing key (answers carry Tally-Signature); the market pins its public key.
+if [ ! -f "$server/signing.pem" ]; then
+    "$bin" serve signing-key --out "$server/signing.pem" >"$server/signing.json"
+fi
+server_signing_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["publicKey"])' "$server/signing.json")"
 key() { python3 -c 'import json,sys
 print(next(k["key"] for k in map(json.loads, open(sys.argv[1])) if k["role"] == sys.argv[2]))' "$server/keys.json" "$1"; }
 [ -f "$server/customer-token.secret" ] || "$bin" serve customer-token --new-secret "$server/customer-token.secret" >/dev/null
@@ -68,6 +73,7 @@ cat >"$server/tally-server.json" <<JSON
   "verification": {"environments": ["Sandbox"], "roots": ["sandbox-root.pem"]},
   "clock": {"sandboxURL": "$app_store_base"},
   "customers": {"requireToken": true, "tokenKeys": [{"alg": "HS256", "secretFile": "customer-token.secret"}]},
+  "signing": {"privateKeyFile": "signing.pem"},
   "keys": [$entries]
 }
 JSON
@@ -77,5 +83,5 @@ api="$(listening "$data/serve.log" "tally serve: listening on " "$!")"
 "$bin" sandbox set notification-url "$api/v1/notifications/apple" --data "$sandbox" >/dev/null
 
 echo "make demo: App Store (tally sandbox serve) $app_store, notifying $api/v1/notifications/apple · server (tally serve) $api · market as customer $user (refund, advance: tally sandbox … --data $sandbox) · Ctrl-C stops all"
-"$bin" market --data "$sandbox" --server "$api" --key "$public_key" --user "$user" --backend-key "$secret_key" \
-    --customer-token-secret "$server/customer-token.secret" "$@"
+"$bin" market --data "$sandbox" --server "$api" --key "$public_key" --user "$user" --server-signing-key "$server_signing_key" \
+    --backend-key "$secret_key" --customer-token-secret "$server/customer-token.secret" "$@"

@@ -1,7 +1,8 @@
-// CryptoKit, stood in: the part of Apple's CryptoKit that TallyStoreKit's Apple-path verifier uses — P-256 public
-// keys from their x9.63 bytes and ECDSA signature checks over data — declared with CryptoKit's names, labels, types
-// and `throws` as apple/swift-crypto (which mirrors CryptoKit's public API) declares them, so the verifier's one
-// source compiles here (Linux) and, unchanged, against the real framework on Apple platforms.
+// CryptoKit, stood in: the part of Apple's CryptoKit that TallyStoreKit's Apple-path verifier and Tally's check of
+// the server's signed answers use — P-256 public keys from their x9.63 or DER bytes and ECDSA signature checks over
+// data — declared with CryptoKit's names, labels, types and `throws` as apple/swift-crypto (which mirrors
+// CryptoKit's public API) declares them, so each one source compiles here (Linux) and, unchanged, against the real
+// framework on Apple platforms.
 //
 // Implemented over TallyCrypto (OpenSSL): test support on Linux only. Package.swift declares this target only when
 // the manifest is evaluated on Linux and TallyStoreKit depends on it only there (`.when(platforms: [.linux])`), so
@@ -41,6 +42,17 @@ public enum P256 {
                 ]
                 guard let key = TallyCrypto.PublicKey(spki: prefix + point), key.isP256 else {
                     throw CryptoKitError.incorrectKeySize  // OpenSSL refuses a point off the curve
+                }
+                self.key = key
+            }
+
+            /// Creates a key from its Distinguished Encoding Rules (DER) encoded representation (SubjectPublicKeyInfo).
+            public init<Bytes>(derRepresentation: Bytes) throws
+                where Bytes: RandomAccessCollection, Bytes.Element == UInt8 {
+                let der = Array(derRepresentation)
+                // DER only (TallyCrypto would also read PEM): a SEQUENCE, and a P-256 key.
+                guard der.first == 0x30, let key = TallyCrypto.PublicKey(spki: der), key.isP256 else {
+                    throw CryptoKitError.incorrectKeySize
                 }
                 self.key = key
             }

@@ -38,6 +38,8 @@ struct DemoScriptTests {
         defer { if demo.isRunning { kill(-demo.processIdentifier, SIGKILL) } }
 
         #expect(try await Self.eventually { output.text.contains("Commands: products") }, "\(output.text)")
+        // The market pins the server's signing key (`tally serve signing-key`): no unchecked-link warning.
+        #expect(!output.text.contains("serverAnswersUnsigned"), "\(output.text)")
         let line = try #require(output.line(startingWith: "make demo: "), "\(output.text)")
         let api = try #require(Self.url(after: "server (tally serve) ", in: line), "\(line)")
         let appStore = try #require(Self.url(after: "App Store (tally sandbox serve) ", in: line), "\(line)")

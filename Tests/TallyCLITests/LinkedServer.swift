@@ -15,16 +15,18 @@ final class LinkedServer {
     let configFile: URL
     let publicKey: String
     let secretKey: String
+    /// The server's signing key's public key (SPKI DER) when it signs its answers (`signing: true`), else nil.
+    let serverPublicKey: Data?
     /// The port of the first start; ``start()`` listens there again.
     private(set) var port = 0
     private var process: Process?
     private let output = OutputCollector()
 
-    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given) and
-    /// starts the server.
-    /// With `requireCustomerTokens`, `customers.requireToken` is on with an HS256 secret made by
-    /// `tally serve customer-token --new-secret` (see ``customerToken(for:)``).
-    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil,
+    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given; with
+    /// `signing`, a key made by `tally serve signing-key` in `signing.privateKeyFile`; with `requireCustomerTokens`,
+    /// `customers.requireToken` on with an HS256 secret made by `tally serve customer-token --new-secret`, see
+    /// ``customerToken(for:)``) and starts the server.
+    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil, signing: Bool = false,
          requireCustomerTokens: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
@@ -54,6 +56,18 @@ final class LinkedServer {
             guard made.status == 0 else { throw CLITestError("tally serve customer-token --new-secret: \(made.stderr)") }
             document["customers"] = ["requireToken": true,
                                      "tokenKeys": [["alg": "HS256", "secretFile": secret.lastPathComponent]]]
+        }
+        if signing {
+            let made = try TallyProcess.run(["serve", "signing-key", "--out",
+                                             directory.appendingPathComponent("signing.pem").path])
+            guard made.status == 0, let key = try made.json()["publicKey"] as? String,
+                  let der = Data(base64Encoded: key) else {
+                throw CLITestError("tally serve signing-key failed: \(made.stdout) \(made.stderr)")
+            }
+            serverPublicKey = der
+            document["signing"] = ["privateKeyFile": "signing.pem"]
+        } else {
+            serverPublicKey = nil
         }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()

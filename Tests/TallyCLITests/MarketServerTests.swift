@@ -11,9 +11,9 @@ struct MarketServerTests {
         let sandbox: MarketSandbox
         let server: LinkedServer
 
-        init(ownership: String? = nil) throws {
+        init(ownership: String? = nil, signing: Bool = false) throws {
             sandbox = try MarketSandbox()
-            server = try LinkedServer(trusting: sandbox.directory, ownership: ownership)
+            server = try LinkedServer(trusting: sandbox.directory, ownership: ownership, signing: signing)
         }
 
         /// The market's arguments for one device of `user` (through `url`, a ``SlowProxy``, when given).
@@ -21,6 +21,7 @@ struct MarketServerTests {
             ["--data", sandbox.directory.path, "--account", "\(device)-id", "--device", device,
              "--server", (url ?? server.url).absoluteString, "--key", server.publicKey, "--user", user]
                 + (backend ? ["--backend-key", server.secretKey] : [])
+                + (server.serverPublicKey.map { ["--server-signing-key", $0.base64EncodedString()] } ?? [])
         }
 
         /// One market command, run to its end.
@@ -129,6 +130,21 @@ struct MarketServerTests {
         let server = json["server"] as? [String: Any]
         #expect(server?["stateSource"] as? String == "savedServerState")
         #expect(server?["serverStateDate"] is String)
+    }
+
+    @Test func withTheServersSigningKeyPinnedAnEditedSavedStateIsNotShown() throws {
+        let world = try World(signing: true)
+        let bought = try world.market("phone", ["buy", "market.coins.10"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(!bought.stderr.contains("serverAnswersUnsigned"), "\(bought.stderr)")
+        world.server.stop()
+        let file = world.sandbox.directory.appendingPathComponent("apps/phone-id/phone/server-state.json")
+        try SignedServerStateTests.forgeCoins(file, to: 999_999)
+        let offline = try world.market("phone", ["status", "--json"])
+        #expect(offline.status == 0)
+        #expect(offline.stderr.contains("savedServerStateUnverified"), "\(offline.stderr)")
+        let balances = try offline.json()["balances"] as? [String: Any]
+        #expect((balances?["coins"] as? NSNumber)?.intValue == 10, "\(offline.stdout)")
     }
 
     @Test func loginOnAnotherAccountFollowsTheServersPolicy() async throws {

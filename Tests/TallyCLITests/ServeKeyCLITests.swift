@@ -62,3 +62,44 @@ struct ServeKeyCLITests {
         #expect(output.stdout.isEmpty)
     }
 }
+
+@Suite("tally serve signing-key")
+struct ServeSigningKeyCLITests {
+    @Test("'serve signing-key' writes a private P-256 key (0600, never over a file) and prints its public key")
+    func signingKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-signing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("signing.pem")
+        let made = try TallyProcess.run(["serve", "signing-key", "--out", file.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let printed = try made.json()
+        #expect(Set(printed.keys) == ["privateKeyFile", "publicKey", "publicKeyX963"])
+        let spkiText = try #require(printed["publicKey"] as? String)
+        let x963Text = try #require(printed["publicKeyX963"] as? String)
+        let spki = try #require(Data(base64Encoded: spkiText))
+        let x963 = try #require(Data(base64Encoded: x963Text))
+        #expect(spki.count == 91 && x963.count == 65 && x963.first == 0x04 && spki.suffix(65) == x963)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        // openssl, independently: the file's public key is the printed one.
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "pkey", "-in", file.path, "-pubout", "-outform", "DER"]
+        let out = Pipe()
+        openssl.standardOutput = out
+        try openssl.run()
+        let der = out.fileHandleForReading.readDataToEndOfFile()
+        openssl.waitUntilExit()
+        #expect(der == spki)
+
+        let before = try Data(contentsOf: file)
+        let again = try TallyProcess.run(["serve", "signing-key", "--out", file.path])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("never replaced"), "\(again.stderr)")
+        #expect(try Data(contentsOf: file) == before)
+        let missing = try TallyProcess.run(["serve", "signing-key"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("missing --out FILE"))
+    }
+}

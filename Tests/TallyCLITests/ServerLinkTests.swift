@@ -32,17 +32,18 @@ struct ServerLinkTests {
         }
 
         /// An engine over the sandbox for `account`/`device`, linked to `server` as `user` (through `url`, a
-        /// ``SlowProxy`` in front of it, when given).
+        /// ``SlowProxy`` in front of it, when given), pinning `serverPublicKey` when given.
         func store(_ server: LinkedServer, user: String, account: String = "default", device: String = "default",
                    recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil,
-                   customerToken: (@Sendable (String) async throws -> String?)? = nil) async throws -> Store {
+                   customerToken: (@Sendable (String) async throws -> String?)? = nil,
+                   serverPublicKey: Data? = nil) async throws -> Store {
             let saved = try SandboxDirectory(url: sandbox).load()
             let policy = retry ?? RetryPolicy(initialDelay: 0.02, maxDelay: 0.16) { delay in
                 recorder.delays.withLock { $0.append(delay) }
                 try await RetryPolicy.taskSleep(delay)
             }
             let link = ServerLink(url: url ?? server.url, publicKey: server.publicKey, appUserId: user, retry: policy,
-                                  customerToken: customerToken)
+                                  customerToken: customerToken, serverPublicKey: serverPublicKey)
             return try await Store(
                 backend: SandboxBackend(directory: sandbox, account: account, device: device,
                                         pollInterval: 0.05),

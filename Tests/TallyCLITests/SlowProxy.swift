@@ -48,6 +48,11 @@ final class SlowProxy {
         try Data("\(from)\t\(to)".utf8).write(to: URL(fileURLWithPath: control.path + ".rewrite"))
     }
 
+    /// From now on every GET gets the first answer captured for its path (body and `Tally-Signature`), unforwarded.
+    func replay() throws {
+        try Data("replay".utf8).write(to: URL(fileURLWithPath: control.path + ".replay"))
+    }
+
     /// Lets the held answers go (and holds no more).
     func release() throws {
         try FileManager.default.removeItem(at: control)

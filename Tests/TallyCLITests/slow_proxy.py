@@ -6,6 +6,10 @@ Each request is forwarded to TARGET_URL as is, and "METHOD PATH" appended to CON
 request with that method and path gets the server's answer SECONDS after the server gave it: a slow network
 for one customer's call, so a test can make an answer land after the engine moved on. While CONTROL_FILE.rewrite exists, each of its lines "FROM<TAB>TO" replaces
 the bytes FROM by TO in every answer: a server that answers what `tally serve` does not (a newer one).
+The Tally-Nonce request header and the Tally-Signature answer header pass through, and the first answer to each
+"METHOD PATH" is captured: while CONTROL_FILE.replay exists, a GET is not forwarded but gets the captured answer to
+its path, body and Tally-Signature as the server signed them then (for that earlier request's nonce) — an attacker
+on the network replaying an older, genuinely signed customer state.
 """
 import os
 import sys
@@ -15,6 +19,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT_FILE, TARGET, CONTROL = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
+captured = {}
 
 
 def held_back(method, path):
@@ -34,15 +39,12 @@ class Proxy(BaseHTTPRequestHandler):
         hold = held_back(self.command, self.path)
         with open(CONTROL + ".seen", "a", encoding="utf-8") as seen:
             seen.write(f"{self.command} {self.path}\n")
-        request = urllib.request.Request(TARGET + self.path, data=body, method=self.command)
-        for name in ("Authorization", "Content-Type"):
-            if self.headers.get(name):
-                request.add_header(name, self.headers[name])
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                status, data = answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            status, data = error.code, error.read()
+        key = (self.command, self.path)
+        if self.command == "GET" and os.path.exists(CONTROL + ".replay") and key in captured:
+            status, data, signature = captured[key]
+        else:
+            status, data, signature = self.ask_server(body)
+            captured.setdefault(key, (status, data, signature))
         while hold and os.path.exists(CONTROL):
             time.sleep(0.02)
         try:
@@ -54,9 +56,22 @@ class Proxy(BaseHTTPRequestHandler):
             pass
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        if signature:
+            self.send_header("Tally-Signature", signature)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def ask_server(self, body):
+        request = urllib.request.Request(TARGET + self.path, data=body, method=self.command)
+        for name in ("Authorization", "Content-Type", "Tally-Nonce"):
+            if self.headers.get(name):
+                request.add_header(name, self.headers[name])
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.read(), answer.headers.get("Tally-Signature")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read(), error.headers.get("Tally-Signature")
 
     do_GET = forward
     do_POST = forward

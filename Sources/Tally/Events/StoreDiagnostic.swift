@@ -33,6 +33,18 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The server's saved state (`server-state.json`) could not be read or written: it is not shown while
         /// the server cannot be reached (the customer file is), and is written again at the server's next answer.
         case savedServerStateUnusable
+        /// The server answered, but its answer's `Tally-Signature` does not verify with the pinned
+        /// ``ServerLink/serverPublicKey`` (missing, forged, or signed for another request's nonce or another
+        /// customer): it was not believed — a post stays unfinished and is posted again, the state shown stays the
+        /// last one believed.
+        case serverAnswerUnverified
+        /// `server-state.json` does not carry a server signature that verifies with the pinned
+        /// ``ServerLink/serverPublicKey`` for this customer (edited, forged, copied from another customer or server,
+        /// or written before the key was pinned): it is ignored until the server answers again.
+        case savedServerStateUnverified
+        /// The ``ServerLink`` pins no ``ServerLink/serverPublicKey``: the server's answers and `server-state.json`
+        /// are believed unchecked (anyone who can edit the file or answer for the server decides the state).
+        case serverAnswersUnsigned
         /// Transaction updates could not be read or written.
         case deliveryFailed
         /// More events came before the first subscriber than the replay keeps (256); the first ones are kept.

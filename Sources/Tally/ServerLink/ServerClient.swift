@@ -51,10 +51,15 @@ struct ServerClient: Sendable {
         switch await send("POST", path: "transactions", body: body) {
         case .failure(let reason):
             return .unavailable(reason.description)
-        case .success(let (status, data)):
+        case .success(let received):
+            let (status, data) = (received.status, received.answer.body)
             if (200..<300).contains(status) {
+                if let refusal = refusal(of: received) {
+                    return .unverified("the server's \(status) answer is not believed: \(refusal)")
+                }
                 do {
-                    return .accepted(try ServerCustomer.state(fromResponse: data), ServerCustomer.outcome(in: data))
+                    return .accepted(try ServerCustomer.state(fromResponse: data), ServerCustomer.outcome(in: data),
+                                     received.answer)
                 } catch {
                     // Stored (2xx) but unreadable: the post is done; the state is read again at the next refresh.
                     return .unavailable("the server's \(status) answer does not decode: \(error)")
@@ -68,19 +73,39 @@ struct ServerClient: Sendable {
         }
     }
 
-    /// `GET /v1/customers/{appUserId}`: the customer's state, or why it could not be read.
-    func customer() async -> Result<CustomerState, ServerUnreachable> {
+    /// `GET /v1/customers/{appUserId}`: the customer's state and the answer it came in, or why it could not be
+    /// read (or believed).
+    func customer() async -> Result<(CustomerState, SignedAnswer), ServerUnreachable> {
         switch await send("GET", path: nil, body: nil) {
         case .failure(let reason):
             return .failure(ServerUnreachable(reason: reason.description))
-        case .success(let (status, data)):
-            guard status == 200 else {
-                let failure = ServerCustomer.error(in: data)
-                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
+        case .success(let received):
+            guard received.status == 200 else {
+                let failure = ServerCustomer.error(in: received.answer.body)
+                return .failure(ServerUnreachable(
+                    reason: "the server answered \(received.status) \(failure.code): \(failure.message)"))
             }
-            do { return .success(try ServerCustomer.state(fromResponse: data)) } catch {
+            if let refusal = refusal(of: received) {
+                return .failure(ServerUnreachable(reason: "the server's customer is not believed: \(refusal)",
+                                                  unverified: true))
+            }
+            do { return .success((try ServerCustomer.state(fromResponse: received.answer.body), received.answer)) }
+            catch {
                 return .failure(ServerUnreachable(reason: "the server's customer does not decode: \(error)"))
             }
+        }
+    }
+
+    /// Why a 2xx answer is not believed: with a pinned ``ServerLink/serverPublicKey``, unless its signature
+    /// verifies for this request's nonce and this customer; nil when it does (or no key is pinned).
+    private func refusal(of received: Received) -> AnswerVerifier.Refusal? {
+        guard let key = link.serverPublicKey else { return nil }
+        do {
+            _ = try AnswerVerifier(publicKey: key).verify(received.answer, nonce: received.nonce,
+                                                          appUserId: link.appUserId)
+            return nil
+        } catch {
+            return error
         }
     }
 
@@ -89,7 +114,16 @@ struct ServerClient: Sendable {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
-    private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data), SendFailure> {
+    /// An HTTP answer: its status, its body and signature, and the nonce the request sent.
+    private struct Received: Sendable {
+        var status: Int
+        var answer: SignedAnswer
+        var nonce: String
+    }
+
+    /// Sends one request with a fresh ``AnswerSignature/nonceHeaderName`` (128 random bits), which the server
+    /// signs into its answer.
+    private func send(_ method: String, path: String?, body: Data?) async -> Result<Received, SendFailure> {
         guard let url = customerURL(path) else {
             return .failure(SendFailure("cannot form a URL from \(link.url) and appUserId"))
         }
@@ -103,6 +137,8 @@ struct ServerClient: Sendable {
             }
             if let token { request.setValue(token, forHTTPHeaderField: Self.customerTokenHeader) }
         }
+        let nonce = AnswerSignature.newNonce()
+        request.setValue(nonce, forHTTPHeaderField: AnswerSignature.nonceHeaderName)
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -117,7 +153,10 @@ struct ServerClient: Sendable {
                     continuation.resume(returning: .failure(
                         SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)")))
                 } else if let http = response as? HTTPURLResponse {
-                    continuation.resume(returning: .success((http.statusCode, data ?? Data())))
+                    let signature = http.value(forHTTPHeaderField: AnswerSignature.headerName)
+                    continuation.resume(returning: .success(Received(
+                        status: http.statusCode, answer: SignedAnswer(body: data ?? Data(), signature: signature),
+                        nonce: nonce)))
                 } else {
                     continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
                 }
@@ -140,4 +179,6 @@ struct SendFailure: Error, CustomStringConvertible {
 /// Why the server's state could not be read (the store then shows its local file).
 struct ServerUnreachable: Error, Sendable {
     var reason: String
+    /// Whether the server answered but its answer's signature did not verify (``ServerLink/serverPublicKey``).
+    var unverified = false
 }

@@ -40,6 +40,19 @@ struct ServerCustomer: Decodable {
         var customer: ServerCustomer
     }
 
+    /// `{"customer":{"appUserId":…}}`.
+    private struct CustomerIdEnvelope: Decodable {
+        struct Customer: Decodable {
+            var appUserId: String
+        }
+        var customer: Customer
+    }
+
+    /// The `customer.appUserId` of an answer; nil when it has none.
+    static func appUserId(in data: Data) -> String? {
+        (try? JSONDecoder().decode(CustomerIdEnvelope.self, from: data))?.customer.appUserId
+    }
+
     /// A transaction post's `{"transaction":{"outcome":…}}`.
     private struct PostEnvelope: Decodable {
         struct Posted: Decodable {

@@ -26,6 +26,12 @@ public struct ServerLink: Sendable {
     /// expire; nil (the provider, or its answer) sends none. A provider that throws makes the request fail as an
     /// unreachable server would: the post is retried later, nothing is lost.
     public var customerToken: (@Sendable (_ appUserId: String) async throws -> String?)?
+    /// The server's signing key (`tally serve signing-key` prints it), pinned: SubjectPublicKeyInfo DER or ANSI
+    /// x9.63 (`04 ‖ X ‖ Y`) of a P-256 key. With it, every customer answer must carry a `Tally-Signature` by this
+    /// key for this request's nonce (else it counts as "server unreachable" and is reported), and
+    /// `server-state.json` is shown only while its kept signature verifies. Nil: answers and the saved state are
+    /// believed as they come, and ``Store/diagnostics`` says so.
+    public var serverPublicKey: Data?
 
     /// Creates a link.
     ///
@@ -34,9 +40,11 @@ public struct ServerLink: Sendable {
     ///     the same on every device of the customer.
     ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
     ///     `customers.requireToken` is on, unless the customer is anonymous.
+    ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
     public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
-                customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil) {
+                customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil,
+                serverPublicKey: Data? = nil) {
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId
@@ -44,6 +52,7 @@ public struct ServerLink: Sendable {
         self.retry = retry
         self.requestTimeout = requestTimeout
         self.customerToken = customerToken
+        self.serverPublicKey = serverPublicKey
     }
 
     /// The stable `appAccountToken` of a customer: a UUID (version 8, RFC 9562's custom layout) holding the
@@ -51,7 +60,7 @@ public struct ServerLink: Sendable {
     /// same token for the same `appUserId` without asking anyone, so the server can attribute App Store
     /// notifications to the customer. It is not a secret and not meant to hide the id (Apple asks that it
     /// carry no personal data: an `appUserId` that is personal data should be hashed by the app, or pass your
-    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:)``).
+    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:serverPublicKey:)``).
     public static func appAccountToken(for appUserId: String) -> UUID {
         var bytes = FNV1a128.hash(Array("tally.appAccountToken:\(appUserId)".utf8))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8

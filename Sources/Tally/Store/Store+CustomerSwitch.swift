@@ -91,9 +91,10 @@ extension Store {
         let customerId = server.link.appUserId
         for (transaction, jws) in restored {
             let id = transaction.transactionId
-            switch await server.post(signedTransaction: jws) {
-            case .accepted(let customer, let outcome):
-                adoptServerState(customer, of: customerId)
+            let answer = await server.post(signedTransaction: jws)
+            switch answer {
+            case .accepted(let customer, let outcome, let signed):
+                adoptServerState(customer, answer: signed, of: customerId)
                 posted.append(CustomerSwitch.Posted(transaction: transaction, outcome: outcome))
                 if outcome == nil {
                     report(StoreDiagnostic(.unknownServerOutcome, "the server stored restored transaction \(id) but "
@@ -107,8 +108,10 @@ extension Store {
                 emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
                 refused.append(CustomerSwitch.Refused(transaction: transaction, status: status, code: code,
                                                       message: message))
-            case .unavailable(let reason):
-                report(StoreDiagnostic(.serverUnavailable, "restored transaction \(id) could not be posted to the "
+            case .unavailable(let reason), .unverified(let reason):
+                let kind: StoreDiagnostic.Kind
+                if case .unverified = answer { kind = .serverAnswerUnverified } else { kind = .serverUnavailable }
+                report(StoreDiagnostic(kind, "restored transaction \(id) could not be posted to the "
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)
                 if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {

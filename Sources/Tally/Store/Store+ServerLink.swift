@@ -15,9 +15,9 @@ extension Store {
         let server = current.for(appUserId: post.appUserId ?? current.link.appUserId)
         let customerId = server.link.appUserId
         switch await server.post(signedTransaction: post.jwsRepresentation) {
-        case .accepted(let customer, _):
+        case .accepted(let customer, _, let answer):
             pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
-            adoptServerState(customer, of: customerId)
+            adoptServerState(customer, answer: answer, of: customerId)
             await pause(at: .posted, id)
             return true
         case .refused(let status, let code, let message):
@@ -28,15 +28,25 @@ extension Store {
             await pause(at: .posted, id)
             return true
         case .unavailable(let reason):
-            if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
-                pendingPosts.append(post)
-                report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
-                    + "(\(reason)); it stays unfinished and is posted again with back-off"))
-            }
-            if isCurrentCustomer(customerId) { stateSource = offlineSource }
-            scheduleRetry()
-            return false
+            return keptForRetry(post, of: customerId, .serverUnavailable, "transaction \(id) could not be posted to "
+                + "the server (\(reason)); it stays unfinished and is posted again with back-off")
+        case .unverified(let reason):
+            return keptForRetry(post, of: customerId, .serverAnswerUnverified, "transaction \(id) was posted but "
+                + "\(reason); it stays unfinished and is posted again with back-off")
         }
+    }
+
+    /// Keeps `post` in ``pendingPosts`` (reported the first time) and starts the back-off; returns false (not
+    /// to be finished).
+    private func keptForRetry(_ post: PendingPost, of customerId: String, _ kind: StoreDiagnostic.Kind,
+                              _ message: String) -> Bool {
+        if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: post.transactionId) }) {
+            pendingPosts.append(post)
+            report(StoreDiagnostic(kind, message))
+        }
+        if isCurrentCustomer(customerId) { stateSource = offlineSource }
+        scheduleRetry()
+        return false
     }
 
     /// Posts every transaction in ``pendingPosts``, oldest first, finishing each the server takes; stops at the
@@ -74,9 +84,13 @@ extension Store {
         guard let server, !isClosed else { return }
         let customerId = server.link.appUserId
         switch await server.customer() {
-        case .success(let customer):
-            adoptServerState(customer, of: customerId)
-        case .failure:
+        case .success(let (customer, answer)):
+            adoptServerState(customer, answer: answer, of: customerId)
+        case .failure(let failure):
+            if failure.unverified {
+                report(StoreDiagnostic(.serverAnswerUnverified, "\(failure.reason); the state shown is the last one "
+                    + "believed, until the server answers with a signature that verifies"))
+            }
             if isCurrentCustomer(customerId) { stateSource = offlineSource }
         }
     }
@@ -91,7 +105,8 @@ extension Store {
     /// with what waits to be posted added (``offlineState(from:)``, ``StateSource/savedServerState``) while
     /// something does. An answer for another customer than the link's now (it landed after a
     /// ``switchCustomer(to:appAccountToken:)``) is dropped: it is neither shown nor saved as this customer's.
-    func adoptServerState(_ customer: CustomerState, of appUserId: String) {
+    /// `answer` (its body and signature) is saved with it, so the signature is checked again at each load.
+    func adoptServerState(_ customer: CustomerState, answer: SignedAnswer, of appUserId: String) {
         guard isCurrentCustomer(appUserId) else { return }
         serverState = customer
         let now = clock.now()
@@ -99,8 +114,8 @@ extension Store {
         stateSource = pendingPosts.isEmpty ? .server : .savedServerState
         guard let link = serverLink else { return }
         do {
-            try SavedServerState(server: link.url, appUserId: link.appUserId, savedAt: now, state: customer)
-                .write(in: directory)
+            try SavedServerState(server: link.url, appUserId: link.appUserId, savedAt: now, state: customer,
+                                 answer: answer).write(in: directory)
         } catch {
             report(StoreDiagnostic(.savedServerStateUnusable, "the server's state could not be saved for offline "
                 + "use (\(error.message)); it is saved again at the server's next answer"))
@@ -119,13 +134,15 @@ extension Store {
         serverState = nil
         serverStateDate = nil
         guard let link = serverLink else { return }
-        switch SavedServerState.read(in: directory, from: link.url, for: link.appUserId) {
+        switch SavedServerState.read(in: directory, from: link.url, for: link.appUserId,
+                                     verifier: link.serverPublicKey.map(AnswerVerifier.init(publicKey:))) {
         case .success(let saved)?:
             serverState = saved.state
             serverStateDate = saved.savedAt
             stateSource = offlineSource
         case .failure(let problem)?:
-            report(StoreDiagnostic(.savedServerStateUnusable, problem.message))
+            report(StoreDiagnostic(problem.unverified ? .savedServerStateUnverified : .savedServerStateUnusable,
+                                   problem.message))
         case nil:
             break
         }

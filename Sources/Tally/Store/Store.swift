@@ -121,6 +121,17 @@ public actor Store {
         self.serverLink = serverLink
         server = serverLink.map(ServerClient.init(link:))
         stateSource = serverLink == nil ? .local : .localCache
+        if let serverLink, serverLink.serverPublicKey == nil {
+            self.diagnostics.append(StoreDiagnostic(.serverAnswersUnsigned, "the ServerLink pins no serverPublicKey: "
+                + "the server's answers and server-state.json are believed unchecked (`tally serve signing-key` makes "
+                + "the server's key; pin its public key in ServerLink.serverPublicKey)"))
+        } else if let key = serverLink?.serverPublicKey {
+            do { _ = try AnswerVerifier(publicKey: key).key() } catch {
+                self.diagnostics.append(StoreDiagnostic(.serverAnswerUnverified, "\(error): every answer of the "
+                    + "server is refused and server-state.json is not shown until the link pins the key "
+                    + "`tally serve signing-key` printed"))
+            }
+        }
         loadSavedServerState()
         // Subscribe before reading the unfinished ones, so nothing slips between the two (a duplicate is harmless).
         let updates = backend.transactionUpdates()

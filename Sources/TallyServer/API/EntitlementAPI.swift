@@ -25,6 +25,8 @@ public final class EntitlementAPI: Sendable {
     /// The rules and encoding of states, for stores whose writes answer with one (``StateEncoding``).
     let stateEncoding: StateEncoding
     let cache = StateCache()
+    /// Signs customer answers (`signing`); nil: they go unsigned.
+    let signer: AnswerSigner?
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
     /// Whether writes work, for `/readyz`.
@@ -58,6 +60,7 @@ public final class EntitlementAPI: Sendable {
         dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter(uptime: uptime)
         customerTokens = CustomerTokenCheck(settings: configuration.customers)
+        signer = configuration.signing.map { AnswerSigner(key: $0.privateKey) }
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
@@ -114,6 +117,11 @@ public final class EntitlementAPI: Sendable {
             response = error.response
         }
         if match.route.isCustomerScoped { response.headers.append(Self.noStore) }
+        if let signer, match.route.answersCustomerState, (200..<300).contains(response.status),
+           let field = signer.field(body: response.body, nonce: request.header(AnswerSignature.nonceHeaderName),
+                                    at: clock.now()) {
+            response.headers.append(field)
+        }
         return (template, response)
     }
 

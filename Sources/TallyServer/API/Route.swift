@@ -31,6 +31,15 @@ enum Route: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the route's 2xx answers carry a `customer` state, which the server signs (`Tally-Signature`,
+    /// ``AnswerSigner``) when it has a signing key.
+    var answersCustomerState: Bool {
+        switch self {
+        case .customer, .transactions, .receipts, .reconcile, .spend: true
+        default: false
+        }
+    }
+
     /// Whether the route answers one customer's state or history, which no cache between the server and the app
     /// may keep (`Cache-Control: no-store` on every answer, errors included).
     var isCustomerScoped: Bool {

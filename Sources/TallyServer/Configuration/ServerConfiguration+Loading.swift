@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
                                   "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
-                                  "dashboard", "customers"]
+                                  "dashboard", "customers", "signing"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -99,6 +99,7 @@ extension ServerConfiguration {
         }
         let store = loadStore(members["store"], environment: environment, reader: &reader)
         let customers = loadCustomers(members["customers"], reader: &reader)
+        let signing = loadSigning(members["signing"], reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
@@ -106,6 +107,7 @@ extension ServerConfiguration {
             appStoreServerAPI: appStoreServerAPI, sandboxClockURL: sandboxClockURL, writeThreads: writeThreads, store: store)
         configuration.dashboard = dashboard
         configuration.customers = customers
+        configuration.signing = signing
         return configuration
     }
 

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var dashboard = DashboardSettings()
     /// How customers prove who they are (customer tokens).
     public var customers = CustomerSettings()
+    /// The key customer answers are signed with (`signing`); nil: answers go unsigned (docs/server.md).
+    public var signing: SigningSettings?
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

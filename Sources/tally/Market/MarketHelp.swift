@@ -1,7 +1,7 @@
 /// The help texts of `tally market`.
 enum MarketHelp {
     static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
-        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--backend-key SECRET] [--customer-token-secret FILE]] "
+        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--server-signing-key BASE64] [--backend-key SECRET] [--customer-token-secret FILE]] "
         + "[--json] [COMMAND ...]"
 
     static let commands = """
@@ -37,6 +37,9 @@ enum MarketHelp {
     a real app never ships the secret key. A server with customers.requireToken wants a customer token from the
     app's backend with every request: --customer-token-secret FILE (the server's HS256 secret file) lets this demo
     sign them itself — demo only too.
+    a real app never ships the secret key. --server-signing-key BASE64 pins the server's signing key (the
+    publicKey 'tally serve signing-key' printed): answers and the saved state are then believed only when the
+    server's Tally-Signature verifies; without it the market warns serverAnswersUnsigned.
 
     COMMANDS
     \(commands)

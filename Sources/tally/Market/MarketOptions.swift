@@ -32,11 +32,15 @@ struct MarketOptions: Sendable {
         var publicKey: String
         /// `--user`: the customer's `appUserId`.
         var appUserId: String
+        /// `--server-signing-key BASE64`: the server's signing public key (SPKI DER or x9.63, as
+        /// `tally serve signing-key` prints it), pinned in the link; nil: answers believed unchecked.
+        var serverPublicKey: Data? = nil
     }
 
     /// Every option `tally market` accepts (`quantity` belongs to `buy`).
     static let names: Set<String> = ["data", "config", "app-config", "account", "device", "locale", "quantity",
-                                     "server", "key", "user", "backend-key", "customer-token-secret"]
+                                     "server", "key", "user", "backend-key", "customer-token-secret",
+                                     "server-signing-key"]
 
     init(_ arguments: Arguments) throws(UsageError) {
         data = URL(fileURLWithPath: arguments.value("data") ?? "./.tally", isDirectory: true)
@@ -47,6 +51,9 @@ struct MarketOptions: Sendable {
         locale = arguments.value("locale")
         json = arguments.flag("json")
         link = try Self.link(arguments)
+        if arguments.value("server-signing-key") != nil, link == nil {
+            throw UsageError("--server-signing-key needs --server, --key and --user")
+        }
         backendKey = arguments.value("backend-key")
         if backendKey != nil, link == nil { throw UsageError("--backend-key needs --server, --key and --user") }
         if backendKey?.isEmpty == true { throw UsageError("--backend-key is empty") }
@@ -70,7 +77,14 @@ struct MarketOptions: Sendable {
         }
         guard !key.isEmpty else { throw UsageError("--key is empty") }
         guard !user.isEmpty else { throw UsageError("--user is empty") }
-        return Link(url: url, publicKey: key, appUserId: user)
+        var serverPublicKey: Data?
+        if let text = arguments.value("server-signing-key") {
+            guard let der = Data(base64Encoded: text), !der.isEmpty else {
+                throw UsageError("--server-signing-key is not base64 (the publicKey `tally serve signing-key` printed)")
+            }
+            serverPublicKey = der
+        }
+        return Link(url: url, publicKey: key, appUserId: user, serverPublicKey: serverPublicKey)
     }
 
     /// The folder of this account's install on this device: `DIR/apps/<account>/<device>`.

@@ -26,7 +26,8 @@ struct MarketSession: Sendable {
         let tokens = try options.customerTokenSecret.map(MarketCustomerTokens.init(secretFile:))
         let serverLink = options.link.map {
             ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
-                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider)
+                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider,
+                       serverPublicKey: $0.serverPublicKey)
         }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, serverLink: serverLink)

@@ -8,12 +8,14 @@ enum ServeCommand {
     /// Runs the server until SIGINT or SIGTERM, or a `serve` subcommand; returns the exit code.
     static func run(_ words: [String]) -> Int32 {
         if words.contains("--help") || words.contains("-h") || words.first == "help" {
-            print(words.first == "key" ? ServeHelp.key : words.first == "customer-token" ? ServeHelp.customerToken : ServeHelp.text)
+            print(words.first == "key" ? ServeHelp.key : words.first == "customer-token" ? ServeHelp.customerToken
+                : words.first == "signing-key" ? ServeHelp.signingKey : ServeHelp.text)
             return ExitCode.ok
         }
         do {
             if words.first == "key" { return try ServeKey.run(Array(words.dropFirst())) }
             if words.first == "customer-token" { return try ServeCustomerToken.run(Array(words.dropFirst())) }
+            if words.first == "signing-key" { return try ServeSigningKey.run(Array(words.dropFirst())) }
             if words.first == "reconcile" { return try ServeReconcile.run(Array(words.dropFirst())) }
             if words.first == "backfill" { return try ServeBackfill.run(Array(words.dropFirst())) }
             return try serve(words)
@@ -22,6 +24,7 @@ enum ServeCommand {
             let usage = switch words.first {
             case "key": ServeHelp.keyUsage
             case "customer-token": ServeHelp.customerTokenUsage
+            case "signing-key": ServeHelp.signingKeyUsage
             case "reconcile": ServeHelp.reconcileUsage
             case "backfill": ServeHelp.backfillUsage
             default: ServeHelp.usage

@@ -4,6 +4,7 @@ enum ServeHelp {
     static let keyUsage = "tally serve key --role public|secret|dashboard [--name NAME]"
     static let customerTokenUsage = "tally serve customer-token --config tally-server.json --user ID [--seconds N] "
         + "[--key ID] [--private-key FILE] | --new-secret FILE"
+    static let signingKeyUsage = "tally serve signing-key --out FILE"
     static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
     static let backfillUsage = "tally serve backfill --data DIR --config tally-server.json --since DATE [--json]"
 
@@ -14,6 +15,7 @@ enum ServeHelp {
       \(usage)
       \(keyUsage)
       \(customerTokenUsage)
+      \(signingKeyUsage)
       \(reconcileUsage)
       \(backfillUsage)
 
@@ -26,6 +28,10 @@ enum ServeHelp {
 
     'tally serve key' prints a new random key and its configuration entry as JSON; put the entry
     (without "key") in the configuration's "keys" and give the key to the client.
+
+    'tally serve signing-key' writes a new P-256 key to FILE (PKCS#8 PEM, mode 0600, never over an
+    existing file) for "signing": {"privateKeyFile": FILE}, and prints its public key for the app's
+    ServerLink.serverPublicKey: the server then signs every customer answer (Tally-Signature).
 
     'tally serve reconcile' brings one customer level with the App Store through the App Store Server
     API configured in "appStoreServerAPI" (Get Transaction History v2 from the customer's stored revision,
@@ -53,5 +59,12 @@ enum ServeHelp {
     \(keyUsage)
 
     Prints {"key":"tk_…","name":…,"role":…,"sha256":"<64 hex>"}. The server stores only the SHA-256.
+    """
+
+    static let signingKey = """
+    \(signingKeyUsage)
+
+    Writes FILE and prints {"privateKeyFile":FILE,"publicKey":"<SPKI DER, base64>","publicKeyX963":"<04‖X‖Y, base64>"}.
+    Either public form goes in ServerLink.serverPublicKey; FILE stays on the server only.
     """
 }

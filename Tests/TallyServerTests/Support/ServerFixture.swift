@@ -42,16 +42,17 @@ struct ServerFixture {
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
          environments: [StoreEnvironment] = [.sandbox], bundleId: String = "com.example.market",
          catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil,
-         database: StoreUnderTest? = nil) throws {
+         database: StoreUnderTest? = nil, signing: SigningSettings? = nil) throws {
         self.database = database
         let authority = try Signing.authority()
         signer = try authority.signer()
         let root = try #require(Certificate(der: authority.rootDER))
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             catalog: try catalog ?? Self.catalog(), appConfiguration: try appConfiguration ?? Self.appConfiguration(),
             verification: VerificationSettings(bundleId: bundleId, appAppleId: 1_234_567_890,
                                                environments: environments, roots: [root]),
             ownership: ownership, keys: Self.keys, limits: limits)
+        configuration.signing = signing
         clock = TestClock(Self.start)
         directory = try TemporaryDirectory()
         let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)
@@ -91,8 +92,9 @@ struct ServerFixture {
 
     /// Sends a request straight to the handler.
     func send(_ method: String, _ path: String, key: String? = ServerFixture.secretKey, body: String? = nil,
-              query: [String: String] = [:]) -> Reply {
-        var headers: [String: String] = [:]
+              query: [String: String] = [:], headers extra: [String: String] = [:]) -> Reply {
+        // HTTPRequest holds names lowercased, as the HTTP layer delivers them.
+        var headers = Dictionary(extra.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         if let key { headers["authorization"] = "Bearer \(key)" }
         let request = HTTPRequest(method: method, path: path, query: query, headers: headers,
                                   body: Array((body ?? "").utf8))
