@@ -3,6 +3,7 @@ import TallyCore
 extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
     static let rateLimitKeys = ["requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
+                                "publicKeyPerAddressRequestsPerSecond", "publicKeyPerAddressBurst",
                                 "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
                              "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
@@ -66,6 +67,12 @@ extension ServerConfiguration {
             }
             if let node = members["publicKeyBurst"], let value = reader.integer(node, in: 1...1_000_000) {
                 result.publicKeyBurst = Int(value)
+            }
+            if let node = members["publicKeyPerAddressRequestsPerSecond"], let value = reader.positiveNumber(node) {
+                result.publicKeyPerAddressRequestsPerSecond = value
+            }
+            if let node = members["publicKeyPerAddressBurst"], let value = reader.integer(node, in: 1...1_000_000) {
+                result.publicKeyPerAddressBurst = Int(value)
             }
             if let node = members["unknownKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
                 result.unknownKeyRequestsPerSecond = value

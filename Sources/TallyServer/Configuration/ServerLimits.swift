@@ -1,7 +1,8 @@
 /// Request, connection and rate limits (the `limits` and `rateLimit` objects of `tally-server.json`), and the
 /// rates of keys and addresses.
 public struct ServerLimits: Sendable, Hashable {
-    /// Requests per second a secret key, or a public key for one customer id, may make on average.
+    /// Requests per second a secret key, or a public key for one customer id from one client address, may make on
+    /// average.
     public var requestsPerSecond: Double
     /// Requests a secret key, or a public key for one customer id, may make at once after being idle.
     public var burst: Int
@@ -9,6 +10,11 @@ public struct ServerLimits: Sendable, Hashable {
     public var publicKeyRequestsPerSecond: Double = 1_000
     /// Requests one public key may make at once over all customer ids.
     public var publicKeyBurst = 2_000
+    /// Requests per second one client address (an IPv6 /64) may make on average with a public key, over all
+    /// customer ids: its share of the ceiling, so one address cannot empty it for every other install.
+    public var publicKeyPerAddressRequestsPerSecond: Double = 100
+    /// Requests one client address (an IPv6 /64) may make at once with a public key.
+    public var publicKeyPerAddressBurst = 200
     /// Requests per second one client address may make on average with no key or an unknown key.
     public var unknownKeyRequestsPerSecond: Double = 5
     /// Requests one client address may make at once with no key or an unknown key.
