@@ -15,15 +15,24 @@ public struct ClientNetwork: Sendable, Hashable, CustomStringConvertible {
     public init(address: String) {
         var v4 = in_addr()
         if inet_pton(AF_INET, address, &v4) == 1 {
-            description = address
+            self.init(text: address)
             return
         }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, address, &v6) == 1 else {
-            description = address
+            self.init(text: address)
             return
         }
-        description = Self.text(ipv6: withUnsafeBytes(of: v6) { Array($0) })
+        self.init(ipv6: withUnsafeBytes(of: v6) { Array($0) })
+    }
+
+    /// The network of an IPv6 address's 16 bytes.
+    init(ipv6 bytes: [UInt8]) {
+        self.init(text: Self.text(ipv6: bytes))
+    }
+
+    private init(text: String) {
+        description = text
     }
 
     /// The network of an IPv6 address's 16 bytes (a mapped IPv4 address as that address).

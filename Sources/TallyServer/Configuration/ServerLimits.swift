@@ -31,10 +31,13 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxSpendBodyBytes: Int
     /// The most connections open at once; further ones are closed as soon as they are accepted.
     public var maxConnections: Int
-    /// The most connections open at once from one IP address (0: no such limit).
+    /// The most connections open at once from one IPv4 address or one IPv6 /64 (0: no such limit).
     public var maxConnectionsPerIP: Int
     /// Seconds a connection may stay silent (no byte received or sent) before it is closed.
     public var idleTimeoutSeconds: Int
+    /// Seconds a request's head may take to arrive (from the connection's start, or from the idle timeout after
+    /// the previous request on it); a connection past it is closed, however it drips bytes.
+    public var headTimeoutSeconds = 10
     /// Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight to finish before closing connections.
     public var shutdownGraceSeconds: Int
 
