@@ -4,7 +4,8 @@ extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
     static let rateLimitKeys = ["requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
                                 "publicKeyPerAddressRequestsPerSecond", "publicKeyPerAddressBurst",
-                                "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
+                                "unknownKeyRequestsPerSecond", "unknownKeyBurst",
+                                "unverifiedNotificationsPerSecond", "unverifiedNotificationBurst"]
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
                              "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
                              "headTimeoutSeconds", "shutdownGraceSeconds"]
@@ -73,6 +74,12 @@ extension ServerConfiguration {
             }
             if let node = members["publicKeyPerAddressBurst"], let value = reader.integer(node, in: 1...1_000_000) {
                 result.publicKeyPerAddressBurst = Int(value)
+            }
+            if let node = members["unverifiedNotificationsPerSecond"], let value = reader.positiveNumber(node) {
+                result.unverifiedNotificationsPerSecond = value
+            }
+            if let node = members["unverifiedNotificationBurst"], let value = reader.integer(node, in: 1...1_000_000) {
+                result.unverifiedNotificationBurst = Int(value)
             }
             if let node = members["unknownKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
                 result.unknownKeyRequestsPerSecond = value

@@ -19,6 +19,11 @@ public struct ServerLimits: Sendable, Hashable {
     public var unknownKeyRequestsPerSecond: Double = 5
     /// Requests one client address may make at once with no key or an unknown key.
     public var unknownKeyBurst = 20
+    /// Refused notification bodies (malformed or not signed by Apple) one client address may send per second
+    /// on average; past them the notification route answers 429 before verifying anything.
+    public var unverifiedNotificationsPerSecond: Double = 5
+    /// Refused notification bodies one client address may send at once.
+    public var unverifiedNotificationBurst = 50
     /// Largest body accepted on any route, in bytes (the receipts route's limit); larger bodies get 413.
     public var maxBodyBytes: Int
     /// Deepest JSON nesting accepted; deeper bodies get 400.

@@ -16,6 +16,16 @@ struct RateCharge {
                           scope: "this address without a configured key")
     }
 
+    /// A body the notification route refused (malformed, or not signed by Apple) from `network`. The route takes
+    /// a token only for a refused body and refuses at once while the bucket is empty, so forged floods are limited
+    /// before any verification and Apple's genuine notifications never spend the bucket.
+    static func unverifiedNotification(from network: ClientNetwork, limits: ServerLimits) -> RateCharge {
+        let rate = RateLimiter.Rate(perSecond: limits.unverifiedNotificationsPerSecond,
+                                    burst: Double(limits.unverifiedNotificationBurst))
+        return RateCharge(buckets: [(.unverifiedNotifications(network: network.description), rate)],
+                          scope: "notifications from this address that failed verification")
+    }
+
     /// A request with a configured key. A secret or dashboard key has one bucket. A public key (shipped in every
     /// install) is counted three times: for the customer (by id and client network, or by id alone when the
     /// request proved the customer's token, `customerVerified`), for the client network's share of the key, and

@@ -25,6 +25,8 @@ final class RateLimiter: Sendable {
         case publicKeyNetwork(sha256: [UInt8], network: String)
         /// Requests from one client network with no key or an unknown key.
         case address(String)
+        /// Refused notification bodies (forged, malformed) from one client network.
+        case unverifiedNotifications(network: String)
     }
 
     /// A bucket's refill rate and size.
@@ -87,6 +89,19 @@ final class RateLimiter: Sendable {
                 table.sweepAt = max(Self.minimumSweepSize, table.buckets.count * 2)
             }
             return nil
+        }
+    }
+
+    /// The whole seconds to wait until every bucket has a token, or nil when all have one now; takes nothing.
+    func wait(_ buckets: [(Bucket, Rate)]) -> Int? {
+        let now = uptime()
+        return table.withLock { table -> Int? in
+            var wait = 0.0
+            for (bucket, rate) in buckets {
+                let tokens = table.buckets[bucket]?.tokens(at: now) ?? rate.burst
+                if tokens < 1 { wait = max(wait, (1 - tokens) / rate.perSecond) }
+            }
+            return wait > 0 ? max(1, Int(wait.rounded(.up))) : nil
         }
     }
 
