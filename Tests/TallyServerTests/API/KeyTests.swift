@@ -58,7 +58,7 @@ struct KeyTests {
         #expect(KeyRing.bearerToken(nil) == nil)
     }
 
-    @Test("past its burst a key gets 429 with Retry-After; other keys are not affected; tokens refill with time")
+    @Test("past its burst a key gets 429 with Retry-After; other keys are not affected; the rules' clock refills nothing")
     func rateLimit() throws {
         let fixture = try ServerFixture(limits: ServerLimits(requestsPerSecond: 0.5, burst: 3))
         for _ in 0..<3 { #expect(fixture.send("GET", "/v1/customers/u", key: ServerFixture.publicKey).status == 200) }
@@ -67,10 +67,9 @@ struct KeyTests {
         #expect(limited.errorCode == "rate_limited")
         #expect(limited.header("Retry-After") == "2")
         #expect(fixture.send("GET", "/v1/customers/u", key: ServerFixture.secretKey).status == 200)
-        fixture.clock.advance(by: 1)
-        #expect(fixture.send("GET", "/v1/customers/u", key: ServerFixture.publicKey).status == 429)
-        fixture.clock.advance(by: 1)
-        #expect(fixture.send("GET", "/v1/customers/u", key: ServerFixture.publicKey).status == 200)
+        // Buckets refill on the system's uptime, not on the fixture's clock (HardeningUnitTests checks the refill
+        // on a test clock, RateLimits.bucketsRefillInRealTimeWhileTheSandboxClockStandsStill in real time).
+        fixture.clock.advance(by: 10)
         #expect(fixture.send("GET", "/v1/customers/u", key: ServerFixture.publicKey).status == 429)
     }
 }
