@@ -4,13 +4,18 @@ import Testing
 
 /// The head deadline (``HTTPServer/Configuration/headTimeoutSeconds``) and the per-network connection limit.
 @Suite struct HTTPServerHeadTimeoutTests {
+    /// A one-thread server with a 30-second idle timeout and the given head timeout, answering through `recorder`.
+    func server(headTimeoutSeconds: Int, _ recorder: RecordingHandler) throws -> HTTPServer {
+        let configuration = HTTPServer.Configuration(port: 0, threads: 1, connectionTimeoutSeconds: 30,
+                                                     headTimeoutSeconds: headTimeoutSeconds)
+        return try HTTPServer(configuration: configuration) { request in recorder.handle(request) }
+    }
+
     /// A client dripping a header byte every half second (each byte resets the idle timer) is closed at the
     /// 2-second head deadline, while another client is answered.
     @Test func aDrippedHeadIsClosedAtItsDeadline() throws {
         let recorder = RecordingHandler()
-        let configuration = HTTPServer.Configuration(port: 0, threads: 1, connectionTimeoutSeconds: 30,
-                                                     headTimeoutSeconds: 2)
-        let server = try HTTPServer(configuration: configuration) { request in recorder.handle(request) }
+        let server = try server(headTimeoutSeconds: 2, recorder)
         let dripper = try RawHTTPClient(port: server.port)
         let start = Date()
         dripper.sendQuietly(Array("GET /drip HTTP/1.1\r\nHost: x\r\nX-Drip: ".utf8))
@@ -33,9 +38,7 @@ import Testing
     /// waits longer than the head timeout between two requests is still answered.
     @Test func aKeptAliveConnectionMayWaitBetweenRequests() throws {
         let recorder = RecordingHandler()
-        let configuration = HTTPServer.Configuration(port: 0, threads: 1, connectionTimeoutSeconds: 30,
-                                                     headTimeoutSeconds: 1)
-        let server = try HTTPServer(configuration: configuration) { request in recorder.handle(request) }
+        let server = try server(headTimeoutSeconds: 1, recorder)
         let client = try RawHTTPClient(port: server.port)
         try client.send(rawGet("/first"))
         #expect(try client.readResponse().text == "GET /first 0")
