@@ -64,3 +64,71 @@ import Testing
         watch.stop()
     }
 }
+
+#if os(Linux)
+/// The per-network connection limit over IPv6 through a real server on `::1` (the loopback /64 is `::/64`).
+@Suite struct HTTPServerIPv6ConnectionLimitTests {
+    /// A TCP connection to `[::1]:port`; nil when the system has no IPv6 loopback.
+    final class IPv6Client {
+        let descriptor: Int32
+
+        init?(port: UInt16) {
+            let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { return nil }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            address.sin6_addr = in6addr_loopback
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+            guard connected == 0 else {
+                close(descriptor)
+                return nil
+            }
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// Sends `text` (no SIGPIPE) and reads until the server closes the connection or the read timeout.
+        func exchange(_ text: String) -> String {
+            _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var all: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return String(decoding: all, as: UTF8.self) }
+                all.append(contentsOf: chunk[..<count])
+            }
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.contents(atPath: "/proc/net/if_inet6")?.isEmpty == false))
+    func connectionsFromOneIPv6NetworkAreCapped() throws {
+        let recorder = RecordingHandler()
+        let configuration = HTTPServer.Configuration(host: "::1", port: 0, threads: 1, connectionLimit: 10,
+                                                     connectionLimitPerAddress: 2)
+        let server = try HTTPServer(configuration: configuration) { request in recorder.handle(request) }
+        // Served over IPv6; the server closes it (and stops counting it) before this client reads the end.
+        let first = try #require(IPv6Client(port: server.port))
+        #expect(first.exchange(rawGet("/first", extraHeaders: "Connection: close\r\n")).hasPrefix("HTTP/1.1 200 "))
+        let held = try (0..<2).map { _ in try #require(IPv6Client(port: server.port)) }
+        for client in held {
+            _ = Array("GET /held HTTP/1.1\r\nHost: x\r\nX-Wait: ".utf8).withUnsafeBytes {
+                send(client.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+        }
+        usleep(200_000)
+        let third = try #require(IPv6Client(port: server.port))
+        #expect(third.exchange(rawGet("/third", extraHeaders: "Connection: close\r\n")).isEmpty,
+                "a third connection from ::/64 was served")
+        _ = held
+        #expect(recorder.requests.map(\.path) == ["/first"])
+    }
+}
+#endif
