@@ -28,6 +28,18 @@ static inline const struct sockaddr *tally_mhd_client_address(struct MHD_Connect
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// MHD_get_connection_info is variadic too: the socket of `connection` (-1 when unknown).
+static inline int tally_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// MHD_get_connection_info is variadic too: the pointer the connection-notify callback stored for `connection`.
+static inline void *tally_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Whether to pass MHD_OPTION_STRICT_FOR_CLIENT -1: in libmicrohttpd 0.9.75 that value refuses whitespace between a
 /// header name and its colon (`Transfer-Encoding : chunked`, a request-smuggling vector) with one 400. Later
 /// versions replaced the option with MHD_OPTION_CLIENT_DISCIPLINE_LVL, whose levels mean other things and were not

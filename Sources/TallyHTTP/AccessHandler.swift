@@ -25,6 +25,7 @@ func accessHandlerCallback(
     guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue()
     guard let statePointer = requestContext.pointee else {
+        if let watched = watchedConnection(connection) { server.watch.headArrived(watched) }
         let (head, fields) = requestHead(connection: connection, url: url, method: method)
         let limit = server.limit(method: head.method, path: head.path)
         requestContext.pointee = Unmanaged.passRetained(RequestState(head: head, limit: limit, tally: server.liveRequests))
@@ -85,11 +86,15 @@ func accessHandlerCallback(
     return queue(response, on: connection, closing: server.isDraining.withLock { $0 })
 }
 
-/// libmicrohttpd's request-completed callback: releases the request's ``RequestState`` exactly once.
+/// libmicrohttpd's request-completed callback: starts the connection's next head deadline and releases the
+/// request's ``RequestState`` exactly once.
 func requestCompletedCallback(
     _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ reason: MHD_RequestTerminationCode
 ) {
+    if let context, let connection, let watched = watchedConnection(connection) {
+        Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch.requestEnded(watched)
+    }
     guard let requestContext, let pointer = requestContext.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
     requestContext.pointee = nil

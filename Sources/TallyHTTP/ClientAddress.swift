@@ -20,3 +20,18 @@ func clientAddress(_ connection: OpaquePointer) -> String {
     guard result == 0 else { return "" }
     return host.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
+
+/// The ``ClientNetwork`` of the client on `connection`: its IPv4 address or its IPv6 /64; empty text when
+/// libmicrohttpd does not know the address.
+func clientNetwork(_ connection: OpaquePointer) -> ClientNetwork {
+    guard let address = tally_mhd_client_address(connection) else { return ClientNetwork(address: "") }
+    switch Int32(address.pointee.sa_family) {
+    case AF_INET6:
+        let bytes = UnsafeRawPointer(address).withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+            withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+        }
+        return ClientNetwork(ipv6: bytes)
+    default:
+        return ClientNetwork(address: clientAddress(connection))
+    }
+}

@@ -16,10 +16,16 @@ extension HTTPServer {
         /// Seconds of inactivity after which a connection is closed (0: never). Any byte received counts as
         /// activity, so a client dripping a byte at a time is limited by the connection limits, not by this.
         public var connectionTimeoutSeconds: Int
+        /// Seconds a request's head (request line and headers) may take to arrive, from the connection's start,
+        /// or, for a later request on a kept-alive connection, from the idle timeout after the previous request
+        /// ended (0: no such limit). A connection past it is closed whatever it sends: dripping a byte at a time
+        /// does not extend it.
+        public var headTimeoutSeconds: Int
         /// The most connections open at once; further ones are closed as soon as they are accepted.
         public var connectionLimit: Int
-        /// The most connections open at once from one IP address (0: no such limit); further ones are closed
-        /// as soon as they are accepted. Keep it below ``connectionLimit`` so one address cannot take them all.
+        /// The most connections open at once from one client network, an IPv4 address or an IPv6 /64
+        /// (``ClientNetwork``; 0: no such limit); further ones are closed as soon as they are accepted. Keep it
+        /// below ``connectionLimit`` so one client cannot take them all.
         public var connectionLimitPerAddress: Int
         /// Memory per connection for the request line, headers and buffers; it bounds the longest request head.
         /// The default (64 KiB) holds the longest path docs/server.md allows (a 16384-byte appUserId, every byte
@@ -35,11 +41,12 @@ extension HTTPServer {
         public var blockingRequests: BlockingRequests?
 
         /// Creates a configuration; the defaults listen on `127.0.0.1:8080` with 4 threads, a 1 MiB body limit,
-        /// 1000 connections, 100 per address and a 30-second idle timeout.
+        /// 1000 connections, 100 per address, a 30-second idle timeout and a 10-second head timeout.
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, maxBodyBytes: Int = 1 << 20,
             bodyLimit: (@Sendable (_ method: String, _ path: String) -> Int)? = nil,
-            connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000, connectionLimitPerAddress: Int = 100,
+            connectionTimeoutSeconds: Int = 30, headTimeoutSeconds: Int = 10, connectionLimit: Int = 1000,
+            connectionLimitPerAddress: Int = 100,
             memoryLimitPerConnection: Int = 64 * 1024,
             refusal: @escaping @Sendable (HTTPRequest, HTTPRefusal) -> HTTPResponse =
                 HTTPServer.Configuration.plainTextRefusal,
@@ -52,6 +59,7 @@ extension HTTPServer {
             self.maxBodyBytes = maxBodyBytes
             self.bodyLimit = bodyLimit
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.headTimeoutSeconds = headTimeoutSeconds
             self.connectionLimit = connectionLimit
             self.connectionLimitPerAddress = connectionLimitPerAddress
             self.memoryLimitPerConnection = memoryLimitPerConnection
@@ -75,6 +83,9 @@ extension HTTPServer {
             }
             if connectionTimeoutSeconds < 0 || connectionTimeoutSeconds > Int(UInt32.max) {
                 throw .invalidConfiguration("connectionTimeoutSeconds must be 0…\(UInt32.max), got \(connectionTimeoutSeconds)")
+            }
+            if headTimeoutSeconds < 0 || headTimeoutSeconds > Int(UInt32.max) {
+                throw .invalidConfiguration("headTimeoutSeconds must be 0…\(UInt32.max), got \(headTimeoutSeconds)")
             }
             if connectionLimit < threads || connectionLimit > Int(UInt32.max) {
                 throw .invalidConfiguration("connectionLimit must be at least threads (\(threads)), got \(connectionLimit)")

@@ -17,6 +17,7 @@ extension HTTPServer {
         }
         let access: MHD_AccessHandlerCallback = accessHandlerCallback
         let completed: MHD_RequestCompletedCallback = requestCompletedCallback
+        let notify: MHD_NotifyConnectionCallback = connectionNotifyCallback
         let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int =
             keepEscapedCallback
         return address.withSocketAddress { socketAddress, _ in
@@ -24,12 +25,15 @@ extension HTTPServer {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.memoryLimitPerConnection,
                                ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.connectionLimitPerAddress,
-                               ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds,
                                ptr_value: nil),
                 // Options taking two pointers carry the first in `value`, the second in `ptr_value`.
-                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionAddress(completed), ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: functionAddress(completed),
+                               ptr_value: Unmanaged.passUnretained(context).toOpaque()),
+                // The per-network connection limit and the head deadline (``ConnectionWatch``), in place of
+                // libmicrohttpd's per-IP limit, which counts each IPv6 address apart.
+                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: functionAddress(notify),
+                               ptr_value: Unmanaged.passUnretained(context).toOpaque()),
                 MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: functionAddress(unescape), ptr_value: nil),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: socketAddress)),
             ]

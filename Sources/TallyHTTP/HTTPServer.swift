@@ -29,8 +29,13 @@ public final class HTTPServer: @unchecked Sendable {
         let address = try ListenAddress.Socket(host: configuration.host, port: configuration.port)
         let context = try ServerContext(configuration: configuration, handler: handler)
         var listening = false
-        // A server that does not start ends the blocking pool it started (its threads are joined).
-        defer { if !listening { context.blockingPool?.quit() } }
+        // A server that does not start ends the blocking pool and the watch it started (their threads are joined).
+        defer {
+            if !listening {
+                context.blockingPool?.quit()
+                context.watch.stop()
+            }
+        }
         let started = Self.startDaemon(configuration: configuration, address: address, context: context)
         guard let started else {
             throw address.bindFailure(host: configuration.host, port: configuration.port)
@@ -83,6 +88,7 @@ public final class HTTPServer: @unchecked Sendable {
         context.blockingPool?.waitUntilIdle()
         MHD_stop_daemon(running)
         context.blockingPool?.quit()
+        context.watch.stop()
         if listener != MHD_INVALID_SOCKET {
             close(listener)
         }

@@ -16,17 +16,25 @@ final class ServerContext: Sendable {
     let isDraining = Locked(false)
     /// The pool running ``HTTPServer/BlockingRequests``, when configured.
     let blockingPool: BlockingPool?
+    /// Every open connection, for the per-network limit and the head deadline.
+    let watch: ConnectionWatch
     /// Which requests run on ``blockingPool``.
     let isBlocking: (@Sendable (_ method: String, _ path: String) -> Bool)?
 
-    /// Throws when the blocking pool's threads cannot be started.
+    /// Throws when the blocking pool's or the watch's threads cannot be started.
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) throws(HTTPServerError) {
+        watch = try ConnectionWatch(configuration: configuration)
         self.handler = handler
         refusal = configuration.refusal
         maxBodyBytes = configuration.maxBodyBytes
         bodyLimit = configuration.bodyLimit
         if let blocking = configuration.blockingRequests {
-            blockingPool = try BlockingPool(threads: blocking.threads)
+            do {
+                blockingPool = try BlockingPool(threads: blocking.threads)
+            } catch {
+                watch.stop()
+                throw error
+            }
         } else {
             blockingPool = nil
         }

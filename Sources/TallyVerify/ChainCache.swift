@@ -26,6 +26,10 @@ final class ChainCache: @unchecked Sendable {
     /// signing certificate signs everything in a row.
     private var last: (header: Substring, key: String, entry: Entry)?
     private let capacity: Int
+    /// Chains refused for a reason that holds at every date (untrusted root, missing marker, bad key), by the exact
+    /// `x5c` text of leaf and intermediate: a repeated forged chain is refused without parsing it again. Only the
+    /// chain's verdict is kept; every JWS is still checked on its own.
+    private var refusals: [String: VerificationFailure] = [:]
 
     /// Longest header segment remembered.
     static let maximumHeaderLength = 8192
@@ -82,6 +86,24 @@ final class ChainCache: @unchecked Sendable {
             }
         }
     }
+
+    /// The refusal remembered for the chain `key`.
+    func refusal(_ key: String) -> VerificationFailure? {
+        lock.withLock { refusals[key] }
+    }
+
+    /// Remembers that the chain `key` was refused for a reason independent of the date; a full table starts
+    /// over. Keys longer than two real certificates' text are not remembered, so nobody can fill memory.
+    func storeRefusal(_ failure: VerificationFailure, key: String) {
+        guard key.utf8.count <= Self.maximumHeaderLength else { return }
+        lock.withLock {
+            if refusals.count >= capacity * 4 { refusals.removeAll(keepingCapacity: true) }
+            refusals[key] = failure
+        }
+    }
+
+    /// Number of remembered refusals.
+    var refusalCount: Int { lock.withLock { refusals.count } }
 
     /// Number of cached chains.
     var count: Int { lock.withLock { entries.count } }

@@ -14,4 +14,7 @@ extension SignedDataVerifier {
 
     /// Number of chains in the verified-chain cache.
     public var cachedChainCount: Int { cache.count }
+
+    /// Number of chains remembered as refused at every date (forged, untrusted), refused again without parsing.
+    public var rememberedRefusalCount: Int { cache.refusalCount }
 }

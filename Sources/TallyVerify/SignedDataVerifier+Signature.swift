@@ -55,12 +55,38 @@ extension SignedDataVerifier {
         guard let x5c else {
             return .failure(VerificationFailure(.verificationFailure, "the JWS header could not be read again"))
         }
-        return verifyChain(x5c, at: effective)
+        if let refusal = cache.refusal(chainKey) { return .failure(refusal) }
+        return verifyChainRememberingRefusal(x5c, key: chainKey, at: effective)
             .flatMap(refreshedRevocation)
             .map { entry in
                 cache.store(entry, key: chainKey, header: header)
                 return entry.leafKey
             }
+    }
+
+    /// ``verifyChain(_:at:)``, remembering a refusal when leaf and intermediate are valid at `effective` (so the
+    /// refusal is not about dates, which another JWS's `signedDate` could change).
+    func verifyChainRememberingRefusal(_ x5c: [String], key: String, at effective: EffectiveDate)
+        -> Result<ChainCache.Entry, VerificationFailure>
+    {
+        let result = verifyChain(x5c, at: effective)
+        if case .failure(let failure) = result {
+            let certificates = x5c.prefix(2).map { Certificate(base64: $0) }
+            let datesHold = certificates.allSatisfy { $0.map { $0.isValid(at: effective.date) } ?? true }
+                && trustStore.roots.allSatisfy { $0.isValid(at: effective.date) }
+            if datesHold { cache.storeRefusal(failure, key: key) }
+        }
+        return result
+    }
+
+    /// Before the payload is decoded: a header that does not name a three-certificate ES256 chain, or a chain
+    /// refused before, fails at once (the cheapest checks first); nil when the full checks must decide.
+    func cheapRefusal(_ parts: CompactJWS) -> VerificationFailure? {
+        guard !configuration.skipsSignature, cache.lookup(header: parts.header) == nil else { return nil }
+        switch JWSHeader.checkedChain(parts.header) {
+        case .failure(let failure): return failure
+        case .success(let chain): return cache.refusal(ChainCache.key(leaf: chain[0], intermediate: chain[1]))
+        }
     }
 
     /// Online mode: re-checks revocation when the last check is older than the cache period.

@@ -82,6 +82,7 @@ public final class SignedDataVerifier: Sendable {
         case .success(let value): parts = value
         case .failure(let failure): return .failure(failure)
         }
+        if let failure = cheapRefusal(parts) { return .failure(failure) }
         let bytes: [UInt8]
         switch parts.payloadBytes {
         case .success(let value): bytes = value
@@ -150,6 +151,7 @@ public final class SignedDataVerifier: Sendable {
         case .success(let value): parts = value
         case .failure(let failure): return .failure(failure)
         }
+        if let failure = cheapRefusal(parts) { return .failure(failure) }
         let bytes: [UInt8]
         switch parts.payloadBytes {
         case .success(let value): bytes = value

@@ -118,7 +118,8 @@ extension EngineBenchmark {
             "verification": ["bundleId": ServerBenchSetup.bundleId, "environments": ["Sandbox"], "roots": ["root.pem"]],
             "keys": [["name": "app", "role": "public", "sha256": sha256]],
             "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000,
-                          "publicKeyRequestsPerSecond": 10_000_000, "publicKeyBurst": 1_000_000],
+                          "publicKeyRequestsPerSecond": 10_000_000, "publicKeyBurst": 1_000_000,
+                          "publicKeyPerAddressRequestsPerSecond": 10_000_000, "publicKeyPerAddressBurst": 1_000_000],
         ]
         let file = folder.appendingPathComponent("tally-server.json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys]).write(to: file)

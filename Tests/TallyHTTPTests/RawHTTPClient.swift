@@ -129,6 +129,27 @@ final class RawHTTPClient {
         }
     }
 
+    /// Sends `bytes` without waiting, ignoring a connection the server already closed (no SIGPIPE).
+    func sendQuietly(_ bytes: [UInt8]) {
+        #if canImport(Glibc)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        #else
+        _ = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, MSG_DONTWAIT) }
+        #endif
+    }
+
+    /// Whether the server still holds the connection open: nothing to read and no end of file, now.
+    func isOpen() -> Bool {
+        var byte: UInt8 = 0
+        #if canImport(Glibc)
+        let flags = Int32(MSG_DONTWAIT | MSG_PEEK)
+        #else
+        let flags = MSG_DONTWAIT | MSG_PEEK
+        #endif
+        let count = recv(descriptor, &byte, 1, flags)
+        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     /// Whether the server closed the connection: reads until end of file, ignoring any bytes.
     func isClosedByServer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)

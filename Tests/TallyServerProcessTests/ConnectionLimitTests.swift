@@ -41,6 +41,38 @@ extension ServerProcessTests {
             #expect(slowest < 3, "127.0.0.2 waited \(slowest) s")
             attackers.removeAll()
         }
+
+        /// Issue 27 item 8: 12 addresses × 92 connections, each dripping a header byte a second (which resets the
+        /// idle timer), held all 1,000 slots for good. Here 12 addresses × 10 such connections are all closed at the
+        /// head deadline (`limits.headTimeoutSeconds`, 2 s), and a client on another address is served meanwhile.
+        @Test func drippingHeadsFromManyAddressesAreClosedAtTheHeadDeadline() throws {
+            try raiseOpenFileLimit(to: 1_024)
+            let fixture = try ServerFixture()
+            try fixture.reconfigure { $0["limits"] = ["headTimeoutSeconds": 2] }
+            let port = UInt16(fixture.server.port)
+            let start = Date()
+            var attackers: [LoopbackSocket] = []
+            for address in 1...12 {
+                for _ in 0..<10 {
+                    let socket = try LoopbackSocket(port: port, from: "127.0.0.\(10 + address)")
+                    socket.sendQuietly(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ".utf8))
+                    attackers.append(socket)
+                }
+            }
+            usleep(300_000)
+            #expect(attackers.filter { $0.isOpen() }.count == attackers.count, "every dripping connection was admitted")
+            var allClosedAfter: Double?
+            while allClosedAfter == nil && Date().timeIntervalSince(start) < 10 {
+                for socket in attackers { socket.sendQuietly([UInt8(ascii: "a")]) }
+                let client = try LoopbackSocket(port: port, from: "127.0.0.200", readTimeout: 5)
+                let answer = client.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                #expect(answer.hasPrefix("HTTP/1.1 200 "), "127.0.0.200 got \(answer.prefix(200))")
+                usleep(500_000)
+                if attackers.allSatisfy({ !$0.isOpen() }) { allClosedAfter = Date().timeIntervalSince(start) }
+            }
+            let after = try #require(allClosedAfter, "dripping connections were still open after 10 s")
+            #expect(after < 5, "the last dripping connection was closed after \(after) s; the head deadline is 2 s")
+        }
         #endif
 
         /// (what, the `limits` object as JSON, the path the error must name)
@@ -49,6 +81,7 @@ extension ServerProcessTests {
             ("a per-IP limit above the total", #"{"maxConnections": 10, "maxConnectionsPerIP": 11}"#,
              "limits.maxConnectionsPerIP"),
             ("an idle timeout of 0", #"{"idleTimeoutSeconds": 0}"#, "limits.idleTimeoutSeconds"),
+            ("a head timeout of 0", #"{"headTimeoutSeconds": 0}"#, "limits.headTimeoutSeconds"),
             ("a text grace period", #"{"shutdownGraceSeconds": "long"}"#, "limits.shutdownGraceSeconds"),
             ("a transaction limit above maxBodyBytes", #"{"maxBodyBytes": 1000, "maxTransactionBodyBytes": 2000}"#,
              "limits.maxTransactionBodyBytes"),

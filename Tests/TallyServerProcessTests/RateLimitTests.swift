@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 extension ServerProcessTests {
-    /// Rate limits: a public key (shipped in every install) per customer id with a ceiling for the key; a
-    /// secret key per key; requests with no key or an unknown key per client address.
+    /// Rate limits: a public key (shipped in every install) per customer id and client address, per client
+    /// address, and a ceiling for the key; a secret key per key; requests with no key or an unknown key per client
+    /// address.
     @Suite struct RateLimits {
         /// `rateLimit` as given, with 1 request per second everywhere so no bucket refills during a test.
         func fixture(_ rate: [String: Any]) throws -> ServerFixture {
@@ -68,6 +69,44 @@ extension ServerProcessTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(allowed >= 6, "\(allowed) requests allowed in 3 s of real time at 4 a second")
+        }
+
+        /// The statuses of `count` `GET /v1/customers/{id}` with `key` from the loopback address `source`.
+        func statuses(port: Int, from source: String, _ appUserIds: [String], key: String) throws -> [Int] {
+            try appUserIds.map { try requestStatus(port: port, from: source, "GET", APIClient.customerPath($0), key: key) }
+        }
+
+        /// Issue 27 item 6: one client over random customer ids used to empty the public key's ceiling, and every
+        /// other install got 429. Each address now has its own share below the ceiling.
+        @Test func oneAddressCannotEmptyThePublicKeyCeilingForAnother() async throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3,
+                                       "publicKeyPerAddressRequestsPerSecond": 0.01, "publicKeyPerAddressBurst": 5,
+                                       "publicKeyRequestsPerSecond": 0.01, "publicKeyBurst": 8])
+            let port = fixture.server.port, key = fixture.keys.publicKey
+            let flood = try statuses(port: port, from: "127.0.0.1", (0..<7).map { "random-\($0)" }, key: key)
+            #expect(flood == [200, 200, 200, 200, 200, 429, 429], "127.0.0.1 over 7 ids: \(flood)")
+            // Another customer on another address is served from what the ceiling has left (3 of 8).
+            #expect(try statuses(port: port, from: "127.0.0.2", ["bob", "bob", "bob"], key: key) == [200, 200, 200])
+            // The ceiling still binds over all addresses.
+            #expect(try statuses(port: port, from: "127.0.0.3", ["carol"], key: key) == [429])
+            // The refusal names what ran out and when to come back.
+            let limited = try await fixture.client.customerReply("dave")
+            #expect(limited.errorCode == "rate_limited" && limited.header("Retry-After") != nil, "\(limited)")
+        }
+
+        /// Issue 27 item 6: a stranger who knows a customer's id and calls it from elsewhere used to empty that
+        /// customer's bucket, and the customer's own purchase post got 429. The customer bucket is per address.
+        @Test func aStrangerElsewhereCannotSpendACustomersBucket() throws {
+            let fixture = try fixture(["requestsPerSecond": 0.01, "burst": 3])
+            let port = fixture.server.port, key = fixture.keys.publicKey
+            let stranger = try statuses(port: port, from: "127.0.0.9", Array(repeating: "victim", count: 5), key: key)
+            #expect(stranger == [200, 200, 200, 429, 429], "the stranger on 127.0.0.9: \(stranger)")
+            // The victim on its own address still reads its state and posts its purchase (an empty body: 400 from
+            // the route, never 429 from the limiter).
+            #expect(try statuses(port: port, from: "127.0.0.1", ["victim"], key: key) == [200])
+            let post = try requestStatus(port: port, from: "127.0.0.1", "POST",
+                                         APIClient.customerPath("victim") + "/transactions", key: key)
+            #expect(post == 400, "the victim's post got \(post)")
         }
 
         @Test func aSecretKeyHasOneBucketWhateverTheCustomer() async throws {

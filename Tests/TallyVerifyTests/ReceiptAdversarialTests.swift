@@ -198,3 +198,62 @@ enum ReceiptForge {
         return Data(forged).base64EncodedString()
     }
 }
+
+/// A receipt container with many embedded certificates: what used to cost 202 ms of CPU in `d2i_PKCS7` and the
+/// chain search for 1,300 of them.
+@Suite("Receipt containers too large to decode")
+struct ReceiptEnvelopeTests {
+    /// `ContentInfo { signedData, [0] SignedData { 1, {sha256}, {data, [0] payload}, [0] certificates, {} } }`,
+    /// definite lengths, with `count` copies of one generated certificate.
+    static func container(certificates count: Int, certificate: [UInt8]) -> [UInt8] {
+        let tlv = ReceiptForge.tlv
+        let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+        let sha256: [UInt8] = tlv(0x30, [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00])
+        let content = tlv(0x30, dataOID + tlv(0xA0, tlv(0x04, ReceiptForge.minimalPayload())))
+        let certificates = tlv(0xA0, Array((0..<count).map { _ in certificate }.joined()))
+        let signed = tlv(0x30, ReceiptForge.integer(1) + tlv(0x31, sha256) + content + certificates + tlv(0x31, []))
+        return tlv(0x30, signedDataOID + tlv(0xA0, signed))
+    }
+
+    static func certificate() throws -> [UInt8] {
+        let key = try PrivateKey.newP256()
+        let profile = CertificateProfile(commonName: "Flood", organization: "Attacker", basicConstraints: "CA:FALSE",
+                                         keyUsage: "digitalSignature")
+        return try Certificate.issue(profile, key: key, issuer: nil, notBefore: Date(timeIntervalSince1970: 0),
+                                     notAfter: Date(timeIntervalSince1970: 4_000_000_000)).der
+    }
+
+    @Test("1,300 embedded certificates are refused before OpenSSL decodes them, naming the count")
+    func manyCertificatesAreRefusedFast() throws {
+        let der = Self.container(certificates: 1_300, certificate: try Self.certificate())
+        let verifier = try ReceiptVerifier()
+        let start = Date()
+        for result in [AppReceipt.parse(der: Data(der)), verifier.verify(der: Data(der))] {
+            let failure = try #require(result.receiptFailure, "the container was accepted")
+            #expect(failure.reason == .verificationFailure)
+            #expect(failure.detail.contains("more than 10 certificates"), "\(failure.detail)")
+        }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds < 1, "refusing twice took \(seconds) s (202 ms each before the limit, release build)")
+    }
+
+    @Test("a container within the limits still decodes, so the limit is what refused the large one")
+    func fewCertificatesDecode() throws {
+        let der = Self.container(certificates: 3, certificate: try Self.certificate())
+        let receipt = try AppReceipt.parse(der: Data(der)).get()
+        #expect(receipt.bundleId == "com.example.forged")
+        let unsigned = try #require(try ReceiptVerifier().verify(der: Data(der)).receiptFailure)
+        #expect(!unsigned.detail.contains("certificates;"), "\(unsigned.detail)")
+    }
+
+    @Test("certificates past 64 KiB in all and containers past 4 MiB are refused")
+    func byteLimits() throws {
+        let big = Self.container(certificates: 1, certificate: ReceiptForge.tlv(0x30, [UInt8](repeating: 0, count: 70_000)))
+        let failure = try #require(AppReceipt.parse(der: Data(big)).receiptFailure)
+        #expect(failure.detail.contains("certificates take"), "\(failure.detail)")
+        let huge = ReceiptForge.tlv(0x30, [UInt8](repeating: 0, count: 5 << 20))
+        let tooLarge = try #require(AppReceipt.parse(der: Data(huge)).receiptFailure)
+        #expect(tooLarge.detail.contains("at most 4194304"), "\(tooLarge.detail)")
+    }
+}

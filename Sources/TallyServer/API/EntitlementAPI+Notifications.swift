@@ -8,13 +8,24 @@ extension EntitlementAPI {
     /// verified (nested signed data too), then stored and applied in one durable write before the 200. A
     /// retry (same `notificationUUID`) answers 200 and changes nothing; a store failure answers 503, so Apple
     /// sends it again.
+    ///
+    /// The route has no key: a body it refuses (4xx) costs its client address a token of
+    /// ``RateCharge/unverifiedNotification(from:limits:)``, and while that bucket is empty the route answers 429
+    /// before reading the body, so a flood of forged bodies cannot keep the CPU verifying.
     func postNotification(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let signedPayload = try tokenField(request, named: "signedPayload")
-        let (stored, outcome) = try ingestNotification(signedPayload)
-        return APIResponse.json(JSONWriter.object { writer in
-            writer.field("notificationUUID", stored.notificationUUID)
-            writer.field("result", outcome.result.rawValue)
-        })
+        let charge = RateCharge.unverifiedNotification(from: request.clientNetwork, limits: configuration.limits)
+        if let wait = limiter.wait(charge.buckets) { throw .rateLimited(retryAfter: wait, for: charge.scope) }
+        do {
+            let signedPayload = try tokenField(request, named: "signedPayload")
+            let (stored, outcome) = try ingestNotification(signedPayload)
+            return APIResponse.json(JSONWriter.object { writer in
+                writer.field("notificationUUID", stored.notificationUUID)
+                writer.field("result", outcome.result.rawValue)
+            })
+        } catch {
+            if (400..<500).contains(error.status) { _ = limiter.acquire(charge.buckets) }
+            throw error
+        }
     }
 
     /// Verifies `signedPayload`, stores and applies it in one durable write, clears the cached state of the

@@ -152,42 +152,30 @@ public final class EntitlementAPI: Sendable {
         }
     }
 
-    /// Checks the bearer key, its rate and its role (``Route/admits(_:)``). A secret or dashboard key has one bucket; a public key (shared by
-    /// every install of the app) one per customer id plus a ceiling for the key; requests with no key or an
-    /// unknown key are counted per client address.
+    /// Checks the bearer key, its rate (the buckets ``RateCharge`` picks) and its role (``Route/admits(_:)``).
+    /// Requests with no key or an unknown key are counted per client network.
     private func authorize(_ request: HTTPRequest, route: Route, appUserId: String) throws(APIError) {
         let limits = configuration.limits
         guard let token = KeyRing.bearerToken(request.header("authorization")),
               let entry = keys.entry(forKey: token) else {
-            let rate = RateLimiter.Rate(perSecond: limits.unknownKeyRequestsPerSecond,
-                                        burst: Double(limits.unknownKeyBurst))
-            if let wait = limiter.acquire([(.address(UTF8Key(request.remoteAddress)), rate)]) {
-                throw .rateLimited(retryAfter: wait, for: "this address without a configured key")
-            }
+            try charge(.unknownKey(from: request.clientNetwork, limits: limits))
             throw .unauthorized
         }
-        let rate = RateLimiter.Rate(perSecond: limits.requestsPerSecond, burst: Double(limits.burst))
-        switch entry.role {
-        case .secret, .dashboard:
-            if let wait = limiter.acquire([(.key(sha256: entry.sha256), rate)]) {
-                throw .rateLimited(retryAfter: wait, for: "this key")
-            }
-        case .public:
-            let ceiling = RateLimiter.Rate(perSecond: limits.publicKeyRequestsPerSecond,
-                                           burst: Double(limits.publicKeyBurst))
-            let buckets: [(RateLimiter.Bucket, RateLimiter.Rate)] = [
-                (.customer(sha256: entry.sha256, appUserId: UTF8Key(appUserId)), rate),
-                (.key(sha256: entry.sha256), ceiling),
-            ]
-            if let wait = limiter.acquire(buckets) {
-                throw .rateLimited(retryAfter: wait, for: "this public key and customer, or this public key")
-            }
-        }
+        // A public-key call on a customer route: its customer token is checked first, so a request a valid token
+        // speaks for is counted in that customer's own bucket (which a stranger without the token cannot spend);
+        // any other is counted per customer and address, and a refused token is answered after its charge.
+        let scoped = entry.role == .public && route.isCustomerScoped
+        let refusal = scoped ? customerTokens.refusal(request, appUserId: appUserId) : nil
+        let verified = scoped && refusal == nil && request.header(CustomerTokenCheck.headerName) != nil
+        try charge(.key(entry, appUserId: appUserId, from: request.clientNetwork, customerVerified: verified,
+                        limits: limits))
         if !route.admits(entry.role) { throw .forbidden }
-        if entry.role == .public, route.isCustomerScoped,
-           let refusal = customerTokens.refusal(request, appUserId: appUserId) {
-            throw refusal
-        }
+        if let refusal { throw refusal }
+    }
+
+    /// Takes a token from each of the charge's buckets, or throws 429 with the wait when one is empty.
+    private func charge(_ charge: RateCharge) throws(APIError) {
+        if let wait = limiter.acquire(charge.buckets) { throw .rateLimited(retryAfter: wait, for: charge.scope) }
     }
 
     /// Known methods as sent; anything else as `other`, so labels stay few.

@@ -2,11 +2,10 @@ import TallyCore
 
 extension ServerConfiguration {
     static let keyKeys = ["name", "role", "sha256"]
-    static let rateLimitKeys = ["requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
-                                "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
+    static var rateLimitKeys: [String] { rateKeys.map(\.0) + burstKeys.map(\.0) }
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
                              "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
-                             "shutdownGraceSeconds"]
+                             "headTimeoutSeconds", "shutdownGraceSeconds"]
 
     static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
@@ -50,28 +49,30 @@ extension ServerConfiguration {
         return keys
     }
 
+    /// The `rateLimit` keys holding a positive rate per second.
+    static var rateKeys: [(String, WritableKeyPath<ServerLimits, Double>)] { [
+        ("requestsPerSecond", \.requestsPerSecond), ("publicKeyRequestsPerSecond", \.publicKeyRequestsPerSecond),
+        ("publicKeyPerAddressRequestsPerSecond", \.publicKeyPerAddressRequestsPerSecond),
+        ("unknownKeyRequestsPerSecond", \.unknownKeyRequestsPerSecond),
+        ("unverifiedNotificationsPerSecond", \.unverifiedNotificationsPerSecond),
+    ] }
+    /// The `rateLimit` keys holding a burst (1…1,000,000).
+    static var burstKeys: [(String, WritableKeyPath<ServerLimits, Int>)] { [
+        ("burst", \.burst), ("publicKeyBurst", \.publicKeyBurst), ("publicKeyPerAddressBurst", \.publicKeyPerAddressBurst),
+        ("unknownKeyBurst", \.unknownKeyBurst), ("unverifiedNotificationBurst", \.unverifiedNotificationBurst),
+    ] }
+
     static func loadLimits(rate: JSONCursor?, limits: JSONCursor?, threads: Int,
                            reader: inout ConfigurationReader) -> ServerLimits {
         var result = ServerLimits()
         if let rate, let members = reader.object(rate, allowed: rateLimitKeys) {
-            if let node = members["requestsPerSecond"],
-               let value = reader.positiveNumber(node) {
-                result.requestsPerSecond = value
+            for (key, field) in rateKeys {
+                if let node = members[key], let value = reader.positiveNumber(node) { result[keyPath: field] = value }
             }
-            if let node = members["burst"], let value = reader.integer(node, in: 1...1_000_000) {
-                result.burst = Int(value)
-            }
-            if let node = members["publicKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
-                result.publicKeyRequestsPerSecond = value
-            }
-            if let node = members["publicKeyBurst"], let value = reader.integer(node, in: 1...1_000_000) {
-                result.publicKeyBurst = Int(value)
-            }
-            if let node = members["unknownKeyRequestsPerSecond"], let value = reader.positiveNumber(node) {
-                result.unknownKeyRequestsPerSecond = value
-            }
-            if let node = members["unknownKeyBurst"], let value = reader.integer(node, in: 1...1_000_000) {
-                result.unknownKeyBurst = Int(value)
+            for (key, field) in burstKeys {
+                if let node = members[key], let value = reader.integer(node, in: 1...1_000_000) {
+                    result[keyPath: field] = Int(value)
+                }
             }
         }
         guard let limits, let members = reader.object(limits, allowed: limitsKeys) else { return result }
@@ -87,6 +88,7 @@ extension ServerConfiguration {
         read("maxConnections", in: 1...1_000_000, into: \.maxConnections, reader: &reader)
         read("maxConnectionsPerIP", in: 0...1_000_000, into: \.maxConnectionsPerIP, reader: &reader)
         read("idleTimeoutSeconds", in: 1...86_400, into: \.idleTimeoutSeconds, reader: &reader)
+        read("headTimeoutSeconds", in: 1...86_400, into: \.headTimeoutSeconds, reader: &reader)
         read("shutdownGraceSeconds", in: 0...3_600, into: \.shutdownGraceSeconds, reader: &reader)
         // A route limit the operator set above the ceiling would be cut down silently: say so instead.
         for (key, value) in [("maxTransactionBodyBytes", result.maxTransactionBodyBytes),

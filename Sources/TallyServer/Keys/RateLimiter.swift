@@ -3,7 +3,7 @@ import TallyLocking
 import TallyCore
 
 /// Token buckets: each holds up to `burst` tokens, refilled at `perSecond`; a request takes one token from
-/// every bucket it is counted in (a public key's customer and the key's ceiling), or from none.
+/// every bucket it is counted in (``RateCharge`` picks them), or from none.
 ///
 /// Buckets that have refilled completely are the same as absent ones, so they are dropped whenever the
 /// table has doubled since the last sweep: the table holds only buckets used within their refill time.
@@ -16,10 +16,17 @@ final class RateLimiter: Sendable {
     enum Bucket: Sendable, Hashable {
         /// One key, by the SHA-256 its entry lists (a secret key, or a public key's ceiling).
         case key(sha256: [UInt8])
-        /// One public key for one customer id (compared as bytes).
-        case customer(sha256: [UInt8], appUserId: UTF8Key)
-        /// Requests from one client address with no key or an unknown key.
-        case address(UTF8Key)
+        /// One public key for one customer id (compared as bytes) from one client network: a stranger elsewhere
+        /// cannot spend the share of a customer whose id he knows.
+        case customer(sha256: [UInt8], appUserId: UTF8Key, network: String)
+        /// One public key for one customer id whose customer token the request proved (any network).
+        case verifiedCustomer(sha256: [UInt8], appUserId: UTF8Key)
+        /// One public key from one client network: its share of the key's ceiling.
+        case publicKeyNetwork(sha256: [UInt8], network: String)
+        /// Requests from one client network with no key or an unknown key.
+        case address(String)
+        /// Refused notification bodies (forged, malformed) from one client network.
+        case unverifiedNotifications(network: String)
     }
 
     /// A bucket's refill rate and size.
@@ -82,6 +89,19 @@ final class RateLimiter: Sendable {
                 table.sweepAt = max(Self.minimumSweepSize, table.buckets.count * 2)
             }
             return nil
+        }
+    }
+
+    /// The whole seconds to wait until every bucket has a token, or nil when all have one now; takes nothing.
+    func wait(_ buckets: [(Bucket, Rate)]) -> Int? {
+        let now = uptime()
+        return table.withLock { table -> Int? in
+            var wait = 0.0
+            for (bucket, rate) in buckets {
+                let tokens = table.buckets[bucket]?.tokens(at: now) ?? rate.burst
+                if tokens < 1 { wait = max(wait, (1 - tokens) / rate.perSecond) }
+            }
+            return wait > 0 ? max(1, Int(wait.rounded(.up))) : nil
         }
     }
 

@@ -72,7 +72,7 @@ public final class EntitlementServer: Sendable {
             maxBodyBytes: limits.maxBodyBytes,
             bodyLimit: { method, path in Router.maxBodyBytes(method: method, path: path, limits: limits,
                                                                       notifications: notifications) },
-            connectionTimeoutSeconds: limits.idleTimeoutSeconds,
+            connectionTimeoutSeconds: limits.idleTimeoutSeconds, headTimeoutSeconds: limits.headTimeoutSeconds,
             connectionLimit: max(limits.maxConnections, configuration.threads),
             connectionLimitPerAddress: limits.maxConnectionsPerIP,
             refusal: { request, refusal in api.refuse(request, refusal) },

@@ -6,8 +6,9 @@ final class ReceiptPKCS7 {
     /// The OpenSSL object, freed with the wrapper.
     let pointer: UnsafeMutablePointer<PKCS7>
 
-    /// Decodes a DER/BER PKCS#7 container.
+    /// Decodes a DER/BER PKCS#7 container, once ``ReceiptEnvelope`` found its size and sets within limits.
     init(der: [UInt8]) throws(VerificationFailure) {
+        try ReceiptEnvelope.check(der)
         ERR_clear_error()
         defer { ERR_clear_error() }
         let decoded: UnsafeMutablePointer<PKCS7>? = der.withUnsafeBufferPointer { buffer in

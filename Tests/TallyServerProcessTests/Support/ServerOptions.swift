@@ -4,8 +4,8 @@ import Foundation
 struct ServerOptions: Sendable {
     /// `ownership` (`transfer` or `keep`); nil leaves the default.
     var ownership: String?
-    /// `rateLimit`: high by default so only the rate-limit tests meet it; the public key's ceiling and the
-    /// per-address rate of unknown keys are set to the same.
+    /// `rateLimit`: high by default so only the rate-limit tests meet it; the public key's ceiling, its
+    /// per-address share, the per-address rates of unknown keys and of refused notifications are set to the same.
     var requestsPerSecond = 1_000_000
     var burst = 1_000_000
     /// `limits.maxBodyBytes`; nil leaves the default.
@@ -31,7 +31,9 @@ struct ServerOptions: Sendable {
             "keys": keys.configurationEntries,
             "rateLimit": ["requestsPerSecond": requestsPerSecond, "burst": burst,
                           "publicKeyRequestsPerSecond": requestsPerSecond, "publicKeyBurst": burst,
-                          "unknownKeyRequestsPerSecond": requestsPerSecond, "unknownKeyBurst": burst],
+                          "publicKeyPerAddressRequestsPerSecond": requestsPerSecond, "publicKeyPerAddressBurst": burst,
+                          "unknownKeyRequestsPerSecond": requestsPerSecond, "unknownKeyBurst": burst,
+                          "unverifiedNotificationsPerSecond": requestsPerSecond, "unverifiedNotificationBurst": burst],
         ]
         if let ownership { document["ownership"] = ownership }
         var limits: [String: Any] = [:]

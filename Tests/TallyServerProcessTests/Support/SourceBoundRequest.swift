@@ -5,10 +5,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Sends one `Connection: close` request to `127.0.0.1:port` from the local address `source` (any
-/// 127.x.y.z on Linux's loopback) and returns the status of the answer, so tests can be two clients.
+/// Sends one `Connection: close` request (with `body`, when given) to `127.0.0.1:port` from the local address
+/// `source` (any 127.x.y.z on Linux's loopback) and returns the status of the answer, so tests can be two clients.
 func requestStatus(port: Int, from source: String, _ method: String, _ path: String,
-                   key: String? = nil) throws -> Int {
+                   key: String? = nil, body: [UInt8]? = nil) throws -> Int {
     #if canImport(Glibc)
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -40,7 +40,8 @@ func requestStatus(port: Int, from source: String, _ method: String, _ path: Str
     guard connected == 0 else { throw HarnessError("connect from \(source) failed: errno \(errno)") }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     if let key { head += "Authorization: Bearer \(key)\r\n" }
-    let bytes = Array((head + "\r\n").utf8)
+    if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+    let bytes = Array((head + "\r\n").utf8) + (body ?? [])
     var offset = 0
     while offset < bytes.count {
         let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }

@@ -13,7 +13,7 @@ struct HardeningUnitTests {
         let limiter = RateLimiter(uptime: { clock.now.timeIntervalSince1970 })
         let ceiling = RateLimiter.Rate(perSecond: 1, burst: 3)
         let key = RateLimiter.Bucket.key(sha256: [1])
-        func customer(_ id: String) -> RateLimiter.Bucket { .customer(sha256: [1], appUserId: UTF8Key(id)) }
+        func customer(_ id: String) -> RateLimiter.Bucket { .customer(sha256: [1], appUserId: UTF8Key(id), network: "192.0.2.1") }
         #expect(limiter.acquire([(customer("a"), Self.rate), (key, ceiling)]) == nil)
         #expect(limiter.acquire([(customer("a"), Self.rate), (key, ceiling)]) == nil)
         // a is empty: refused, and the ceiling keeps its last token for b.
@@ -29,9 +29,9 @@ struct HardeningUnitTests {
         let limiter = RateLimiter(uptime: { 0 })
         #expect("caf\u{E9}" == "cafe\u{301}", "Swift String equality merges them")
         for pair in [("caf\u{E9}", "cafe\u{301}"), ("KATE", "\u{212A}ATE")] {
-            for _ in 0..<2 { #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.0)), Self.rate)]) == nil) }
-            #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.0)), Self.rate)]) != nil)
-            #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.1)), Self.rate)]) == nil,
+            for _ in 0..<2 { #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.0), network: ""), Self.rate)]) == nil) }
+            #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.0), network: ""), Self.rate)]) != nil)
+            #expect(limiter.acquire([(.customer(sha256: [], appUserId: UTF8Key(pair.1), network: ""), Self.rate)]) == nil,
                     "\(Array(pair.1.utf8)) has its own bucket")
         }
     }
@@ -41,7 +41,7 @@ struct HardeningUnitTests {
         let clock = TestClock(Date(timeIntervalSince1970: 0))
         let limiter = RateLimiter(uptime: { clock.now.timeIntervalSince1970 })
         for index in 0..<10_000 {
-            _ = limiter.acquire([(.address(UTF8Key("10.0.\(index / 256).\(index % 256)")), Self.rate)])
+            _ = limiter.acquire([(.address("10.0.\(index / 256).\(index % 256)"), Self.rate)])
             clock.advance(by: 0.01)
         }
         // Buckets refill in 1 s (100 requests here): only those touched within it can be kept.
