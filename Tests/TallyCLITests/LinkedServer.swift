@@ -20,9 +20,10 @@ final class LinkedServer {
     private var process: Process?
     private let output = OutputCollector()
 
-    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given) and
-    /// starts the server.
-    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil) throws {
+    /// Writes the configuration (the Market example, `bundleId`, `ownership` and `rateLimit` overridden when
+    /// given) and starts the server.
+    init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil,
+         rateLimit: [String: Any]? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
@@ -45,6 +46,7 @@ final class LinkedServer {
             "keys": [publicEntry, secretEntry],
         ]
         if let ownership { document["ownership"] = ownership }
+        if let rateLimit { document["rateLimit"] = rateLimit }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }

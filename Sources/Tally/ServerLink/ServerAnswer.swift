@@ -10,5 +10,5 @@ enum ServerAnswer: Sendable {
     /// transaction is finished and the refusal reported; posting it again would get the same.
     case refused(status: Int, code: String, message: String)
     /// Unreachable, a timeout, 5xx, 429, or any other answer: nothing was acknowledged; retry later.
-    case unavailable(String)
+    case unavailable(ServerProblem)
 }

@@ -46,25 +46,26 @@ struct ServerClient: Sendable {
     func post(signedTransaction jws: String) async -> ServerAnswer {
         let body: Data
         do { body = try JSONEncoder().encode(["signedTransaction": jws]) } catch {
-            return .unavailable("cannot encode the post: \(error)")
+            return .unavailable(.unreachable("cannot encode the post: \(error)"))
         }
         switch await send("POST", path: "transactions", body: body) {
         case .failure(let reason):
-            return .unavailable(reason.description)
-        case .success(let (status, data)):
+            return .unavailable(.unreachable(reason.description))
+        case .success(let (status, data, retryAfter)):
             if (200..<300).contains(status) {
                 do {
                     return .accepted(try ServerCustomer.state(fromResponse: data), ServerCustomer.outcome(in: data))
                 } catch {
                     // Stored (2xx) but unreadable: the post is done; the state is read again at the next refresh.
-                    return .unavailable("the server's \(status) answer does not decode: \(error)")
+                    return .unavailable(.serverError(status: status, code: "undecodable",
+                                                     message: "the server's \(status) answer does not decode: \(error)"))
                 }
             }
             let failure = ServerCustomer.error(in: data)
             if status == 422 || status == 409 {
                 return .refused(status: status, code: failure.code, message: failure.message)
             }
-            return .unavailable("the server answered \(status) \(failure.code): \(failure.message)")
+            return .unavailable(.answer(status: status, retryAfter: retryAfter, code: failure.code, message: failure.message))
         }
     }
 
@@ -72,14 +73,16 @@ struct ServerClient: Sendable {
     func customer() async -> Result<CustomerState, ServerUnreachable> {
         switch await send("GET", path: nil, body: nil) {
         case .failure(let reason):
-            return .failure(ServerUnreachable(reason: reason.description))
-        case .success(let (status, data)):
+            return .failure(ServerUnreachable(problem: .unreachable(reason.description)))
+        case .success(let (status, data, retryAfter)):
             guard status == 200 else {
                 let failure = ServerCustomer.error(in: data)
-                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
+                return .failure(ServerUnreachable(problem: .answer(status: status, retryAfter: retryAfter,
+                                                                   code: failure.code, message: failure.message)))
             }
             do { return .success(try ServerCustomer.state(fromResponse: data)) } catch {
-                return .failure(ServerUnreachable(reason: "the server's customer does not decode: \(error)"))
+                return .failure(ServerUnreachable(problem: .serverError(
+                    status: status, code: "undecodable", message: "the server's customer does not decode: \(error)")))
             }
         }
     }
@@ -89,7 +92,8 @@ struct ServerClient: Sendable {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
-    private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data), SendFailure> {
+    /// The answer's status, body and `Retry-After` header, or why there was none.
+    private func send(_ method: String, path: String?, body: Data?) async -> Result<(Int, Data, String?), SendFailure> {
         guard let url = customerURL(path) else {
             return .failure(SendFailure("cannot form a URL from \(link.url) and appUserId"))
         }
@@ -110,7 +114,8 @@ struct ServerClient: Sendable {
                     continuation.resume(returning: .failure(
                         SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)")))
                 } else if let http = response as? HTTPURLResponse {
-                    continuation.resume(returning: .success((http.statusCode, data ?? Data())))
+                    continuation.resume(returning: .success((http.statusCode, data ?? Data(),
+                                                             http.value(forHTTPHeaderField: "Retry-After"))))
                 } else {
                     continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
                 }
@@ -127,5 +132,5 @@ struct SendFailure: Error, CustomStringConvertible {
 
 /// Why the server's state could not be read (the store then shows its local file).
 struct ServerUnreachable: Error, Sendable {
-    var reason: String
+    var problem: ServerProblem
 }

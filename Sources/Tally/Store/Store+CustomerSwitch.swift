@@ -108,6 +108,7 @@ extension Store {
                 refused.append(CustomerSwitch.Refused(transaction: transaction, status: status, code: code,
                                                       message: message))
             case .unavailable(let reason):
+                if isCurrentCustomer(customerId) { serverProblem = reason }
                 report(StoreDiagnostic(.serverUnavailable, "restored transaction \(id) could not be posted to the "
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)

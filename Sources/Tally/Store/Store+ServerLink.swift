@@ -22,12 +22,14 @@ extension Store {
             return true
         case .refused(let status, let code, let message):
             pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
+            if isCurrentCustomer(customerId) { serverProblem = nil }
             report(StoreDiagnostic(.serverRefused, "the server refused transaction \(id) (\(status) \(code): "
                 + "\(message)); it was finished with the store and is not posted again"))
             emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
             await pause(at: .posted, id)
             return true
         case .unavailable(let reason):
+            if isCurrentCustomer(customerId) { serverProblem = reason }
             if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
                 pendingPosts.append(post)
                 report(StoreDiagnostic(.serverUnavailable, "transaction \(id) could not be posted to the server "
@@ -54,19 +56,28 @@ extension Store {
         return true
     }
 
-    /// Starts the back-off loop unless one runs: it waits ``RetryPolicy/delay(attempt:)``, posts what waits,
-    /// and stops once nothing does (or the store closes).
+    /// Starts the back-off loop unless one runs: it waits ``RetryPolicy/delay(attempt:)`` — at least a 429's
+    /// `Retry-After`, never more than ``RetryPolicy/maxDelay`` —, posts what waits, and stops once nothing does
+    /// (or the store closes).
     func scheduleRetry() {
         guard retryTask == nil, !isClosed, let policy = serverLink?.retry else { return }
         retryTask = Task { [weak self] in
             var attempt = 0
             while !Task.isCancelled {
-                do { try await policy.sleep(policy.delay(attempt: attempt)) } catch { return }
+                let asked = await self?.retryAfter ?? 0
+                let delay = max(policy.delay(attempt: attempt), min(asked, policy.maxDelay))
+                do { try await policy.sleep(delay) } catch { return }
                 guard let self, !Task.isCancelled else { return }
                 if await self.postPending() { return }
                 attempt += 1
             }
         }
+    }
+
+    /// The seconds a 429 asked to wait (its `Retry-After`); 0 when the last problem is no rate limit.
+    var retryAfter: TimeInterval {
+        guard case .rateLimited(let seconds?, _) = serverProblem else { return 0 }
+        return TimeInterval(seconds)
     }
 
     /// Reads the server's customer state; on failure the state falls back to the customer file.
@@ -76,8 +87,10 @@ extension Store {
         switch await server.customer() {
         case .success(let customer):
             adoptServerState(customer, of: customerId)
-        case .failure:
-            if isCurrentCustomer(customerId) { stateSource = offlineSource }
+        case .failure(let failure):
+            guard isCurrentCustomer(customerId) else { return }
+            stateSource = offlineSource
+            serverProblem = failure.problem
         }
     }
 
@@ -93,6 +106,7 @@ extension Store {
     /// ``switchCustomer(to:appAccountToken:)``) is dropped: it is neither shown nor saved as this customer's.
     func adoptServerState(_ customer: CustomerState, of appUserId: String) {
         guard isCurrentCustomer(appUserId) else { return }
+        serverProblem = nil
         serverState = customer
         let now = clock.now()
         serverStateDate = now
