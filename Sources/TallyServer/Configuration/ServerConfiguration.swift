@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     public var store: StoreSettings
     /// Where the dashboard's files come from.
     public var dashboard = DashboardSettings()
+    /// How often one chain may move within the hour under ``OwnershipPolicy/transfer``
+    /// (`transfersPerChainPerHour`, default 10).
+    public var transferLimit = TransferLimit()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,
