@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import Testing
 
 extension ServerProcessTests {
@@ -16,6 +17,14 @@ extension ServerProcessTests {
             return try ServerFixture(options, environment: [ServerPair.urlVariable: try cluster.createDatabase()])
         }
 
+        /// `market.premium` bought and posted for `owner`: its transaction and JWS.
+        static func premium(ownedBy owner: String, _ fixture: ServerFixture) async throws -> (StoreTransaction, String) {
+            var market = try fixture.market()
+            let (transaction, jws) = try market.buySigned("market.premium", account: "family")
+            #expect(try await fixture.client.postTransaction(jws, for: owner).status == 200)
+            return (transaction, jws)
+        }
+
         static func outcome(_ reply: HTTPReply) -> String? {
             (try? reply.json()["transaction"] as? [String: Any])?["outcome"] as? String
         }
@@ -24,11 +33,9 @@ extension ServerProcessTests {
         func aHundredAlternatingPostsWriteOneTransferRow(_ store: String) async throws {
             guard let fixture = try Self.fixture(store, limit: 1_000) else { return }
             let client = fixture.client
-            var market = try fixture.market()
-            let (transaction, jws) = try market.buySigned("market.premium", account: "family")
             // Long ids, as the attack used: each row of them would be kilobytes.
             let alice = "alice-" + String(repeating: "a", count: 4_000), bob = "bob-" + String(repeating: "b", count: 4_000)
-            #expect(try await client.postTransaction(jws, for: alice).status == 200)
+            let (transaction, jws) = try await Self.premium(ownedBy: alice, fixture)
             var transferred = 0
             for post in 0..<100 {
                 let reply = try await client.postTransaction(jws, for: post.isMultiple(of: 2) ? bob : alice)
@@ -51,9 +58,7 @@ extension ServerProcessTests {
         func pastTheLimitAPostIs429TransferLimitedAndNothingMoves(_ store: String) async throws {
             guard let fixture = try Self.fixture(store, limit: 5) else { return }
             let client = fixture.client
-            var market = try fixture.market()
-            let (_, jws) = try market.buySigned("market.premium", account: "family")
-            #expect(try await client.postTransaction(jws, for: "alice").status == 200)
+            let (_, jws) = try await Self.premium(ownedBy: "alice", fixture)
             var transferred = 0, limited = 0, unchanged = 0
             for post in 0..<100 {
                 let reply = try await client.postTransaction(jws, for: post.isMultiple(of: 2) ? "bob" : "alice")
