@@ -22,12 +22,12 @@ final class LinkedServer {
     private var process: Process?
     private let output = OutputCollector()
 
-    /// Writes the configuration (the Market example, `bundleId` and `ownership` overridden when given; with
-    /// `signing`, a key made by `tally serve signing-key` in `signing.privateKeyFile`; with `requireCustomerTokens`,
-    /// `customers.requireToken` on with an HS256 secret made by `tally serve customer-token --new-secret`, see
-    /// ``customerToken(for:)``) and starts the server.
+    /// Writes the configuration (the Market example, `bundleId`, `ownership` and `rateLimit` overridden when given;
+    /// with `signing`, a key made by `tally serve signing-key` in `signing.privateKeyFile`; with
+    /// `requireCustomerTokens`, `customers.requireToken` on with an HS256 secret made by
+    /// `tally serve customer-token --new-secret`, see ``customerToken(for:)``) and starts the server.
     init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil, signing: Bool = false,
-         requireCustomerTokens: Bool = false) throws {
+         requireCustomerTokens: Bool = false, rateLimit: [String: Any]? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
@@ -69,6 +69,7 @@ final class LinkedServer {
         } else {
             serverPublicKey = nil
         }
+        if let rateLimit { document["rateLimit"] = rateLimit }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }

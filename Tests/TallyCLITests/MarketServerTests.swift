@@ -11,9 +11,10 @@ struct MarketServerTests {
         let sandbox: MarketSandbox
         let server: LinkedServer
 
-        init(ownership: String? = nil, signing: Bool = false) throws {
+        init(ownership: String? = nil, signing: Bool = false, rateLimit: [String: Any]? = nil) throws {
             sandbox = try MarketSandbox()
-            server = try LinkedServer(trusting: sandbox.directory, ownership: ownership, signing: signing)
+            server = try LinkedServer(trusting: sandbox.directory, ownership: ownership, signing: signing,
+                                      rateLimit: rateLimit)
         }
 
         /// The market's arguments for one device of `user` (through `url`, a ``SlowProxy``, when given).
@@ -130,6 +131,30 @@ struct MarketServerTests {
         let server = json["server"] as? [String: Any]
         #expect(server?["stateSource"] as? String == "savedServerState")
         #expect(server?["serverStateDate"] is String)
+        #expect((server?["problem"] as? [String: Any])?["kind"] as? String == "unreachable", "\(json)")
+    }
+
+    @Test func aRateLimitedServerIsNamedSoWithItsRetryAfterNotUnreachable() throws {
+        // One request per 100 s per customer, a burst of 3: the phone's purchase (a GET and a post) and the
+        // tablet's first read are answered, the next read is a 429.
+        let world = try World(rateLimit: ["requestsPerSecond": 0.01, "burst": 3])
+        #expect(try world.market("phone", ["buy", "market.premium"]).status == 0)
+        var limited: [String: Any]?
+        for _ in 0..<4 where limited == nil {
+            let json = try world.market("tablet", ["status", "--json"]).json()
+            let server = json["server"] as? [String: Any]
+            if let problem = server?["problem"] as? [String: Any] { limited = problem }
+        }
+        let problem = try #require(limited, "the tiny rate limit never answered 429")
+        #expect(problem["kind"] as? String == "rateLimited", "\(problem)")
+        #expect(problem["status"] as? Int == 429)
+        let seconds = try #require(problem["retryAfter"] as? Int, "\(problem)")
+        #expect((1...100).contains(seconds), "Retry-After of a 0.01/s bucket: \(seconds)")
+        let text = try world.market("tablet", ["status"]).stdout
+        #expect(text.contains("rate-limited by the server (429"), "\(text)")
+        #expect(text.contains("retry after "), "\(text)")
+        #expect(!text.contains("cannot be reached"), "\(text)")
+        #expect(text.contains("Premium: UNLOCKED"), "the server's saved state is shown meanwhile: \(text)")
     }
 
     @Test func withTheServersSigningKeyPinnedAnEditedSavedStateIsNotShown() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import Testing
 
 /// Whether headless Chromium, its driver and Selenium are installed (scripts/install-deps.sh installs them).
@@ -40,12 +41,34 @@ enum BrowserTools {
 extension ServerProcessTests {
     /// The dashboard in a real headless Chromium, against a seeded real `tally serve`.
     @Suite struct DashboardBrowser {
+        /// A `TEST` notification (stored `recorded`: it carries no customer state) and a `ONE_TIME_CHARGE` for a
+        /// chain no customer has posted (stored `pending`): neither names a customer.
+        static func seedNotificationsWithoutACustomer(_ fixture: ServerFixture) async throws {
+            var market = try fixture.market()
+            let test = ServerNotification(
+                notificationType: .test, notificationUUID: UUID().uuidString, signedDate: Date(),
+                data: NotificationData(bundleId: "com.example.market", environment: .sandbox))
+            let recorded = try await Notifications.post(try market.sign(test), to: fixture.client)
+            #expect(try recorded.json()["result"] as? String == "recorded", "\(recorded)")
+            // A fresh sandbox numbers its transactions as the seed's did: this one gets an id no seeded chain has.
+            var unposted = try market.buy("market.coins.100", account: "unposted")
+            unposted.transactionId = "3" + unposted.transactionId
+            unposted.originalTransactionId = unposted.transactionId
+            let jws = try market.signed(unposted)
+            let charge = ServerNotification(
+                notificationType: .oneTimeCharge, notificationUUID: UUID().uuidString, signedDate: Date(),
+                data: NotificationData(bundleId: "com.example.market", environment: .sandbox, signedTransactionInfo: jws))
+            let pending = try await Notifications.post(try market.sign(charge), to: fixture.client)
+            #expect(try pending.json()["result"] as? String == "pending", "\(pending)")
+        }
+
         @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
         func theDashboardShowsTheAPIsNumbersAndEveryIdAsText() async throws {
             try #require(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
             let fixture = try ServerFixture()
             let bought = try await Dashboard.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
+            try await Self.seedNotificationsWithoutACustomer(fixture)
             let screenshots = BrowserTools.screenshots
             try? FileManager.default.removeItem(at: screenshots)
             print("dashboard screenshots: \(screenshots.path)")
@@ -65,7 +88,7 @@ extension ServerProcessTests {
             let text = String(decoding: data, as: UTF8.self)
             print(text)
             #expect(process.terminationStatus == 0, "the browser checks failed:\n\(text)")
-            for name in ["login-error", "overview", "search", "refunded", "xss-as-text", "overview-range"] {
+            for name in ["login-error", "overview", "search", "refunded", "xss-as-text", "overview-range", "notifications"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
                         "screenshot \(name).png")
             }

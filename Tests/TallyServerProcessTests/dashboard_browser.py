@@ -237,6 +237,21 @@ try:
     check(pages == (len(whole) + 2) // 3, "%d pages for %d transactions" % (pages, len(whole)))
     shot("transactions-last-page")
 
+    # Notifications without a customer: only the pending one waits for its chain's owner; the recorded one
+    # (TEST: a type that carries no customer state) says so instead.
+    driver.get(base + "/dashboard/#notifications")
+    ready()
+    cells = {}
+    for row in driver.find_elements(By.CSS_SELECTOR, "#view tbody tr"):
+        columns = [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+        cells[(columns[1], columns[4])] = columns[3]
+    check(cells.get(("ONE_TIME_CHARGE", "pending")) == "(waiting for its chain's owner)",
+          "the pending notification waits for its chain's owner: %r" % cells)
+    recorded = cells.get(("TEST", "recorded"))
+    check(recorded is not None and "waiting" not in recorded and "no customer state" in recorded,
+          "the recorded TEST notification says it carries no customer state: %r" % recorded)
+    shot("notifications")
+
     for page in ["transactions", "notifications", "catalog"]:
         driver.get(base + "/dashboard/#" + page)
         ready()

@@ -10,7 +10,7 @@ enum ServerAnswer: Sendable {
     /// transaction is finished and the refusal reported; posting it again would get the same.
     case refused(status: Int, code: String, message: String)
     /// Unreachable, a timeout, 5xx, 429, or any other answer: nothing was acknowledged; retry later.
-    case unavailable(String)
+    case unavailable(ServerProblem)
     /// A 2xx whose signature does not verify with the pinned ``ServerLink/serverPublicKey`` (none, forged, or
     /// signed for another request or customer): not believed, so treated as ``unavailable(_:)`` and reported.
     case unverified(String)

@@ -46,13 +46,13 @@ struct ServerClient: Sendable {
     func post(signedTransaction jws: String) async -> ServerAnswer {
         let body: Data
         do { body = try JSONEncoder().encode(["signedTransaction": jws]) } catch {
-            return .unavailable("cannot encode the post: \(error)")
+            return .unavailable(.unreachable("cannot encode the post: \(error)"))
         }
         switch await send("POST", path: "transactions", body: body) {
         case .failure(let reason):
-            return .unavailable(reason.description)
+            return .unavailable(.unreachable(reason.description))
         case .success(let received):
-            let (status, data) = (received.status, received.answer.body)
+            let (status, data, retryAfter) = (received.status, received.answer.body, received.retryAfter)
             if (200..<300).contains(status) {
                 if let refusal = refusal(of: received) {
                     return .unverified("the server's \(status) answer is not believed: \(refusal)")
@@ -62,14 +62,15 @@ struct ServerClient: Sendable {
                                      received.answer)
                 } catch {
                     // Stored (2xx) but unreadable: the post is done; the state is read again at the next refresh.
-                    return .unavailable("the server's \(status) answer does not decode: \(error)")
+                    return .unavailable(.serverError(status: status, code: "undecodable",
+                                                     message: "the server's \(status) answer does not decode: \(error)"))
                 }
             }
             let failure = ServerCustomer.error(in: data)
             if status == 422 || status == 409 {
                 return .refused(status: status, code: failure.code, message: failure.message)
             }
-            return .unavailable("the server answered \(status) \(failure.code): \(failure.message)")
+            return .unavailable(.answer(status: status, retryAfter: retryAfter, code: failure.code, message: failure.message))
         }
     }
 
@@ -78,20 +79,23 @@ struct ServerClient: Sendable {
     func customer() async -> Result<(CustomerState, SignedAnswer), ServerUnreachable> {
         switch await send("GET", path: nil, body: nil) {
         case .failure(let reason):
-            return .failure(ServerUnreachable(reason: reason.description))
+            return .failure(ServerUnreachable(problem: .unreachable(reason.description)))
         case .success(let received):
-            guard received.status == 200 else {
-                let failure = ServerCustomer.error(in: received.answer.body)
-                return .failure(ServerUnreachable(
-                    reason: "the server answered \(received.status) \(failure.code): \(failure.message)"))
+            let (status, data) = (received.status, received.answer.body)
+            guard status == 200 else {
+                let failure = ServerCustomer.error(in: data)
+                return .failure(ServerUnreachable(problem: .answer(status: status, retryAfter: received.retryAfter,
+                                                                   code: failure.code, message: failure.message)))
             }
             if let refusal = refusal(of: received) {
-                return .failure(ServerUnreachable(reason: "the server's customer is not believed: \(refusal)",
-                                                  unverified: true))
+                return .failure(ServerUnreachable(
+                    problem: .serverError(status: status, code: "unverified_answer",
+                                          message: "the server's customer is not believed: \(refusal)"),
+                    unverified: true))
             }
-            do { return .success((try ServerCustomer.state(fromResponse: received.answer.body), received.answer)) }
-            catch {
-                return .failure(ServerUnreachable(reason: "the server's customer does not decode: \(error)"))
+            do { return .success((try ServerCustomer.state(fromResponse: data), received.answer)) } catch {
+                return .failure(ServerUnreachable(problem: .serverError(
+                    status: status, code: "undecodable", message: "the server's customer does not decode: \(error)")))
             }
         }
     }
@@ -114,10 +118,11 @@ struct ServerClient: Sendable {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
-    /// An HTTP answer: its status, its body and signature, and the nonce the request sent.
+    /// An HTTP answer: its status, its body and signature, its `Retry-After` header, and the nonce the request sent.
     private struct Received: Sendable {
         var status: Int
         var answer: SignedAnswer
+        var retryAfter: String?
         var nonce: String
     }
 
@@ -156,7 +161,7 @@ struct ServerClient: Sendable {
                     let signature = http.value(forHTTPHeaderField: AnswerSignature.headerName)
                     continuation.resume(returning: .success(Received(
                         status: http.statusCode, answer: SignedAnswer(body: data ?? Data(), signature: signature),
-                        nonce: nonce)))
+                        retryAfter: http.value(forHTTPHeaderField: "Retry-After"), nonce: nonce)))
                 } else {
                     continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
                 }
@@ -178,7 +183,7 @@ struct SendFailure: Error, CustomStringConvertible {
 
 /// Why the server's state could not be read (the store then shows its local file).
 struct ServerUnreachable: Error, Sendable {
-    var reason: String
+    var problem: ServerProblem
     /// Whether the server answered but its answer's signature did not verify (``ServerLink/serverPublicKey``).
     var unverified = false
 }

@@ -108,9 +108,16 @@ extension Store {
                 emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
                 refused.append(CustomerSwitch.Refused(transaction: transaction, status: status, code: code,
                                                       message: message))
-            case .unavailable(let reason), .unverified(let reason):
+            case .unavailable, .unverified:
+                let reason: String
                 let kind: StoreDiagnostic.Kind
-                if case .unverified = answer { kind = .serverAnswerUnverified } else { kind = .serverUnavailable }
+                switch answer {
+                case .unavailable(let problem):
+                    if isCurrentCustomer(customerId) { serverProblem = problem }
+                    (reason, kind) = ("\(problem)", .serverUnavailable)
+                case .unverified(let text): (reason, kind) = (text, .serverAnswerUnverified)
+                default: (reason, kind) = ("", .serverUnavailable)
+                }
                 report(StoreDiagnostic(kind, "restored transaction \(id) could not be posted to the "
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)

@@ -22,12 +22,14 @@ extension Store {
             return true
         case .refused(let status, let code, let message):
             pendingPosts.removeAll { $0.transactionId.hasSameBytes(as: id) }
+            if isCurrentCustomer(customerId) { serverProblem = nil }
             report(StoreDiagnostic(.serverRefused, "the server refused transaction \(id) (\(status) \(code): "
                 + "\(message)); it was finished with the store and is not posted again"))
             emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
             await pause(at: .posted, id)
             return true
         case .unavailable(let reason):
+            if isCurrentCustomer(customerId) { serverProblem = reason }
             return keptForRetry(post, of: customerId, .serverUnavailable, "transaction \(id) could not be posted to "
                 + "the server (\(reason)); it stays unfinished and is posted again with back-off")
         case .unverified(let reason):
@@ -64,19 +66,28 @@ extension Store {
         return true
     }
 
-    /// Starts the back-off loop unless one runs: it waits ``RetryPolicy/delay(attempt:)``, posts what waits,
-    /// and stops once nothing does (or the store closes).
+    /// Starts the back-off loop unless one runs: it waits ``RetryPolicy/delay(attempt:)`` — at least a 429's
+    /// `Retry-After`, never more than ``RetryPolicy/maxDelay`` —, posts what waits, and stops once nothing does
+    /// (or the store closes).
     func scheduleRetry() {
         guard retryTask == nil, !isClosed, let policy = serverLink?.retry else { return }
         retryTask = Task { [weak self] in
             var attempt = 0
             while !Task.isCancelled {
-                do { try await policy.sleep(policy.delay(attempt: attempt)) } catch { return }
+                let asked = await self?.retryAfter ?? 0
+                let delay = max(policy.delay(attempt: attempt), min(asked, policy.maxDelay))
+                do { try await policy.sleep(delay) } catch { return }
                 guard let self, !Task.isCancelled else { return }
                 if await self.postPending() { return }
                 attempt += 1
             }
         }
+    }
+
+    /// The seconds a 429 asked to wait (its `Retry-After`); 0 when the last problem is no rate limit.
+    var retryAfter: TimeInterval {
+        guard case .rateLimited(let seconds?, _) = serverProblem else { return 0 }
+        return TimeInterval(seconds)
     }
 
     /// Reads the server's customer state; on failure the state falls back to the customer file.
@@ -88,10 +99,12 @@ extension Store {
             adoptServerState(customer, answer: answer, of: customerId)
         case .failure(let failure):
             if failure.unverified {
-                report(StoreDiagnostic(.serverAnswerUnverified, "\(failure.reason); the state shown is the last one "
+                report(StoreDiagnostic(.serverAnswerUnverified, "\(failure.problem); the state shown is the last one "
                     + "believed, until the server answers with a signature that verifies"))
             }
-            if isCurrentCustomer(customerId) { stateSource = offlineSource }
+            guard isCurrentCustomer(customerId) else { return }
+            stateSource = offlineSource
+            serverProblem = failure.problem
         }
     }
 
@@ -108,6 +121,7 @@ extension Store {
     /// `answer` (its body and signature) is saved with it, so the signature is checked again at each load.
     func adoptServerState(_ customer: CustomerState, answer: SignedAnswer, of appUserId: String) {
         guard isCurrentCustomer(appUserId) else { return }
+        serverProblem = nil
         serverState = customer
         let now = clock.now()
         serverStateDate = now

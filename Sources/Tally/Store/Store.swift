@@ -69,6 +69,10 @@ public actor Store {
     public internal(set) var serverStateDate: Date?
     /// Where ``state`` comes from now.
     public internal(set) var stateSource: StateSource
+    /// Why the server gave no usable answer to the last request this store made of it (unreachable, rate-limited
+    /// with its `Retry-After`, a server error); nil without a link, before the first request fails, and once the
+    /// server answers again (a post taken or refused, a state read).
+    public internal(set) var serverProblem: ServerProblem?
     /// Transactions written locally that the server has not taken yet, oldest first (unfinished with the store).
     var pendingPosts: [PendingPost] = []
     /// The back-off loop posting ``pendingPosts`` again; nil when none runs.

@@ -49,15 +49,38 @@ struct PostgresTransactionRows: TransactionRows {
         try connection.insertToken(token, owner: owner)
     }
 
-    func moveChain(_ chain: String, from: String, to: String, date: Date) throws(PostgresError) {
+    func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(PostgresError) {
         try connection.query("UPDATE chains SET app_user_id = $1 WHERE original_transaction_id = $2",
                              [.bytes(to), .bytes(chain)])
         try connection.query("UPDATE transactions SET app_user_id = $1 WHERE original_transaction_id = $2",
                              [.bytes(to), .bytes(chain)])
+        if let repeating {
+            try connection.query("""
+                UPDATE transfers SET from_app_user_id = $1, to_app_user_id = $2, date_ms = $3::bigint,
+                    moves = moves + 1
+                WHERE sequence = $4::bigint
+                """, [.bytes(from), .bytes(to), .integer(date.millisecondsSince1970), .integer(repeating)])
+            return
+        }
         try connection.query("""
             INSERT INTO transfers (original_transaction_id, from_app_user_id, to_app_user_id, date_ms)
             VALUES ($1, $2, $3, $4::bigint)
             """, [.bytes(chain), .bytes(from), .bytes(to), .integer(date.millisecondsSince1970)])
+    }
+
+    func recentTransfers(ofChain chain: String, since: Date) throws(PostgresError) -> [RecentTransfer] {
+        let rows = try connection.query("""
+            SELECT sequence, from_app_user_id, to_app_user_id, date_ms, moves FROM transfers
+            WHERE original_transaction_id = $1 AND date_ms >= $2::bigint ORDER BY date_ms, sequence
+            """, [.bytes(chain), .integer(since.millisecondsSince1970)])
+        var found: [RecentTransfer] = []
+        for row in 0..<rows.count {
+            found.append(RecentTransfer(
+                sequence: try rows.integer(row, 0) ?? 0, fromAppUserId: try rows.requiredBytes(row, 1),
+                toAppUserId: try rows.requiredBytes(row, 2),
+                date: Date(millisecondsSince1970: try rows.integer(row, 3) ?? 0), moves: try rows.integer(row, 4) ?? 1))
+        }
+        return found
     }
 
     func chains(carrying token: String, of owner: String) throws(PostgresError) -> [(chain: String, type: ProductType)] {

@@ -185,6 +185,12 @@ enum PostgresSchema {
         CREATE INDEX transactions_by_token ON transactions(app_account_token, app_user_id)
             WHERE app_account_token IS NOT NULL;
         """,
+        // 8: transfers bounded per chain (the SQLite store's tenth migration): a move back between two customers
+        // who swapped the chain within the hour rewrites their row and counts it in `moves`.
+        """
+        ALTER TABLE transfers ADD COLUMN moves bigint NOT NULL DEFAULT 1;
+        CREATE INDEX transfers_by_chain ON transfers(original_transaction_id, date_ms);
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

@@ -32,11 +32,11 @@ extension PostgresCustomerStore: StateReadingStore {
     {
         var prepared: [PreparedTransaction] = []
         for transaction in transactions { prepared.append(try PreparedTransaction(transaction)) }
-        let items = prepared, credits = self.credits
+        let items = prepared, credits = self.credits, transferLimit = self.transferLimit
         return try write("the transactions cannot be stored") {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
             let outcome = try PostgresTransactionRows(connection: connection)
-                .record(items, for: appUserId, policy: policy, credits: credits, date: date)
+                .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
             if let known {
                 // The versions and the nets in one statement; the whole record only when the facts moved.

@@ -32,6 +32,8 @@ public final class PostgresCustomerStore: CustomerStore {
 
     /// What each transaction credits: the balances are kept with it.
     public let credits: CurrencyCredits
+    /// How often one chain may move within the hour under ``TallyServer/OwnershipPolicy/transfer``.
+    public let transferLimit: TransferLimit
     let pool: PostgresConnectionPool
     /// Kept-state reads sharing statements.
     let stateReads = StateReadBatch()
@@ -46,10 +48,12 @@ public final class PostgresCustomerStore: CustomerStore {
     /// - Parameter poolSize: the most connections this store opens (each at most one call at a time).
     /// - Throws: ``TallyServer/CustomerStoreError/Reason/unavailable`` when the database was written by a newer
     ///   Tally, or refuses this login or database (not a passing outage).
-    public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5)
+    public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5,
+                transferLimit: TransferLimit = TransferLimit())
         throws(CustomerStoreError)
     {
         self.credits = credits
+        self.transferLimit = transferLimit
         if let problem = PostgresConnection.problem(withURL: url) {
             throw CustomerStoreError(.unavailable, "PostgreSQL: the store URL cannot be used: \(problem)")
         }

@@ -38,6 +38,12 @@ extension APIError {
         APIError(429, "rate_limited", "too many requests for \(scope); retry in \(seconds) s",
                  headers: [HTTPResponse.Field("Retry-After", String(seconds))])
     }
+    /// 429 `transfer_limited`: the chain moved ``TransferLimit/perChainPerHour`` times within the hour.
+    static func transferLimited(retryAfter seconds: Int, limit: Int) -> APIError {
+        APIError(429, "transfer_limited", "this purchase's chain changed customers \(limit) times within the hour "
+                 + "(transfersPerChainPerHour); it stays with its owner; retry in \(seconds) s",
+                 headers: [HTTPResponse.Field("Retry-After", String(seconds))])
+    }
     static let notReady = APIError(503, "not_ready", "writes to the store fail (a full disk, a read-only file "
                                    + "system, a lock); the server's log says why; it recovers by itself")
     /// What a failed store call answers: 422 `too_large_for_store` when a value is larger than the store can

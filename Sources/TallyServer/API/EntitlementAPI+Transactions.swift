@@ -14,6 +14,12 @@ extension EntitlementAPI {
         // Left with another customer and nothing stored for anyone: 409. A kept copy that carried newer facts
         // to its owner (a refund) was stored, so it is answered 200 with the outcome `kept`.
         if outcome.kept.contains(where: { $0.hasSameBytes(as: transaction.transactionId) }), outcome.ownersUpdated.isEmpty {
+            // Past the transfer limit: nothing moved; a client may post it again once the hour allows.
+            if outcome.transferLimited.contains(where: { $0.hasSameBytes(as: transaction.transactionId) }) {
+                let wait = (outcome.transferAllowedAgain ?? now.addingTimeInterval(TransferLimit.window)).timeIntervalSince(now)
+                throw .transferLimited(retryAfter: max(1, Int(wait.rounded(.up))),
+                                       limit: configuration.transferLimit.perChainPerHour)
+            }
             throw .ownedByAnotherCustomer
         }
         let posted = JSONWriter.object { writer in

@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
                                   "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
-                                  "dashboard", "customers", "signing"]
+                                  "dashboard", "customers", "signing", "transfersPerChainPerHour"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -59,6 +59,10 @@ extension ServerConfiguration {
                 reader.problem("ownership", "must be \"transfer\" or \"keep\", not \"\(text)\"")
             }
         }
+        var transferLimit = TransferLimit()
+        if let node = members["transfersPerChainPerHour"], let value = reader.integer(node, in: 1...1_000_000) {
+            transferLimit = TransferLimit(perChainPerHour: Int(value))
+        }
         let keys = loadKeys(members["keys"], reader: &reader)
         var threads = 4
         if let node = members["threads"], let value = reader.integer(node, in: 1...256) {
@@ -108,6 +112,7 @@ extension ServerConfiguration {
         configuration.dashboard = dashboard
         configuration.customers = customers
         configuration.signing = signing
+        configuration.transferLimit = transferLimit
         return configuration
     }
 

@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var customers = CustomerSettings()
     /// The key customer answers are signed with (`signing`); nil: answers go unsigned (docs/server.md).
     public var signing: SigningSettings?
+    /// How often one chain may move within the hour under ``OwnershipPolicy/transfer``
+    /// (`transfersPerChainPerHour`, default 10).
+    public var transferLimit = TransferLimit()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

@@ -31,7 +31,8 @@ public final class EntitlementServer: Sendable {
             store = try SQLiteCustomerStore(
                 directory: dataDirectory,
                 credits: configuration.credits,
-                readers: max(1, configuration.threads))
+                readers: max(1, configuration.threads),
+                transferLimit: configuration.transferLimit)
         } catch {
             throw .store(error)
         }

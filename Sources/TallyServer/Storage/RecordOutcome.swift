@@ -1,3 +1,5 @@
+import Foundation
+
 /// What ``CustomerStore/record(_:for:policy:at:)`` did with each posted transaction.
 public struct RecordOutcome: Sendable, Hashable {
     /// Transaction ids stored for the first time.
@@ -13,6 +15,11 @@ public struct RecordOutcome: Sendable, Hashable {
     /// Other customers whose kept chains took a new or changed transaction from this post (a refund posted
     /// by someone else still revokes the owner's copy); their cached state is stale.
     public var ownersUpdated: [String]
+    /// Transaction ids whose chain would have moved to this customer under ``OwnershipPolicy/transfer`` but had
+    /// moved ``TransferLimit/perChainPerHour`` times within the hour: left with their owner (also in ``kept``).
+    public var transferLimited: [String] = []
+    /// With ``transferLimited``: when the first of those chains may move again.
+    public var transferAllowedAgain: Date?
 
     /// Creates an outcome.
     public init(inserted: [String] = [], updated: [String] = [], unchanged: [String] = [],

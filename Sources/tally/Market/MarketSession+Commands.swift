@@ -59,7 +59,8 @@ extension MarketSession {
             view.server = MarketStatus.ServerView(url: link.url.absoluteString,
                                                   appUserId: await store.serverLink?.appUserId ?? link.appUserId,
                                                   stateSource: await store.stateSource.rawValue,
-                                                  serverStateDate: await store.serverStateDate)
+                                                  serverStateDate: await store.serverStateDate,
+                                                  problem: await store.serverProblem.map(MarketStatus.Problem.init))
         }
         Console.line(json ? try Output.json(view) : view.text)
         return ExitCode.ok

@@ -34,6 +34,26 @@ struct MarketStatus: Encodable {
         var stateSource: String
         /// When the server answered the state shown.
         var serverStateDate: Date?
+        /// Why the server's last answer was not usable (``Store/serverProblem``); nil when it was.
+        var problem: Problem?
+    }
+
+    /// `"problem"` in `status --json`: `kind` `unreachable`, `rateLimited` (with `retryAfter` seconds when the
+    /// server named them) or `serverError` (with `status`), and `message`, the engine's sentence.
+    struct Problem: Encodable {
+        var kind: String
+        var retryAfter: Int?
+        var status: Int?
+        var message: String
+
+        init(_ problem: ServerProblem) {
+            message = problem.description
+            switch problem {
+            case .unreachable: kind = "unreachable"
+            case .rateLimited(let seconds, _): kind = "rateLimited"; retryAfter = seconds; status = 429
+            case .serverError(let code, _, _): kind = "serverError"; status = code
+            }
+        }
     }
 
     init(state: CustomerState, configuration: AppConfiguration, pending: [PendingPurchase], options: MarketOptions,
@@ -72,13 +92,15 @@ struct MarketStatus: Encodable {
     /// The line saying where the state shown comes from, with a server.
     private func sourceLine(_ server: ServerView) -> String {
         let date = server.serverStateDate.map { $0.formatted(.iso8601) } ?? "never"
+        // A 429 or a 5xx is not "cannot be reached": the engine's typed reason says which it was.
+        let why = server.problem?.message ?? "\(server.url) cannot be reached"
         switch server.stateSource {
         case "server": return "State: the server's (\(server.url), customer \(server.appUserId)); spends are the app backend's"
         case "savedServerState":
             return "State: OFFLINE — the server's last state, saved \(date), with this device's purchases not posted "
-                + "yet (\(server.url) cannot be reached; customer \(server.appUserId))"
+                + "yet (\(why); server \(server.url), customer \(server.appUserId))"
         default:
-            return "State: OFFLINE — this device's own purchases (\(server.url) cannot be reached and nothing of "
+            return "State: OFFLINE — this device's own purchases (\(why); server \(server.url); nothing of "
                 + "the server's is saved for customer \(server.appUserId))"
         }
     }

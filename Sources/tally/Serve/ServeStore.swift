@@ -9,9 +9,11 @@ enum ServeStore {
     {
         switch configuration.store.kind {
         case .sqlite:
-            return try SQLiteCustomerStore(directory: data, credits: configuration.credits, readers: max(1, readers))
+            return try SQLiteCustomerStore(directory: data, credits: configuration.credits, readers: max(1, readers),
+                                           transferLimit: configuration.transferLimit)
         case .postgres(let url, let poolSize):
-            return try PostgresCustomerStore(url: url, poolSize: poolSize, credits: configuration.credits)
+            return try PostgresCustomerStore(url: url, poolSize: poolSize, credits: configuration.credits,
+                                             transferLimit: configuration.transferLimit)
         }
     }
 }

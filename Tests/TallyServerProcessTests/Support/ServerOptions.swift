@@ -20,6 +20,8 @@ struct ServerOptions: Sendable {
     var poolSize = 8
     /// `store.cacheSeconds`; nil leaves the default.
     var cacheSeconds: Int?
+    /// `transfersPerChainPerHour`; nil leaves the default.
+    var transfersPerChainPerHour: Int?
 
     /// The configuration document: the catalog and app configuration copied beside it (relative paths),
     /// the sandbox root as the only JWS root, environment Sandbox.
@@ -36,6 +38,7 @@ struct ServerOptions: Sendable {
                           "unverifiedNotificationsPerSecond": requestsPerSecond, "unverifiedNotificationBurst": burst],
         ]
         if let ownership { document["ownership"] = ownership }
+        if let transfersPerChainPerHour { document["transfersPerChainPerHour"] = transfersPerChainPerHour }
         var limits: [String: Any] = [:]
         if let maxBodyBytes { limits["maxBodyBytes"] = maxBodyBytes }
         if let maxJSONDepth { limits["maxJSONDepth"] = maxJSONDepth }

@@ -89,9 +89,11 @@ final class StoreUnderTest: Sendable {
     var sqlitePath: String? { directory?.database }
 
     /// Opens the store on this data.
-    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits) throws -> any CustomerStore {
-        if let directory { return try directory.open(readers: readers, credits: credits) }
+    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits,
+              transferLimit: TransferLimit = TransferLimit()) throws -> any CustomerStore {
+        if let directory { return try directory.open(readers: readers, credits: credits, transferLimit: transferLimit) }
         guard let database else { throw PostgresTestDatabase.Missing() }
-        return try PostgresCustomerStore(url: database.url, poolSize: max(readers, 4), credits: credits)
+        return try PostgresCustomerStore(url: database.url, poolSize: max(readers, 4), credits: credits,
+                                         transferLimit: transferLimit)
     }
 }

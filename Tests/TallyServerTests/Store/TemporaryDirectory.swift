@@ -20,7 +20,8 @@ final class TemporaryDirectory: Sendable {
     var database: String { (path as NSString).appendingPathComponent(SQLiteCustomerStore.fileName) }
 
     /// Opens the store on ``database``.
-    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits) throws -> SQLiteCustomerStore {
-        try SQLiteCustomerStore(path: database, credits: credits, readers: readers)
+    func open(readers: Int = 4, credits: CurrencyCredits = StoreFixtures.credits,
+              transferLimit: TransferLimit = TransferLimit()) throws -> SQLiteCustomerStore {
+        try SQLiteCustomerStore(path: database, credits: credits, readers: readers, transferLimit: transferLimit)
     }
 }

@@ -163,11 +163,19 @@ export async function transactions(view, filter) {
   }
 }
 
+/** What the Customer cell says of a notification that names no customer: only a `pending` one waits for its chain's
+ *  owner; a `recorded` one is of a type that carries no customer state (TEST, RENEWAL_EXTENSION/SUMMARY, an unknown type). */
+function noCustomer(result) {
+  if (result === "pending") return "(waiting for its chain's owner)";
+  if (result === "recorded") return "(none: this type carries no customer state)";
+  return "(none)";
+}
+
 export async function notifications(view, page) {
   const data = await get(path.notifications(page));
   view.replaceChildren(el("h2", { text: "Notifications" }), data.notifications.length ? table(
     ["Received", "Type", "Subtype", "Customer", "Result", "Delivery anomaly"],
-    data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? "(waiting for its chain's owner)", n.result, n.anomaly ?? ""]),
+    data.notifications.map((n) => [formatDate(n.receivedDate), n.notificationType, n.subtype, n.appUserId ?? noCustomer(n.result), n.result, n.anomaly ?? ""]),
     "Notifications") : el("p", { text: "No notifications stored." }));
   if (data.nextCursor) {
     view.append(el("a", { id: "older", href: "#notifications/" + new URLSearchParams({ cursor: data.nextCursor }).toString(),

@@ -6,10 +6,12 @@ extension NotificationRows {
     /// ``TransactionRecorder`` under `policy`, the versions, then the notifications waiting for these chains,
     /// applied now that they have an owner.
     public func record(_ items: [PreparedTransaction], for appUserId: String, policy: OwnershipPolicy,
-                       credits: CurrencyCredits, date: Date) throws(Failure) -> RecordOutcome {
+                       credits: CurrencyCredits, transferLimit: TransferLimit = TransferLimit(),
+                       date: Date) throws(Failure) -> RecordOutcome {
         let chains = items.map(\.normalized.originalTransactionId)
         try lockChains(chains)
-        var writer = TransactionRecorder(rows: self, appUserId: appUserId, policy: policy, credits: credits, date: date)
+        var writer = TransactionRecorder(rows: self, appUserId: appUserId, policy: policy, credits: credits,
+                                         transferLimit: transferLimit, date: date)
         for item in items { try writer.store(item) }
         var outcome = try writer.finish()
         var notifications = NotificationRecorder(rows: self, credits: credits, date: date)

@@ -11,6 +11,8 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     let policy: OwnershipPolicy
     /// What each transaction credits: every stored copy that changes moves its owner's nets in the same write.
     let credits: CurrencyCredits
+    /// How often one chain may move within the hour.
+    let transferLimit: TransferLimit
     /// When the post happened, at whole milliseconds (as transfers read back).
     let date: Date
     var outcome = RecordOutcome()
@@ -22,11 +24,13 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     public private(set) var wroteStateFacts = false
 
     /// A recorder of posts for `appUserId` under `policy`.
-    public init(rows: Rows, appUserId: String, policy: OwnershipPolicy, credits: CurrencyCredits, date: Date) {
+    public init(rows: Rows, appUserId: String, policy: OwnershipPolicy, credits: CurrencyCredits,
+                transferLimit: TransferLimit = TransferLimit(), date: Date) {
         self.rows = rows
         self.appUserId = appUserId
         self.policy = policy
         self.credits = credits
+        self.transferLimit = transferLimit
         self.date = Date(millisecondsSince1970: date.millisecondsSince1970)
     }
 
@@ -47,6 +51,15 @@ public struct TransactionRecorder<Rows: TransactionRows> {
         if !others.isEmpty {
             guard policy == .transfer, transaction.type.isRestorable else {
                 outcome.kept.append(transaction.transactionId)
+                try keep(item, owner: existing?.owner ?? chainOwner ?? tokenOwner, existing: existing,
+                         chainOwner: chainOwner)
+                return
+            }
+            // Past the limit the chain stays with its owner, who still gets Apple's newer facts, as under keep.
+            if chainOwner.map({ !isThisCustomer($0) }) ?? false, let again = try limitedUntil(chain) {
+                outcome.kept.append(transaction.transactionId)
+                outcome.transferLimited.append(transaction.transactionId)
+                outcome.transferAllowedAgain = min(outcome.transferAllowedAgain ?? again, again)
                 try keep(item, owner: existing?.owner ?? chainOwner ?? tokenOwner, existing: existing,
                          chainOwner: chainOwner)
                 return
@@ -167,14 +180,31 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     private mutating func moveChain(_ chain: String) throws(Rows.Failure) {
         try rows.lockChains([chain])
         guard let from = try rows.owner(ofChain: chain), !isThisCustomer(from) else { return }
+        let recent = try rows.recentTransfers(ofChain: chain, since: date.addingTimeInterval(-TransferLimit.window))
+        // A chain at its limit stays (a token's other chains too: ``store(_:)`` refused the posted one already).
+        guard recent.reduce(0, { $0 + $1.moves }) < Int64(transferLimit.perChainPerHour) else { return }
         try rows.prepareCustomer(from)  // no writer of `from` judges its marks meanwhile (see markSupersededPeriods)
-        try rows.moveChain(chain, from: from, to: appUserId, date: date)
+        // The same two customers swapping the chain again within the hour: their row, rewritten, no new one.
+        let pair = recent.last {
+            ($0.fromAppUserId.hasSameBytes(as: from) && isThisCustomer($0.toAppUserId))
+                || (isThisCustomer($0.fromAppUserId) && $0.toAppUserId.hasSameBytes(as: from))
+        }
+        try rows.moveChain(chain, from: from, to: appUserId, date: date, repeating: pair?.sequence)
         // Marks were judged on each customer's own groups, which the move changes.
         try rows.clearSupersessions(of: from)
         try rows.clearSupersessions(of: appUserId)
         outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
                                                    toAppUserId: appUserId, date: date))
         if !losers.contains(where: { $0.hasSameBytes(as: from) }) { losers.append(from) }
+    }
+
+    /// When the chain may move again, if it moved ``TransferLimit/perChainPerHour`` times within the hour
+    /// before ``date``; nil when it may move now. The moves of its oldest recent row leave the window first.
+    private func limitedUntil(_ chain: String) throws(Rows.Failure) -> Date? {
+        let recent = try rows.recentTransfers(ofChain: chain, since: date.addingTimeInterval(-TransferLimit.window))
+        guard recent.reduce(0, { $0 + $1.moves }) >= Int64(transferLimit.perChainPerHour) else { return nil }
+        let oldest = recent.map(\.date).min() ?? date
+        return oldest.addingTimeInterval(TransferLimit.window)
     }
 
     /// Moves an account token to this customer, with every restorable chain of its owner that carries the

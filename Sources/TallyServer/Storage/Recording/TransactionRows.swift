@@ -24,8 +24,12 @@ public protocol TransactionRows {
     func fileChain(_ chain: String, owner: String) throws(Failure)
     /// Gives an account token never stored to `owner`.
     func giveToken(_ token: String, owner: String) throws(Failure)
-    /// Moves a chain and every stored transaction of it from `from` to `to`, and records the transfer at `date`.
-    func moveChain(_ chain: String, from: String, to: String, date: Date) throws(Failure)
+    /// Moves a chain and every stored transaction of it from `from` to `to`, and records the transfer at `date`:
+    /// a new row, or, with `repeating`, that row of ``recentTransfers(ofChain:since:)`` rewritten to this move
+    /// (its direction and date) with one more move counted.
+    func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(Failure)
+    /// The chain's transfer rows dated `since` or later, oldest first.
+    func recentTransfers(ofChain chain: String, since: Date) throws(Failure) -> [RecentTransfer]
     /// The chains (sorted by bytes, each once) of `owner`'s stored transactions that carry `token`, with the
     /// product type of each row.
     func chains(carrying token: String, of owner: String) throws(Failure) -> [(chain: String, type: ProductType)]
@@ -56,6 +60,29 @@ extension TransactionRows {
     /// Adds one to the customer's version and to its facts version: the safe default for any write.
     func bumpVersion(of appUserId: String) throws(Failure) {
         try bumpVersion(of: appUserId, factsToo: true)
+    }
+}
+
+/// A transfer row of one chain, as ``TransactionRecorder`` weighs it against the limit.
+public struct RecentTransfer: Sendable {
+    /// The row's key in the store.
+    public var sequence: Int64
+    /// The customer the chain last moved from in this row.
+    public var fromAppUserId: String
+    /// The customer it last moved to.
+    public var toAppUserId: String
+    /// When it last moved (whole milliseconds).
+    public var date: Date
+    /// How many moves the row stands for (a ping-pong between its two customers rewrites it).
+    public var moves: Int64
+
+    /// Creates a row.
+    public init(sequence: Int64, fromAppUserId: String, toAppUserId: String, date: Date, moves: Int64) {
+        self.sequence = sequence
+        self.fromAppUserId = fromAppUserId
+        self.toAppUserId = toAppUserId
+        self.date = date
+        self.moves = moves
     }
 }
 

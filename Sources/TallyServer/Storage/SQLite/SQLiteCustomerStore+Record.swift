@@ -23,7 +23,7 @@ extension SQLiteCustomerStore: StateReadingStore {
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
             let outcome = try SQLiteTransactionRows(connection: connection)
-                .record(items, for: appUserId, policy: policy, credits: credits, date: date)
+                .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
             if let known {
                 let (version, facts) = try connection.versions(of: appUserId)

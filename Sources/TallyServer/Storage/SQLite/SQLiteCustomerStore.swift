@@ -17,6 +17,8 @@ public final class SQLiteCustomerStore: CustomerStore {
     public let path: String
     /// What each transaction credits: the balances table is kept with it.
     public let credits: CurrencyCredits
+    /// How often one chain may move within the hour under ``OwnershipPolicy/transfer``.
+    public let transferLimit: TransferLimit
     let writes: WriteQueue
     let readers: ReadConnectionPool
 
@@ -32,9 +34,10 @@ public final class SQLiteCustomerStore: CustomerStore {
     /// - Throws: ``CustomerStoreError/Reason/unavailable`` when the file cannot be opened, created or migrated,
     ///   or its schema is newer than this code knows.
     public init(path: String, credits: CurrencyCredits, readers: Int = 4,
-                busyTimeoutMilliseconds: Int = 5_000) throws(CustomerStoreError) {
+                busyTimeoutMilliseconds: Int = 5_000, transferLimit: TransferLimit = TransferLimit()) throws(CustomerStoreError) {
         self.path = path
         self.credits = credits
+        self.transferLimit = transferLimit
         let timeout = Int32(clamping: max(busyTimeoutMilliseconds, 0))
         do {
             let writer = try SQLiteConnection(path: path, busyTimeoutMilliseconds: timeout)
@@ -57,7 +60,8 @@ public final class SQLiteCustomerStore: CustomerStore {
     }
 
     /// Opens (creating when absent) `directory/tally.sqlite`, creating the directory too.
-    public convenience init(directory: String, credits: CurrencyCredits, readers: Int = 4) throws(CustomerStoreError) {
+    public convenience init(directory: String, credits: CurrencyCredits, readers: Int = 4,
+                            transferLimit: TransferLimit = TransferLimit()) throws(CustomerStoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -65,7 +69,7 @@ public final class SQLiteCustomerStore: CustomerStore {
                 + "\(error.localizedDescription)", underlying: error)
         }
         try self.init(path: (directory as NSString).appendingPathComponent(Self.fileName), credits: credits,
-                      readers: readers)
+                      readers: readers, transferLimit: transferLimit)
     }
 
     /// Everything stored for `appUserId`, from one snapshot; an empty record (version 0) for a customer never seen.

@@ -48,15 +48,35 @@ struct SQLiteTransactionRows: TransactionRows {
                                [.text(token), .text(owner)])
     }
 
-    func moveChain(_ chain: String, from: String, to: String, date: Date) throws(SQLiteError) {
+    func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(SQLiteError) {
         try connection.execute("UPDATE chains SET app_user_id = ? WHERE original_transaction_id = ?",
                                [.text(to), .text(chain)])
         try connection.execute("UPDATE transactions SET app_user_id = ? WHERE original_transaction_id = ?",
                                [.text(to), .text(chain)])
+        if let repeating {
+            try connection.execute("""
+                UPDATE transfers SET from_app_user_id = ?, to_app_user_id = ?, date_ms = ?, moves = moves + 1
+                WHERE sequence = ?
+                """, [.text(from), .text(to), .integer(date.millisecondsSince1970), .integer(repeating)])
+            return
+        }
         try connection.execute("""
             INSERT INTO transfers (original_transaction_id, from_app_user_id, to_app_user_id, date_ms)
             VALUES (?, ?, ?, ?)
             """, [.text(chain), .text(from), .text(to), .integer(date.millisecondsSince1970)])
+    }
+
+    func recentTransfers(ofChain chain: String, since: Date) throws(SQLiteError) -> [RecentTransfer] {
+        var found: [RecentTransfer] = []
+        try connection.query("""
+            SELECT sequence, from_app_user_id, to_app_user_id, date_ms, moves FROM transfers
+            WHERE original_transaction_id = ? AND date_ms >= ? ORDER BY date_ms, sequence
+            """, [.text(chain), .integer(since.millisecondsSince1970)]) { (row) throws(SQLiteError) in
+            found.append(RecentTransfer(sequence: row.int64(0), fromAppUserId: try row.requiredText(1),
+                                        toAppUserId: try row.requiredText(2),
+                                        date: Date(millisecondsSince1970: row.int64(3)), moves: row.int64(4)))
+        }
+        return found
     }
 
     func chains(carrying token: String, of owner: String) throws(SQLiteError) -> [(chain: String, type: ProductType)] {

@@ -209,6 +209,13 @@ enum StoreSchema {
             WHERE app_account_token IS NOT NULL
             """,
         ],
+        // 10: transfers bounded per chain (docs/server.md, `transfersPerChainPerHour`): a move back between two
+        // customers who swapped the chain within the hour rewrites their row and counts it in `moves`, so a
+        // ping-pong adds no row; the chain's recent rows are read by its index.
+        [
+            "ALTER TABLE transfers ADD COLUMN moves INTEGER NOT NULL DEFAULT 1",
+            "CREATE INDEX transfers_by_chain ON transfers(original_transaction_id, date_ms)",
+        ],
     ]
 
     /// The schema version this code writes.
