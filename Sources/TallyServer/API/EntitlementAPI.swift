@@ -23,6 +23,8 @@ public final class EntitlementAPI: Sendable {
     /// The rules and encoding of states, for stores whose writes answer with one (``StateEncoding``).
     let stateEncoding: StateEncoding
     let cache = StateCache()
+    /// Admits at most `limits.maxConcurrentReconciles` reconciliations at once.
+    let reconciles: ReconcileGate
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
     /// Whether writes work, for `/readyz`.
@@ -52,6 +54,7 @@ public final class EntitlementAPI: Sendable {
         keys = KeyRing(entries: configuration.keys)
         dashboardFiles = DashboardFiles(configuration.dashboard)
         limiter = RateLimiter()
+        reconciles = ReconcileGate(limit: configuration.limits.maxConcurrentReconciles)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))

@@ -6,7 +6,7 @@ extension ServerConfiguration {
                                 "unknownKeyRequestsPerSecond", "unknownKeyBurst"]
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
                              "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
-                             "shutdownGraceSeconds"]
+                             "shutdownGraceSeconds", "maxConcurrentReconciles"]
 
     static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
@@ -88,6 +88,7 @@ extension ServerConfiguration {
         read("maxConnectionsPerIP", in: 0...1_000_000, into: \.maxConnectionsPerIP, reader: &reader)
         read("idleTimeoutSeconds", in: 1...86_400, into: \.idleTimeoutSeconds, reader: &reader)
         read("shutdownGraceSeconds", in: 0...3_600, into: \.shutdownGraceSeconds, reader: &reader)
+        read("maxConcurrentReconciles", in: 1...256, into: \.maxConcurrentReconciles, reader: &reader)
         // A route limit the operator set above the ceiling would be cut down silently: say so instead.
         for (key, value) in [("maxTransactionBodyBytes", result.maxTransactionBodyBytes),
                              ("maxSpendBodyBytes", result.maxSpendBodyBytes)]
