@@ -40,11 +40,16 @@ extension ServerProcessTests {
                 return (object?["transactions"] as? [[String: Any]]) ?? []
             }
 
-            func start(_ options: [String] = []) throws {
+            /// Reads the sandbox's in-app purchase key (``configuration`` names it).
+            func loadKey() throws {
                 let key = try JSONSerialization.jsonObject(with: Data(try tally(["api-key", "--json"]).utf8)) as? [String: Any]
                 keyId = key?["keyId"] as? String ?? ""
                 issuerId = key?["issuerId"] as? String ?? ""
                 keyPath = key?["privateKeyPath"] as? String ?? ""
+            }
+
+            func start(_ options: [String] = []) throws {
+                try loadKey()
                 serve.executableURL = TestPaths.tally
                 serve.arguments = ["sandbox", "serve", "--listen", "127.0.0.1:0", "--data", directory.path] + options
                 let output = Pipe()
@@ -114,6 +119,41 @@ extension ServerProcessTests {
             let refunded = try Self.counts(try await reconcile(fixture, "alice"))
             #expect(refunded["updated"] as? Int == 1, "the refunded copy: \(refunded)")
             #expect(!JSONFields.features(try await fixture.client.customer("alice")).contains("pro"))
+        }
+
+        /// Get Transaction History answers for the whole Apple account, which two customers of the app share:
+        /// reconciling X files X's own unposted purchase, and leaves Y's (Y's own `appAccountToken`, not posted
+        /// yet) for Y, whose post is then credited to Y.
+        @Test(arguments: ["sqlite", "postgres"])
+        func reconcileLeavesAPurchaseCarryingAnotherCustomersTokenForThatCustomer(_ store: String) async throws {
+            guard let fixture = try ServerFixture.on(store) else { return }
+            let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: Date().addingTimeInterval(-60))
+            let xavier = UUID().uuidString.lowercased(), yara = UUID().uuidString.lowercased()
+            func bought(_ token: String) throws -> String {
+                try appStore.tally(["buy", "market.coins.100", "--app-account-token", token])
+                let last = try #require(try appStore.transactions().last)
+                let transaction = try #require(last["transaction"] as? [String: Any])
+                #expect((transaction["appAccountToken"] as? String)?.lowercased() == token)
+                return try #require(last["signedTransactionInfo"] as? String)
+            }
+            let xaviersFirst = try bought(xavier)
+            #expect(try await fixture.client.postTransaction(xaviersFirst, for: "xavier").status == 200)
+            let yarasCoins = try bought(yara)          // on the same Apple account, with Yara's token, not posted
+            _ = try bought(xavier)                     // Xavier's second pack, never posted by his app
+            try appStore.start()
+            try fixture.reconfigure { $0["appStoreServerAPI"] = appStore.configuration }
+
+            let reply = try await reconcile(fixture, "xavier")
+            #expect(reply.status == 200, "\(reply)")
+            let counts = try Self.counts(reply)
+            #expect(counts["inserted"] as? Int == 1 && counts["pending"] as? Int == 1,
+                    "Xavier's second pack filed, Yara's left for her: \(counts)")
+            #expect(JSONFields.balance(try await fixture.client.customer("xavier")) == 200)
+
+            let yarasPost = try await fixture.client.postTransaction(yarasCoins, for: "yara")
+            #expect(yarasPost.status == 200, "Yara's own purchase is hers: \(yarasPost)")
+            #expect(JSONFields.balance(try await fixture.client.customer("yara")) == 100)
+            #expect(JSONFields.balance(try await fixture.client.customer("xavier")) == 200, "Xavier got none of Yara's coins")
         }
 
         @Test func withoutConfigurationOrTransactionsReconcileSaysWhy() async throws {

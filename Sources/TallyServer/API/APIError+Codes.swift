@@ -44,6 +44,13 @@ extension APIError {
                  + "(transfersPerChainPerHour); it stays with its owner; retry in \(seconds) s",
                  headers: [HTTPResponse.Field("Retry-After", String(seconds))])
     }
+    /// Seconds a refused reconciliation is told to wait (``reconcileBusy(limit:)``).
+    static let reconcileRetryAfterSeconds = 5
+    static func reconcileBusy(limit: Int) -> APIError {
+        APIError(503, "reconcile_busy", "\(limit) reconciliations are running (limits.maxConcurrentReconciles); "
+                 + "nothing was done, retry in \(reconcileRetryAfterSeconds) s",
+                 headers: [HTTPResponse.Field("Retry-After", String(reconcileRetryAfterSeconds))])
+    }
     static let notReady = APIError(503, "not_ready", "writes to the store fail (a full disk, a read-only file "
                                    + "system, a lock); the server's log says why; it recovers by itself")
     /// What a failed store call answers: 422 `too_large_for_store` when a value is larger than the store can

@@ -5,14 +5,20 @@ import TallyHTTP
 
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/reconcile` (secret key): brings the customer level with the App Store
-    /// through the App Store Server API (``Reconciler``) and answers the state and what changed.
+    /// through the App Store Server API (``Reconciler``) and answers the state and what changed; 503
+    /// `reconcile_busy` at once while `limits.maxConcurrentReconciles` others run (``ReconcileGate``).
     func reconcile(_ appUserId: String) throws(APIError) -> HTTPResponse {
+        let attempt = reconciles.run {
+            Result { () throws(ReconcileError) in
+                try Self.reconcile(appUserId, configuration: configuration, verifier: verifier, store: store,
+                                   now: { [clock] in clock.now() })
+            }
+        }
+        guard let attempt else { throw .reconcileBusy(limit: reconciles.limit) }
         let result: Reconciliation
-        do {
-            result = try Self.reconcile(appUserId, configuration: configuration, verifier: verifier, store: store,
-                                        now: { [clock] in clock.now() })
-        } catch {
-            throw Self.apiError(error)
+        switch attempt {
+        case .success(let done): result = done
+        case .failure(let error): throw Self.apiError(error)
         }
         if result.inserted + result.updated + result.renewalInfosUpdated > 0 { cache.invalidate(appUserId) }
         let customer = try loadCustomer(appUserId, now: clock.now())
@@ -24,6 +30,7 @@ extension EntitlementAPI {
             writer.field("unchanged", result.unchanged)
             writer.field("kept", result.kept)
             writer.field("renewalInfosUpdated", result.renewalInfosUpdated)
+            writer.field("pending", result.pending)
             writer.field("revision", result.revision)
         }
         return APIResponse.json(Self.wrap(("customer", customer), ("reconciled", reconciled)))

@@ -27,6 +27,8 @@ public final class EntitlementAPI: Sendable {
     let cache = StateCache()
     /// Signs customer answers (`signing`); nil: they go unsigned.
     let signer: AnswerSigner?
+    /// Admits at most `limits.maxConcurrentReconciles` reconciliations at once.
+    let reconciles: ReconcileGate
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
     /// Whether writes work, for `/readyz`.
@@ -61,6 +63,7 @@ public final class EntitlementAPI: Sendable {
         limiter = RateLimiter(uptime: uptime)
         customerTokens = CustomerTokenCheck(settings: configuration.customers)
         signer = configuration.signing.map { AnswerSigner(key: $0.privateKey) }
+        reconciles = ReconcileGate(limit: configuration.limits.maxConcurrentReconciles)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
         rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
         stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))

@@ -5,7 +5,7 @@ extension ServerConfiguration {
     static var rateLimitKeys: [String] { rateKeys.map(\.0) + burstKeys.map(\.0) }
     static let limitsKeys = ["maxBodyBytes", "maxJSONDepth", "maxJSONElements", "maxTransactionBodyBytes",
                              "maxSpendBodyBytes", "maxConnections", "maxConnectionsPerIP", "idleTimeoutSeconds",
-                             "headTimeoutSeconds", "shutdownGraceSeconds"]
+                             "headTimeoutSeconds", "shutdownGraceSeconds", "maxConcurrentReconciles"]
 
     static func loadKeys(_ node: JSONCursor?, reader: inout ConfigurationReader) -> [APIKeyEntry] {
         guard let node else {
@@ -90,6 +90,7 @@ extension ServerConfiguration {
         read("idleTimeoutSeconds", in: 1...86_400, into: \.idleTimeoutSeconds, reader: &reader)
         read("headTimeoutSeconds", in: 1...86_400, into: \.headTimeoutSeconds, reader: &reader)
         read("shutdownGraceSeconds", in: 0...3_600, into: \.shutdownGraceSeconds, reader: &reader)
+        read("maxConcurrentReconciles", in: 1...256, into: \.maxConcurrentReconciles, reader: &reader)
         // A route limit the operator set above the ceiling would be cut down silently: say so instead.
         for (key, value) in [("maxTransactionBodyBytes", result.maxTransactionBodyBytes),
                              ("maxSpendBodyBytes", result.maxSpendBodyBytes)]

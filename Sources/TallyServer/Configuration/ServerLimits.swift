@@ -45,6 +45,9 @@ public struct ServerLimits: Sendable, Hashable {
     public var headTimeoutSeconds = 10
     /// Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight to finish before closing connections.
     public var shutdownGraceSeconds: Int
+    /// The most `POST …/reconcile` running at once (each waits on Apple's API); further ones get 503 with
+    /// `Retry-After`.
+    public var maxConcurrentReconciles = 4
 
     /// Creates limits; the defaults are those of docs/server.md.
     public init(requestsPerSecond: Double = 20, burst: Int = 40, maxBodyBytes: Int = 1_048_576,

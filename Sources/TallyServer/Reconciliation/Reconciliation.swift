@@ -19,6 +19,8 @@ public struct Reconciliation: Sendable, Hashable {
     public var kept = 0
     /// Renewal infos that replaced the stored ones.
     public var renewalInfosUpdated = 0
+    /// Left unstored for the customer whose `appAccountToken` they carry (``ReconcileOutcome/pending``).
+    public var pending = 0
     /// The history revision reached (the cursor of the next reconciliation).
     public var revision: String?
 
@@ -28,6 +30,7 @@ public struct Reconciliation: Sendable, Hashable {
         unchanged += outcome.transactions.unchanged.count
         kept += outcome.transactions.kept.count
         renewalInfosUpdated += outcome.renewalInfosUpdated
+        pending += outcome.pending.count
     }
 }
 

@@ -77,8 +77,7 @@ public final class EntitlementServer: Sendable {
             connectionLimit: max(limits.maxConnections, configuration.threads),
             connectionLimitPerAddress: limits.maxConnectionsPerIP,
             refusal: { request, refusal in api.refuse(request, refusal) },
-            blockingRequests: configuration.writeThreads > 0
-                ? HTTPServer.BlockingRequests(threads: configuration.writeThreads) { method, _ in method == "POST" } : nil)
+            blockingRequests: Self.blockingRequests(configuration))
         do {
             http = try HTTPServer(configuration: settings, handler: api.handler)
         } catch {
@@ -90,6 +89,16 @@ public final class EntitlementServer: Sendable {
         }
         consumptionResponder = configuration.appStoreServerAPI?.consumption.map { _ in
             ConsumptionResponder(api: api, log: log)
+        }
+    }
+
+    /// Every POST runs on the blocking pool: `writeThreads` threads for writes, plus one for each reconciliation
+    /// ``ReconcileGate`` admits, so reconciliations waiting on Apple's API never hold a thread a write needs (one
+    /// refused at the gate answers at once); nil when `writeThreads` is 0 (POSTs run on the HTTP threads).
+    static func blockingRequests(_ configuration: ServerConfiguration) -> HTTPServer.BlockingRequests? {
+        guard configuration.writeThreads > 0 else { return nil }
+        return HTTPServer.BlockingRequests(threads: configuration.writeThreads + configuration.limits.maxConcurrentReconciles) {
+            method, _ in method == "POST"
         }
     }
 

@@ -28,7 +28,7 @@ enum ServeReconcile {
         let summary: [String: Any] = [
             "pages": result.pages, "transactions": result.transactions, "inserted": result.inserted,
             "updated": result.updated, "unchanged": result.unchanged, "kept": result.kept,
-            "renewalInfosUpdated": result.renewalInfosUpdated, "revision": result.revision ?? NSNull(),
+            "renewalInfosUpdated": result.renewalInfosUpdated, "pending": result.pending, "revision": result.revision ?? NSNull(),
         ]
         if arguments.flag("json") {
             let json = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
@@ -36,7 +36,8 @@ enum ServeReconcile {
         } else {
             print("reconciled \(customer): \(result.pages) pages, \(result.transactions) transactions — "
                 + "\(result.inserted) inserted, \(result.updated) updated, \(result.unchanged) unchanged, "
-                + "\(result.kept) kept, \(result.renewalInfosUpdated) renewal infos updated")
+                + "\(result.kept) kept, \(result.renewalInfosUpdated) renewal infos updated, "
+                + "\(result.pending) left for the customer whose account token they carry")
         }
         return ExitCode.ok
     }

@@ -11,12 +11,13 @@ struct APIClient: Sendable {
     let keys: ServerKeys
     let session: URLSession
 
-    init(port: Int, keys: ServerKeys) {
+    /// A client of `127.0.0.1:port`; each request is given up after `timeout` seconds.
+    init(port: Int, keys: ServerKeys, timeout: TimeInterval = 120) {
         base = "http://127.0.0.1:\(port)"
         self.keys = keys
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 20
-        configuration.timeoutIntervalForRequest = 120
+        configuration.timeoutIntervalForRequest = timeout
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
     }
