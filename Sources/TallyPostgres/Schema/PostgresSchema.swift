@@ -185,6 +185,12 @@ enum PostgresSchema {
         CREATE INDEX transactions_by_token ON transactions(app_account_token, app_user_id)
             WHERE app_account_token IS NOT NULL;
         """,
+        // 8: account tokens are minted by the server, one per customer (the SQLite store's tenth migration): the
+        // rows given before to whoever posted a token first, with no proof, are dropped; chains keep their owners.
+        """
+        DELETE FROM account_tokens;
+        CREATE UNIQUE INDEX account_tokens_by_customer ON account_tokens(app_user_id);
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

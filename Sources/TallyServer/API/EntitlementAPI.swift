@@ -132,6 +132,7 @@ public final class EntitlementAPI: Sendable {
         case .history: return try history(match.appUserId, request)
         case .spend: return try spend(match.appUserId, currency: match.currency, request)
         case .reconcile: return try reconcile(match.appUserId)
+        case .accountToken: return try accountToken(match.appUserId)
         case .dashboardOverview: return try dashboardOverview(request)
         case .dashboardCustomers: return try dashboardCustomers(request)
         case .dashboardTransactions: return try dashboardTransactions(request)
@@ -174,7 +175,7 @@ public final class EntitlementAPI: Sendable {
         }
         if !route.admits(entry.role) { throw .forbidden }
         if entry.role == .public, route.isCustomerScoped,
-           let refusal = customerTokens.refusal(request, appUserId: appUserId) {
+           let refusal = customerTokens.refusal(request, appUserId: appUserId, required: route == .accountToken) {
             throw refusal
         }
     }

@@ -12,7 +12,7 @@ extension Route {
         case .receipts: limits.maxBodyBytes
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
         case .spend: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
-        case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .dashboardOverview, .dashboardCustomers,
+        case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: 0
         }
     }

@@ -209,6 +209,13 @@ enum StoreSchema {
             WHERE app_account_token IS NOT NULL
             """,
         ],
+        // 10: account tokens are minted by the server, one per customer (docs/security.md, *Account tokens*). The
+        // rows stored before were given to whoever posted a token first, with no proof: they are dropped, so no
+        // token carries authority until its customer asks for one. Chains keep their owners.
+        [
+            "DELETE FROM account_tokens",
+            "CREATE UNIQUE INDEX account_tokens_by_customer ON account_tokens(app_user_id)",
+        ],
     ]
 
     /// The schema version this code writes.
