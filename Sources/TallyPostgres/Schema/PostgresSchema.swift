@@ -189,7 +189,7 @@ enum PostgresSchema {
         // rows given before to whoever posted a token first, with no proof, are dropped; chains keep their owners.
         """
         DELETE FROM account_tokens;
-        CREATE UNIQUE INDEX account_tokens_by_customer ON account_tokens(app_user_id);
+        CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id);
         """,
     ]
 

@@ -214,7 +214,7 @@ enum StoreSchema {
         // token carries authority until its customer asks for one. Chains keep their owners.
         [
             "DELETE FROM account_tokens",
-            "CREATE UNIQUE INDEX account_tokens_by_customer ON account_tokens(app_user_id)",
+            "CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id)",
         ],
     ]
 
