@@ -84,6 +84,25 @@ struct ServerClient: Sendable {
         }
     }
 
+    /// `POST /v1/customers/{appUserId}/account-token`: the token the server minted for the customer, or why it
+    /// could not be had (the server unreachable, or a refusal: no proof that this app speaks for the customer).
+    func accountToken() async -> Result<UUID, ServerUnreachable> {
+        switch await send("POST", path: "account-token", body: nil) {
+        case .failure(let reason):
+            return .failure(ServerUnreachable(reason: reason.description))
+        case .success(let (status, data)):
+            guard status == 200 else {
+                let failure = ServerCustomer.error(in: data)
+                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let text = object["appAccountToken"] as? String, let token = UUID(uuidString: text) else {
+                return .failure(ServerUnreachable(reason: "the server's account token does not decode"))
+            }
+            return .success(token)
+        }
+    }
+
     /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]` (``CustomerRoute``).
     func customerURL(_ path: String?) -> URL? {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
