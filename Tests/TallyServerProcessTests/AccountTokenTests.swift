@@ -28,6 +28,16 @@ extension ServerProcessTests {
             return bought.transactionId
         }
 
+        /// Apple's ONE_TIME_CHARGE for `coins`, posted to the notification route.
+        func oneTimeCharge(_ coins: StoreTransaction, _ market: MarketStore, to client: APIClient) async throws -> HTTPReply {
+            let notification = ServerNotification(
+                notificationType: .oneTimeCharge, notificationUUID: UUID().uuidString,
+                signedDate: coins.signedDate ?? coins.purchaseDate,
+                data: NotificationData(bundleId: "com.example.market", environment: .sandbox,
+                                       signedTransactionInfo: try market.signed(coins)))
+            return try await Notifications.post(try market.sign(notification), to: client)
+        }
+
         func transactionIds(_ fixture: ServerFixture, _ customer: String) async throws -> Set<String> {
             Set(JSONFields.transactionIds(try await fixture.client.history(customer)))
         }
@@ -132,12 +142,7 @@ extension ServerProcessTests {
             _ = try await squat(fixture, &market, product: "market.premium", token: derived)
 
             let coins = try market.buy("market.coins.100", account: "victim-apple", appAccountToken: derived)
-            let notification = ServerNotification(
-                notificationType: .oneTimeCharge, notificationUUID: UUID().uuidString,
-                signedDate: coins.signedDate ?? coins.purchaseDate,
-                data: NotificationData(bundleId: "com.example.market", environment: .sandbox,
-                                       signedTransactionInfo: try market.signed(coins)))
-            let reply = try await Notifications.post(try market.sign(notification), to: client)
+            let reply = try await oneTimeCharge(coins, market, to: client)
             #expect(reply.status == 200, "\(reply)")
             #expect(try reply.json()["result"] as? String == "pending", "\(reply)")
             #expect(JSONFields.balance(try await client.customer(Self.attacker)) == 0)
@@ -153,12 +158,7 @@ extension ServerProcessTests {
             var market = try fixture.market()
             let minted = try await client.accountToken(Self.victim)
             let coins = try market.buy("market.coins.100", account: "victim-apple", appAccountToken: minted)
-            let notification = ServerNotification(
-                notificationType: .oneTimeCharge, notificationUUID: UUID().uuidString,
-                signedDate: coins.signedDate ?? coins.purchaseDate,
-                data: NotificationData(bundleId: "com.example.market", environment: .sandbox,
-                                       signedTransactionInfo: try market.signed(coins)))
-            let reply = try await Notifications.post(try market.sign(notification), to: client)
+            let reply = try await oneTimeCharge(coins, market, to: client)
             #expect(try reply.json()["result"] as? String == "applied", "\(reply)")
             #expect(JSONFields.balance(try await client.customer(Self.victim)) == 100)
         }

@@ -70,24 +70,16 @@ struct ServerClient: Sendable {
 
     /// `GET /v1/customers/{appUserId}`: the customer's state, or why it could not be read.
     func customer() async -> Result<CustomerState, ServerUnreachable> {
-        switch await send("GET", path: nil, body: nil) {
-        case .failure(let reason):
-            return .failure(ServerUnreachable(reason: reason.description))
-        case .success(let (status, data)):
-            guard status == 200 else {
-                let failure = ServerCustomer.error(in: data)
-                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
-            }
+        await read("GET", path: nil).flatMap { data in
             do { return .success(try ServerCustomer.state(fromResponse: data)) } catch {
                 return .failure(ServerUnreachable(reason: "the server's customer does not decode: \(error)"))
             }
         }
     }
 
-    /// `POST /v1/customers/{appUserId}/account-token`: the token the server minted for the customer, or why it
-    /// could not be had (the server unreachable, or a refusal: no proof that this app speaks for the customer).
-    func accountToken() async -> Result<UUID, ServerUnreachable> {
-        switch await send("POST", path: "account-token", body: nil) {
+    /// The body of a 200 answer to `method` on the customer's `path`, or why there was none.
+    private func read(_ method: String, path: String?) async -> Result<Data, ServerUnreachable> {
+        switch await send(method, path: path, body: nil) {
         case .failure(let reason):
             return .failure(ServerUnreachable(reason: reason.description))
         case .success(let (status, data)):
@@ -95,6 +87,14 @@ struct ServerClient: Sendable {
                 let failure = ServerCustomer.error(in: data)
                 return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
             }
+            return .success(data)
+        }
+    }
+
+    /// `POST /v1/customers/{appUserId}/account-token`: the token the server minted for the customer, or why it
+    /// could not be had (the server unreachable, or a refusal: no proof that this app speaks for the customer).
+    func accountToken() async -> Result<UUID, ServerUnreachable> {
+        await read("POST", path: "account-token").flatMap { data in
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let text = object["appAccountToken"] as? String, let token = UUID(uuidString: text) else {
                 return .failure(ServerUnreachable(reason: "the server's account token does not decode"))
