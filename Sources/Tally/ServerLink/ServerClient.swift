@@ -85,7 +85,8 @@ struct ServerClient: Sendable {
         case .success(let (status, data)):
             guard status == 200 else {
                 let failure = ServerCustomer.error(in: data)
-                return .failure(ServerUnreachable(reason: "the server answered \(status) \(failure.code): \(failure.message)"))
+                return .failure(ServerUnreachable(
+                    reason: "the server answered \(status) \(failure.code): \(failure.message)"))
             }
             return .success(data)
         }

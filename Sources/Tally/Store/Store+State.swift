@@ -16,9 +16,10 @@ extension Store {
 
     /// With a ``ServerLink``, the ownership rules over the customer file's transactions that carry the link
     /// customer's token (``ServerLink/appAccountToken``, else the one the server minted; compared lowercased) or
-    /// were delivered for the customer and wait to be posted: what this device bought for this customer. Another customer's purchases on this device (before a ``switchCustomer(to:appAccountToken:)``)
-    /// and other purchases without the customer's token are left out until the server says whose they are; so are local spends
-    /// (with a link, spends are the app backend's). Without a link, ``localState``.
+    /// were delivered for the customer and wait to be posted: what this device bought for this customer. Another
+    /// customer's purchases on this device (before a ``switchCustomer(to:appAccountToken:)``) and other purchases
+    /// without the customer's token are left out until the server says whose they are; so are local spends (with a
+    /// link, spends are the app backend's). Without a link, ``localState``.
     public var customerCacheState: CustomerState {
         CustomerState(catalog: catalog, configuration: configuration, history: customerHistory, at: clock.now())
     }

@@ -90,8 +90,9 @@ public protocol CustomerStore: Sendable {
     ///
     /// - A `notificationUUID` already stored changes nothing: ``NotificationResult/duplicate``.
     /// - Which customer: the owner of its chain (``StoredNotification/originalTransactionId``); else the
-    ///   minter of its `appAccountToken` (a token never minted names no one); else it is stored ``NotificationResult/pending`` and applied when a
-    ///   customer posts a transaction of that chain (``record(_:for:policy:at:)`` adopts it in the same write).
+    ///   minter of its `appAccountToken` (a token never minted names no one); else it is stored
+    ///   ``NotificationResult/pending`` and applied when a customer posts a transaction of that chain
+    ///   (``record(_:for:policy:at:)`` adopts it in the same write).
     /// - Applying: its transaction is stored for the owner exactly as a posted one under
     ///   ``OwnershipPolicy/keep`` (newer facts win, nets move; a notification never moves ownership); its
     ///   renewal info replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).
