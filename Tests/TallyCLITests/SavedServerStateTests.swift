@@ -110,18 +110,20 @@ struct SavedServerStateTests {
 
     @Test func aDamagedSavedStateIsReportedAndNotShown() async throws {
         let scratch = try Scratch()
-        let server = try LinkedServer(trusting: scratch.sandbox)
-        var store = try await scratch.store(server, user: "user-1")
+        // With a customer token, so the engine holds the customer's minted account token (kept on disk).
+        let server = try LinkedServer(trusting: scratch.sandbox, requireCustomerTokens: true)
+        let token = try server.customerToken(for: "user-1")
+        var store = try await scratch.store(server, user: "user-1", customerToken: { _ in token })
         _ = try await store.purchase(ServerLinkTests.premium)
         await store.close()
         server.stop()
         let file = scratch.app("default-default").appendingPathComponent("server-state.json")
         #expect(FileManager.default.fileExists(atPath: file.path))
         try Data("{\"formatVersion\":1,\"appUserId\":\"user-1\",\"sav".utf8).write(to: file)
-        store = try await scratch.store(server, user: "user-1")
+        store = try await scratch.store(server, user: "user-1", customerToken: { _ in token })
         #expect(await store.stateSource == .localCache)
         #expect(await store.diagnostics.contains { $0.kind == .savedServerStateUnusable })
-        // The file is the device's own purchase: premium still shows, from the customer file.
+        // The file is the device's own purchase, carrying the customer's kept token: premium still shows.
         #expect(await store.isEntitled("premium"))
         await store.close()
     }

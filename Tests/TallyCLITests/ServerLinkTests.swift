@@ -79,12 +79,41 @@ struct ServerLinkTests {
         #expect(try await server.transactionIds("user-1") == [transaction.transactionId])
         #expect(await store.balance("coins") == 10)
         #expect(await store.stateSource == .server)
-        // The purchase carried the customer's stable token, inside the signed transaction the engine verified.
-        let token = ServerLink.appAccountToken(for: "user-1")
-        #expect(transaction.appAccountToken == token.uuidString.lowercased())
-        #expect(ServerLink.appAccountToken(for: "user-1") == token)
-        #expect(ServerLink.appAccountToken(for: "user-2") != token)
+        // No customer token, so the server handed no account token: the purchase carries none (never one derived
+        // from the appUserId, which anyone could compute), and the poster owns it.
+        #expect(transaction.appAccountToken == nil)
         await store.close()
+    }
+
+    /// The engine asks the server for the customer's minted `appAccountToken` (with its customer token), sets it
+    /// on purchases, and keeps it in `account-tokens.json`: a store opened while the server is down still knows
+    /// which of the file's purchases are the customer's.
+    @Test func aPurchaseCarriesTheTokenTheServerMintedForTheCustomerKeptAcrossLaunches() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox, requireCustomerTokens: true)
+        let token = try server.customerToken(for: "user-1")
+        var store = try await scratch.store(server, user: "user-1", customerToken: { _ in token })
+        guard case .purchased(let bought) = try await store.purchase(Self.premium) else {
+            Issue.record("not purchased")
+            return
+        }
+        let (status, body) = try await server.request("POST", "/v1/customers/user-1/account-token")
+        #expect(status == 200)
+        let minted = try #require(body["appAccountToken"] as? String)
+        #expect(bought.appAccountToken == minted)
+        await store.close()
+        let kept = scratch.app("default-default").appendingPathComponent("account-tokens.json")
+        #expect(String(decoding: try Data(contentsOf: kept), as: UTF8.self).contains(minted.uppercased()))
+
+        server.stop()
+        try FileManager.default.removeItem(at: scratch.app("default-default").appendingPathComponent("server-state.json"))
+        store = try await scratch.store(server, user: "user-1", customerToken: { _ in token })
+        #expect(await store.stateSource == .localCache)
+        #expect(await store.isEntitled("premium"), "the file's purchase carries the kept token")
+        await store.close()
+        let other = try await scratch.store(server, user: "user-2", customerToken: { _ in token })
+        #expect(await other.isEntitled("premium") == false, "another customer's purchase is not shown")
+        await other.close()
     }
 
     /// A server with `customers.requireToken`: the engine posts with the token its app's backend issued, once per

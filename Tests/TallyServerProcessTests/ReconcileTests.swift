@@ -128,7 +128,9 @@ extension ServerProcessTests {
         func reconcileLeavesAPurchaseCarryingAnotherCustomersTokenForThatCustomer(_ store: String) async throws {
             guard let fixture = try ServerFixture.on(store) else { return }
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: Date().addingTimeInterval(-60))
-            let xavier = UUID().uuidString.lowercased(), yara = UUID().uuidString.lowercased()
+            // Each customer's token as the server minted it (the only tokens that name a customer).
+            let xavier = try await fixture.client.accountToken("xavier").lowercased()
+            let yara = try await fixture.client.accountToken("yara").lowercased()
             func bought(_ token: String) throws -> String {
                 try appStore.tally(["buy", "market.coins.100", "--app-account-token", token])
                 let last = try #require(try appStore.transactions().last)

@@ -2,24 +2,37 @@ import Foundation
 @testable import Tally
 import Testing
 
-/// ``ServerLink/appAccountToken(for:)``: the same UUID for the same `appUserId` on every device.
-@Suite("appAccountToken derived from appUserId")
+/// The engine's `appAccountToken`s: an app's own token on the link, else the server's minted one kept per server
+/// and customer in `account-tokens.json`; never one derived from the `appUserId`.
+@Suite("appAccountToken: the app's own or the server's minted one")
 struct AppAccountTokenTests {
-    @Test func fnv1a128MatchesTheReferenceValues() {
-        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
-        #expect(hex(FNV1a128.hash([])) == "6c62272e07bb014262b821756295c58d")  // the offset basis
-        #expect(hex(FNV1a128.hash(Array("a".utf8))) == "d228cb696f1a8caf78912b704e4a8964")
+    @Test func aLinkCarriesNoTokenUnlessTheAppGivesOne() {
+        let url = URL(string: "http://127.0.0.1:1")!
+        #expect(ServerLink(url: url, publicKey: "k", appUserId: "user-1").appAccountToken == nil)
+        let given = UUID()
+        #expect(ServerLink(url: url, publicKey: "k", appUserId: "user-1", appAccountToken: given).appAccountToken == given)
     }
 
-    @Test func theTokenIsTheHashAsAVersion8UUID() {
-        // FNV-1a-128 of "tally.appAccountToken:user-1" is df163c9d8f2e524fcf93b0b3fc75a173 (computed apart);
-        // the version nibble becomes 8 and the variant bits 10.
-        #expect(ServerLink.appAccountToken(for: "user-1").uuidString.lowercased()
-            == "df163c9d-8f2e-824f-8f93-b0b3fc75a173")
-        #expect(ServerLink.appAccountToken(for: "user-2") != ServerLink.appAccountToken(for: "user-1"))
-        let given = UUID()
-        #expect(ServerLink(url: URL(string: "http://127.0.0.1:1")!, publicKey: "k", appUserId: "user-1",
-                           appAccountToken: given).appAccountToken == given)
+    @Test func keptTokensAreNamedByServerAndCustomerAsBytesAndBounded() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = URL(string: "https://api.example.com")!, staging = URL(string: "https://staging.example.com")!
+        #expect(SavedAccountTokens.read(in: directory).tokens.isEmpty, "no file: nothing kept")
+        var saved = SavedAccountTokens()
+        let token = UUID(), other = UUID()
+        saved.set(token, server: server, appUserId: "caf\u{e9}")
+        saved.set(other, server: server, appUserId: "cafe\u{301}")
+        try saved.write(in: directory)
+        let read = SavedAccountTokens.read(in: directory)
+        #expect(read.token(server: server, appUserId: "caf\u{e9}") == token)
+        #expect(read.token(server: server, appUserId: "cafe\u{301}") == other, "ids compare as bytes")
+        #expect(read.token(server: staging, appUserId: "caf\u{e9}") == nil, "another server's customer is another")
+        for index in 0..<100 { saved.set(UUID(), server: server, appUserId: "u\(index)") }
+        #expect(saved.tokens.count == SavedAccountTokens.maximumEntries)
+        #expect(saved.token(server: server, appUserId: "caf\u{e9}") == nil, "the oldest dropped")
+        try Data("{not json".utf8).write(to: directory.appendingPathComponent(SavedAccountTokens.fileName))
+        #expect(SavedAccountTokens.read(in: directory).tokens.isEmpty, "unreadable: asked again")
     }
 
     @Test func backOffDoublesUpToTheCap() {

@@ -113,6 +113,29 @@ struct ServerClient: Sendable {
         }
     }
 
+    /// `POST /v1/customers/{appUserId}/account-token`: the token the server minted for the customer, or why it
+    /// could not be had (the server unreachable, or a refusal: no proof that this app speaks for the customer).
+    func accountToken() async -> Result<UUID, ServerUnreachable> {
+        switch await send("POST", path: "account-token", body: nil) {
+        case .failure(let reason):
+            return .failure(ServerUnreachable(problem: .unreachable(reason.description)))
+        case .success(let received):
+            let data = received.answer.body
+            guard received.status == 200 else {
+                let failure = ServerCustomer.error(in: data)
+                return .failure(ServerUnreachable(problem: .answer(status: received.status,
+                                                                   retryAfter: received.retryAfter,
+                                                                   code: failure.code, message: failure.message)))
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let text = object["appAccountToken"] as? String, let token = UUID(uuidString: text) else {
+                return .failure(ServerUnreachable(problem: .serverError(
+                    status: received.status, code: "undecodable", message: "the server's account token does not decode")))
+            }
+            return .success(token)
+        }
+    }
+
     /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]` (``CustomerRoute``).
     func customerURL(_ path: String?) -> URL? {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])

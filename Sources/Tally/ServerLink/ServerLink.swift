@@ -14,8 +14,11 @@ public struct ServerLink: Sendable {
     public var publicKey: String
     /// The customer's id on the server, chosen by the app.
     public var appUserId: String
-    /// The `appAccountToken` set on every purchase (see ``appAccountToken(for:)``).
-    public var appAccountToken: UUID
+    /// The app's own `appAccountToken` for the customer's purchases; nil (the default) lets the engine ask the
+    /// server for the customer's minted token (`POST …/account-token`, once, then kept in the data directory).
+    /// A token the app chooses carries no authority on the server unless the server minted it for this customer
+    /// (docs/security.md, *Account tokens*): a purchase carrying another token goes to whoever posts it.
+    public var appAccountToken: UUID?
     /// How a post the server could not take is retried.
     public var retry: RetryPolicy
     /// How long one request may take, in seconds, before it counts as "server unreachable".
@@ -36,8 +39,9 @@ public struct ServerLink: Sendable {
     /// Creates a link.
     ///
     /// - Parameters:
-    ///   - appAccountToken: the token to set on purchases; by default ``appAccountToken(for:)`` of `appUserId`,
-    ///     the same on every device of the customer.
+    ///   - appAccountToken: the app's own token for purchases (see ``appAccountToken``); by default the token the
+    ///     server mints for the customer, which it hands only with a customer token, the secret key, or to an
+    ///     anonymous id — without one, purchases carry no token.
     ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
     ///     `customers.requireToken` is on, unless the customer is anonymous.
     ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
@@ -48,24 +52,10 @@ public struct ServerLink: Sendable {
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId
-        self.appAccountToken = appAccountToken ?? Self.appAccountToken(for: appUserId)
+        self.appAccountToken = appAccountToken
         self.retry = retry
         self.requestTimeout = requestTimeout
         self.customerToken = customerToken
         self.serverPublicKey = serverPublicKey
-    }
-
-    /// The stable `appAccountToken` of a customer: a UUID (version 8, RFC 9562's custom layout) holding the
-    /// 128-bit FNV-1a hash of `"tally.appAccountToken:" + appUserId`'s UTF-8 bytes. Every device computes the
-    /// same token for the same `appUserId` without asking anyone, so the server can attribute App Store
-    /// notifications to the customer. It is not a secret and not meant to hide the id (Apple asks that it
-    /// carry no personal data: an `appUserId` that is personal data should be hashed by the app, or pass your
-    /// own token to ``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:serverPublicKey:)``).
-    public static func appAccountToken(for appUserId: String) -> UUID {
-        var bytes = FNV1a128.hash(Array("tally.appAccountToken:\(appUserId)".utf8))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }

@@ -15,7 +15,8 @@ extension Store {
     ///
     /// - Parameters:
     ///   - appUserId: the new customer's id on the server (not empty).
-    ///   - appAccountToken: the token for its purchases; by default ``ServerLink/appAccountToken(for:)``.
+    ///   - appAccountToken: the app's own token for its purchases (no authority on the server unless the server
+    ///     minted it); by default the token the server mints for the customer (see ``ServerLink/appAccountToken``).
     /// - Throws: ``StoreError`` — `invalidValue` without a server link or for an empty id; `purchaseInProgress`,
     ///   and nothing changes, while a ``purchase(_:quantity:appAccountToken:context:)`` call or another switch is
     ///   under way; `networkError`, and nothing changes, while a purchase of the current customer waits to be
@@ -48,7 +49,7 @@ extension Store {
         let previous = link.appUserId
         var switched = link
         switched.appUserId = appUserId
-        switched.appAccountToken = appAccountToken ?? ServerLink.appAccountToken(for: appUserId)
+        switched.appAccountToken = appAccountToken
         prepareForChange()
         serverLink = switched
         server = client.with(switched)
@@ -122,7 +123,8 @@ extension Store {
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)
                 if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
-                    pendingPosts.append(PendingPost(transactionId: id, jwsRepresentation: jws, appUserId: customerId))
+                    pendingPosts.append(PendingPost(transactionId: id, jwsRepresentation: jws, appUserId: customerId,
+                                                         restored: true))
                 }
                 scheduleRetry()
             }

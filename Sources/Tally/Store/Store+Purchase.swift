@@ -8,8 +8,9 @@ extension Store {
     /// - Parameters:
     ///   - productId: the product to buy.
     ///   - quantity: how many (consumables); at least 1.
-    ///   - appAccountToken: the UUID linking the purchase to the app's account; nil takes the
-    ///     ``ServerLink/appAccountToken`` of the store's link, if any.
+    ///   - appAccountToken: the UUID linking the purchase to the app's account; nil takes the link's
+    ///     ``ServerLink/appAccountToken``, else the token the server minted for the link's customer (asked once,
+    ///     then kept), else none.
     ///   - context: what the app wants back with the purchase (screen, offer); kept with a pending purchase,
     ///     even across restarts, and returned in ``StoreEvent/purchased(_:context:)`` when it is approved.
     /// - Returns: `.purchased` (for a product already owned, its existing transaction, not announced again),
@@ -32,9 +33,10 @@ extension Store {
             throw failed(productId, StoreError(.invalidQuantity, "purchase of \(productId): quantity must be at "
                 + "least 1, got \(quantity)"))
         }
-        // With a server link, every purchase carries the customer's token, so the server can attribute the App
-        // Store's notifications to the customer; a token the app passes wins.
-        let token = appAccountToken ?? serverLink?.appAccountToken
+        // With a server link, a purchase carries the customer's minted token, so the server credits it (and the
+        // App Store's notifications of it) to the customer whoever posts it; a token the app passes wins.
+        var token = appAccountToken
+        if token == nil { token = await purchaseAccountToken() }
         let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: token)
         let result: BackendPurchaseResult
         do {

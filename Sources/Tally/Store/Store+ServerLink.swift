@@ -147,6 +147,7 @@ extension Store {
     func loadSavedServerState() {
         serverState = nil
         serverStateDate = nil
+        loadMintedAccountToken()
         guard let link = serverLink else { return }
         switch SavedServerState.read(in: directory, from: link.url, for: link.appUserId,
                                      verifier: link.serverPublicKey.map(AnswerVerifier.init(publicKey:))) {

@@ -15,10 +15,11 @@ extension Store {
     }
 
     /// With a ``ServerLink``, the ownership rules over the customer file's transactions that carry the link
-    /// customer's ``ServerLink/appAccountToken`` (compared as bytes, lowercased): what this device bought for
-    /// this customer. Another customer's purchases on this device (before a ``switchCustomer(to:appAccountToken:)``)
-    /// and purchases without a token are left out until the server says whose they are; so are local spends
-    /// (with a link, spends are the app backend's). Without a link, ``localState``.
+    /// customer's token (``ServerLink/appAccountToken``, else the one the server minted; compared lowercased) or
+    /// were delivered for the customer and wait to be posted: what this device bought for this customer. Another
+    /// customer's purchases on this device (before a ``switchCustomer(to:appAccountToken:)``) and other purchases
+    /// without the customer's token are left out until the server says whose they are; so are local spends (with a
+    /// link, spends are the app backend's). Without a link, ``localState``.
     public var customerCacheState: CustomerState {
         CustomerState(catalog: catalog, configuration: configuration, history: customerHistory, at: clock.now())
     }
@@ -26,9 +27,15 @@ extension Store {
     /// The customer file's history as ``customerCacheState`` reads it.
     var customerHistory: PurchaseHistory {
         guard let link = serverLink else { return record.history }
-        let token = link.appAccountToken.uuidString.lowercased()
+        let token = knownAccountToken?.uuidString.lowercased()
+        let waiting = Set(pendingPosts.filter {
+            !$0.restored && ($0.appUserId ?? link.appUserId).hasSameBytes(as: link.appUserId)
+        }.map { UTF8Key($0.transactionId) })
         var history = record.history
-        history.transactions.removeAll { !($0.appAccountToken?.lowercased().hasSameBytes(as: token) ?? false) }
+        history.transactions.removeAll { transaction in
+            if let token, transaction.appAccountToken?.lowercased().hasSameBytes(as: token) == true { return false }
+            return !waiting.contains(UTF8Key(transaction.transactionId))
+        }
         history.spends = []
         return history
     }

@@ -62,6 +62,8 @@ public actor Store {
     /// ``switchCustomer(to:appAccountToken:)``.
     public internal(set) var serverLink: ServerLink?
     var server: ServerClient?
+    /// The `appAccountToken` the server minted for the link's customer, once asked (``purchaseAccountToken()``).
+    var mintedAccountToken: UUID?
     /// The server's customer state from the last successful post or read, or saved on disk by an earlier run.
     var serverState: CustomerState?
     /// When the server answered ``state`` (the backend's clock), with a server link once it answered once; kept

@@ -88,7 +88,7 @@ extension PostgresConnection {
         return rows.count == 0 ? nil : try rows.bytes(0, 0)
     }
 
-    /// The owner of an account token; nil when the token is not stored.
+    /// The customer who minted an account token; nil when it was never minted.
     func owner(ofToken token: String) throws(PostgresError) -> String? {
         let rows = try query("SELECT app_user_id FROM account_tokens WHERE app_account_token = $1 FOR UPDATE",
                              [.bytes(token)])
@@ -103,15 +103,6 @@ extension PostgresConnection {
             ON CONFLICT (original_transaction_id) DO NOTHING RETURNING 1
             """, [.bytes(chain), .bytes(owner)])
         if rows.count == 0 { throw .retry("chain filed by a concurrent write") }
-    }
-
-    /// Gives a new account token to `owner`; a token another transaction gave first makes this one run again.
-    func insertToken(_ token: String, owner: String) throws(PostgresError) {
-        let rows = try query("""
-            INSERT INTO account_tokens (app_account_token, app_user_id) VALUES ($1, $2)
-            ON CONFLICT (app_account_token) DO NOTHING RETURNING 1
-            """, [.bytes(token), .bytes(owner)])
-        if rows.count == 0 { throw .retry("account token given by a concurrent write") }
     }
 
     /// A store setting; nil when never set.

@@ -45,10 +45,6 @@ struct PostgresTransactionRows: TransactionRows {
         try connection.insertChain(chain, owner: owner)
     }
 
-    func giveToken(_ token: String, owner: String) throws(PostgresError) {
-        try connection.insertToken(token, owner: owner)
-    }
-
     func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(PostgresError) {
         try connection.query("UPDATE chains SET app_user_id = $1 WHERE original_transaction_id = $2",
                              [.bytes(to), .bytes(chain)])
@@ -81,24 +77,6 @@ struct PostgresTransactionRows: TransactionRows {
                 date: Date(millisecondsSince1970: try rows.integer(row, 3) ?? 0), moves: try rows.integer(row, 4) ?? 1))
         }
         return found
-    }
-
-    func chains(carrying token: String, of owner: String) throws(PostgresError) -> [(chain: String, type: ProductType)] {
-        let rows = try connection.query("""
-            SELECT original_transaction_id, product_type FROM transactions
-            WHERE app_account_token = $1 AND app_user_id = $2 ORDER BY original_transaction_id
-            """, [.bytes(token), .bytes(owner)])
-        var chains: [(chain: String, type: ProductType)] = []
-        for row in 0..<rows.count {
-            guard let type = rows.text(row, 1) else { continue }
-            chains.append((try rows.requiredBytes(row, 0), ProductType(rawValue: type)))
-        }
-        return chains
-    }
-
-    func moveToken(_ token: String, to owner: String) throws(PostgresError) {
-        try connection.query("UPDATE account_tokens SET app_user_id = $1 WHERE app_account_token = $2",
-                             [.bytes(owner), .bytes(token)])
     }
 
     /// The upsert inserts; a row that appeared meanwhile (a concurrent first insert) runs the write again.

@@ -191,6 +191,12 @@ enum PostgresSchema {
         ALTER TABLE transfers ADD COLUMN moves bigint NOT NULL DEFAULT 1;
         CREATE INDEX transfers_by_chain ON transfers(original_transaction_id, date_ms);
         """,
+        // 9: account tokens are minted by the server, one per customer (the SQLite store's eleventh migration): the
+        // rows given before to whoever posted a token first, with no proof, are dropped; chains keep their owners.
+        """
+        DELETE FROM account_tokens;
+        CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id);
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

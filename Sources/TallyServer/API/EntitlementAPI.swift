@@ -146,6 +146,7 @@ public final class EntitlementAPI: Sendable {
         case .history: return try history(match.appUserId, request)
         case .spend: return try spend(match.appUserId, currency: match.currency, request)
         case .reconcile: return try reconcile(match.appUserId)
+        case .accountToken: return try accountToken(match.appUserId)
         case .dashboardOverview: return try dashboardOverview(request)
         case .dashboardCustomers: return try dashboardCustomers(request)
         case .dashboardTransactions: return try dashboardTransactions(request)
@@ -168,7 +169,7 @@ public final class EntitlementAPI: Sendable {
         // speaks for is counted in that customer's own bucket (which a stranger without the token cannot spend);
         // any other is counted per customer and address, and a refused token is answered after its charge.
         let scoped = entry.role == .public && route.isCustomerScoped
-        let refusal = scoped ? customerTokens.refusal(request, appUserId: appUserId) : nil
+        let refusal = scoped ? customerTokens.refusal(request, appUserId: appUserId, required: route == .accountToken) : nil
         let verified = scoped && refusal == nil && request.header(CustomerTokenCheck.headerName) != nil
         try charge(.key(entry, appUserId: appUserId, from: request.clientNetwork, customerVerified: verified,
                         limits: limits))

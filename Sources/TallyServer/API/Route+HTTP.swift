@@ -12,8 +12,8 @@ extension Route {
         case .receipts: limits.maxBodyBytes
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
         case .spend: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
-        case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: 0
+        case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
+             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: 0
         }
     }
 }

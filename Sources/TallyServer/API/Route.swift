@@ -7,6 +7,8 @@ enum Route: String, Sendable, CaseIterable {
     case receipts = "/v1/customers/{appUserId}/receipts"
     case history = "/v1/customers/{appUserId}/history"
     case reconcile = "/v1/customers/{appUserId}/reconcile"
+    /// The customer's minted `appAccountToken` (docs/server.md, *Account tokens*).
+    case accountToken = "/v1/customers/{appUserId}/account-token"
     case spend = "/v1/customers/{appUserId}/currencies/{currency}/spend"
     case healthz = "/healthz"
     case readyz = "/readyz"
@@ -27,7 +29,7 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: "GET"
-        case .transactions, .receipts, .spend, .appleNotifications, .reconcile: "POST"
+        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken: "POST"
         }
     }
 
@@ -44,7 +46,7 @@ enum Route: String, Sendable, CaseIterable {
     /// may keep (`Cache-Control: no-store` on every answer, errors included).
     var isCustomerScoped: Bool {
         switch self {
-        case .customer, .transactions, .receipts, .history, .reconcile, .spend: true
+        case .customer, .transactions, .receipts, .history, .reconcile, .spend, .accountToken: true
         default: false
         }
     }
@@ -62,7 +64,7 @@ enum Route: String, Sendable, CaseIterable {
     /// route that takes a key (``admits(_:)``).
     var role: KeyRole? {
         switch self {
-        case .customer, .transactions, .receipts: .public
+        case .customer, .transactions, .receipts, .accountToken: .public
         case .history, .spend, .reconcile: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
              .dashboardCatalog: .dashboard

@@ -38,6 +38,7 @@ enum Router {
         case 5 where segments[4] == "receipts": route = .receipts
         case 5 where segments[4] == "history": route = .history
         case 5 where segments[4] == "reconcile": route = .reconcile
+        case 5 where segments[4] == "account-token": route = .accountToken
         case 7 where segments[4] == "currencies" && segments[6] == "spend":
             route = .spend
             currency = try decode(segments[5], name: "currency")

@@ -19,14 +19,17 @@ struct CustomerTokenCheck: Sendable {
         self.now = now
     }
 
-    /// Nil when the request may go on; else the error to answer.
-    func refusal(_ request: HTTPRequest, appUserId: String) -> APIError? {
+    /// Nil when the request may go on; else the error to answer. `required` asks for a token even when
+    /// `requireToken` is off (the account-token route: a token is handed only to a caller who proves it speaks
+    /// for the customer); an anonymous id needs none either way.
+    func refusal(_ request: HTTPRequest, appUserId: String, required: Bool = false) -> APIError? {
+        let required = required || settings.requireToken
         guard let token = request.header(Self.headerName) else {
-            guard settings.requireToken, !AnonymousCustomerId.isAnonymous(appUserId) else { return nil }
+            guard required, !AnonymousCustomerId.isAnonymous(appUserId) else { return nil }
             return .customerTokenRequired
         }
         guard !settings.tokenKeys.isEmpty else {
-            return settings.requireToken ? .customerTokenRequired : nil
+            return required ? .customerTokenRequired : nil
         }
         switch CustomerToken.verify(token, audience: settings.audience, at: now(), keys: settings.tokenKeys,
                                     maximumLifetime: TimeInterval(settings.maximumTokenSeconds)) {

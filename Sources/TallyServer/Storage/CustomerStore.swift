@@ -14,12 +14,14 @@ public protocol CustomerStore: Sendable {
     ///
     /// - A transaction id already stored with the same content changes nothing (`unchanged`); a later copy
     ///   that differs (a refund's `revocationDate`, a renewal's new `signedDate`) replaces it (`updated`).
-    /// - The chain (`originalTransactionId`) and the `appAccountToken`, when present, belong to the first
-    ///   customer who posted them. When another customer posts them, `policy` decides: `.transfer` moves the
-    ///   chain (and every stored transaction of it) to `appUserId` and records an ``OwnershipTransfer``;
-    ///   `.keep` leaves it with its owner and lists it in ``RecordOutcome/kept``; Apple's newer facts about it
-    ///   (a refund's copy, a renewal, a purchase made with the owner's token) are stored for the owner, who is
-    ///   then listed in ``RecordOutcome/ownersUpdated``.
+    /// - The chain (`originalTransactionId`) belongs to the first customer who posted it; a new chain whose
+    ///   `appAccountToken` was minted (``mintAccountToken(for:candidate:)``) belongs to the token's minter,
+    ///   whoever posts it. A token is never given by a post and never moves; a token never minted carries no
+    ///   authority. When a chain or minted token of another customer is posted, `policy` decides: `.transfer`
+    ///   moves a restorable chain (and every stored transaction of it, never other chains) to `appUserId` and
+    ///   records an ``OwnershipTransfer``; `.keep` (and any consumable) leaves it with its owner and lists it in
+    ///   ``RecordOutcome/kept``; Apple's newer facts about it (a refund's copy, a renewal, a purchase made with
+    ///   the owner's minted token) are stored for the owner, who is then listed in ``RecordOutcome/ownersUpdated``.
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome
 
@@ -35,6 +37,17 @@ public protocol CustomerStore: Sendable {
     func recordReadingState(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                             at date: Date, knownFactsVersion: Int64?) throws(CustomerStoreError)
         -> (outcome: RecordOutcome, state: CustomerRecord, onlyNets: Bool)
+
+    /// The account token minted for `appUserId`: the one stored, else `candidate` (``AccountToken/mint()``),
+    /// stored durably now; a customer has one token for good. The customer's row is created when absent.
+    func mintAccountToken(for appUserId: String, candidate: String) throws(CustomerStoreError) -> String
+
+    /// The account token minted for `appUserId`; nil when none was.
+    func accountToken(of appUserId: String) throws(CustomerStoreError) -> String?
+
+    /// The customer who minted `token` (compared in ``AccountToken/canonical(_:)`` form); nil for a token never
+    /// minted, which carries no authority.
+    func owner(ofToken token: String) throws(CustomerStoreError) -> String?
 
     /// Everything stored for `appUserId`; an empty record (version 0) for a customer never seen.
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord
@@ -77,8 +90,9 @@ public protocol CustomerStore: Sendable {
     ///
     /// - A `notificationUUID` already stored changes nothing: ``NotificationResult/duplicate``.
     /// - Which customer: the owner of its chain (``StoredNotification/originalTransactionId``); else the
-    ///   owner of its `appAccountToken`; else it is stored ``NotificationResult/pending`` and applied when a
-    ///   customer posts a transaction of that chain (``record(_:for:policy:at:)`` adopts it in the same write).
+    ///   minter of its `appAccountToken` (a token never minted names no one); else it is stored
+    ///   ``NotificationResult/pending`` and applied when a customer posts a transaction of that chain
+    ///   (``record(_:for:policy:at:)`` adopts it in the same write).
     /// - Applying: its transaction is stored for the owner exactly as a posted one under
     ///   ``OwnershipPolicy/keep`` (newer facts win, nets move; a notification never moves ownership); its
     ///   renewal info replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).

@@ -8,6 +8,21 @@ extension APIClient {
                        body: try Self.json(["signedTransaction": signedTransaction]))
     }
 
+    /// `POST /v1/customers/{id}/account-token` with the secret key (or `key`, with `customerToken` if given).
+    func accountTokenReply(_ appUserId: String, key: String? = nil, customerToken: String? = nil) async throws -> HTTPReply {
+        try await send("POST", Self.customerPath(appUserId) + "/account-token", key: key ?? keys.secretKey,
+                       headers: customerToken.map { ["Tally-Customer-Token": $0] } ?? [:])
+    }
+
+    /// The customer's minted `appAccountToken` (asked with the secret key); throws unless 200.
+    func accountToken(_ appUserId: String) async throws -> String {
+        let reply = try await accountTokenReply(appUserId)
+        guard reply.status == 200, let token = try reply.json()["appAccountToken"] as? String else {
+            throw HarnessError("POST account-token '\(appUserId.prefix(40))': \(reply)")
+        }
+        return token
+    }
+
     /// `GET /v1/customers/{id}` with the public key.
     func customerReply(_ appUserId: String) async throws -> HTTPReply {
         try await send("GET", Self.customerPath(appUserId), key: keys.publicKey)

@@ -23,9 +23,11 @@ struct MarketStore {
         signer = try authority.signer()
     }
 
-    /// Buys `productId` for the sandbox account `account`; the transaction, or an error naming the outcome.
-    mutating func buy(_ productId: String, account: String = "default") throws -> StoreTransaction {
-        let result = sandbox.purchase(productId, account: account)
+    /// Buys `productId` for the sandbox account `account` (carrying `appAccountToken`, as a client chooses it);
+    /// the transaction, or an error naming the outcome.
+    mutating func buy(_ productId: String, account: String = "default",
+                      appAccountToken: String? = nil) throws -> StoreTransaction {
+        let result = sandbox.purchase(productId, account: account, appAccountToken: appAccountToken)
         guard let transaction = result.transaction else {
             throw HarnessError("the sandbox did not complete the purchase of \(productId): \(result)")
         }
@@ -58,8 +60,9 @@ struct MarketStore {
     }
 
     /// Buys and signs in one step.
-    mutating func buySigned(_ productId: String, account: String = "default") throws -> (StoreTransaction, String) {
-        let transaction = try buy(productId, account: account)
+    mutating func buySigned(_ productId: String, account: String = "default",
+                            appAccountToken: String? = nil) throws -> (StoreTransaction, String) {
+        let transaction = try buy(productId, account: account, appAccountToken: appAccountToken)
         return (transaction, try signed(transaction))
     }
 }

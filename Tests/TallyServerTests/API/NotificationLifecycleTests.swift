@@ -247,13 +247,11 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u11").subscription["status"] as? String == "subscribed")
     }
 
-    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer holding the appAccountToken", arguments: StoreKind.allCases)
+    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer who minted the appAccountToken", arguments: StoreKind.allCases)
     func purchasesByToken(_ kind: StoreKind) throws {
         guard let fixture = try ServerFixture.make(kind) else { return }
         let token = "5B2D0F4E-3C1A-4B6D-9E8F-7A6B5C4D3E2F"
-        let premium = Purchases.make("7112", product: "market.premium", type: .nonConsumable,
-                                     at: Self.start - 5 * Self.day, token: token)
-        #expect(try fixture.post(premium, for: "buyer").status == 200)
+        #expect(try fixture.store.mintAccountToken(for: "buyer", candidate: token.lowercased()) == token.lowercased())
 
         let bought = Purchases.make("7012", product: Self.pro, type: .autoRenewable, at: Self.start - 60,
                                     expires: Self.start + 30 * Self.day, group: "6E1A1000", token: token)
@@ -274,6 +272,21 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("buyer").balance("coins") == "10")
         #expect(fixture.historyItems("buyer", kind: "notification").map { $0["type"] as? String }
             == ["ONE_TIME_CHARGE", "OFFER_REDEEMED", "SUBSCRIBED"])
+    }
+
+    @Test("A notification whose appAccountToken was only posted, never minted, waits for its chain's poster", arguments: StoreKind.allCases)
+    func aPostedTokenNamesNoOneForANotification(_ kind: StoreKind) throws {
+        guard let fixture = try ServerFixture.make(kind) else { return }
+        let token = "5b2d0f4e-3c1a-4b6d-9e8f-7a6b5c4d3e30"
+        let cheap = Purchases.make("7113", product: "market.premium", type: .nonConsumable, at: Self.start - 60,
+                                   token: token)
+        #expect(try fixture.post(cheap, for: "attacker").status == 200)
+        let coins = Purchases.make("7213", product: "market.coins.10", type: .consumable, at: Self.start - 20,
+                                   token: token)
+        #expect(try fixture.notify(.oneTimeCharge, signed: Self.start - 20, transaction: coins).result == "pending")
+        #expect((fixture.customer("attacker").balance("coins") ?? "0") == "0")
+        #expect(try fixture.post(coins, for: "victim").status == 200)
+        #expect(fixture.customer("victim").balance("coins") == "10")
     }
 
     @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state", arguments: StoreKind.allCases)

@@ -126,6 +126,7 @@ struct StoreDashboardTests {
     @Test(arguments: StoreKind.allCases) func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix(_ kind: StoreKind) throws {
         guard let (database, store) = try Self.open(kind) else { return }
         defer { withExtendedLifetime(database) {} }
+        _ = try store.mintAccountToken(for: "café", candidate: "11111111-2222-3333-4444-555555555555")
         _ = try store.record([F.coins("t1", token: "11111111-2222-3333-4444-555555555555")], for: "café", policy: .transfer,
                              at: F.start)
         _ = try store.record([F.coins("t2")], for: "cafe\u{301}", policy: .transfer, at: F.start)

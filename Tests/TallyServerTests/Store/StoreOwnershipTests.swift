@@ -76,34 +76,51 @@ struct StoreOwnershipTests {
         _ = directory
     }
 
-    @Test(arguments: StoreKind.allCases) func anAccountTokenBelongsToItsFirstCustomerUnderKeep(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aPurchaseWithAMintedTokenIsCreditedToItsMinterWhoeverPostsIt(_ kind: StoreKind) throws {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
-        let token = "6E3B1A52-0000-4000-8000-000000000001"
-        _ = try store.record([F.premium("t1", token: token)], for: "u1", policy: .keep, at: F.start)
-        let outcome = try store.record([F.coins("t2", token: token)], for: "u2", policy: .keep, at: F.day(1))
-        // Bought with u1's token: the App Store says u1 bought it, so u1 is credited, not the poster.
+        let token = try store.mintAccountToken(for: "u1", candidate: "6e3b1a52-0000-4000-8000-000000000001")
+        #expect(try store.mintAccountToken(for: "u1", candidate: AccountToken.mint()) == token, "one token for good")
+        #expect(try store.accountToken(of: "u1") == token)
+        #expect(try store.owner(ofToken: token.uppercased()) == "u1", "compared as a UUID")
+        let outcome = try store.record([F.coins("t2", token: token.uppercased())], for: "u2", policy: .keep, at: F.day(1))
+        // Bought with u1's minted token: the App Store says u1 bought it, so u1 is credited, not the poster.
         #expect(outcome == RecordOutcome(kept: ["t2"], ownersUpdated: ["u1"]))
-        #expect(ids(try store.customer("u1")) == ["t1", "t2"])
+        #expect(ids(try store.customer("u1")) == ["t2"])
         #expect(ids(try store.customer("u2")).isEmpty)
         _ = directory
     }
 
-    @Test(arguments: StoreKind.allCases) func transferOfAnAccountTokenMovesTheRestorableChainsThatCarryIt(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases) func aTokenNeverMintedCarriesNoAuthorityAndIsNeverGivenByAPost(_ kind: StoreKind) throws {
         guard let directory = try StoreUnderTest(kind) else { return }
         let store = try directory.open()
-        let token = "6E3B1A52-0000-4000-8000-000000000002"
+        let token = "6E3B1A52-0000-4000-8000-000000000003"  // chosen by an app (or derived from an appUserId)
+        _ = try store.record([F.premium("t1", token: token)], for: "attacker", policy: .keep, at: F.start)
+        #expect(try store.owner(ofToken: token) == nil, "a post gives no token")
+        let outcome = try store.record([F.coins("t2", token: token)], for: "victim", policy: .keep, at: F.day(1))
+        #expect(outcome.inserted == ["t2"] && outcome.kept.isEmpty)
+        #expect(ids(try store.customer("victim")) == ["t2"])
+        #expect(ids(try store.customer("attacker")) == ["t1"])
+        #expect(try store.owner(ofToken: "not-a-uuid") == nil)
+        _ = directory
+    }
+
+    @Test(arguments: StoreKind.allCases) func underTransferARestorablePurchaseMovesOnlyItsOwnChainNeverTheToken(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
+        let store = try directory.open()
+        let token = try store.mintAccountToken(for: "u1", candidate: AccountToken.mint())
         _ = try store.record([F.premium("t1", token: token), F.coins("t0", token: token), F.coins("t4")], for: "u1",
                              policy: .transfer, at: F.start)
+        // Another restorable purchase carrying u1's token (or any token) posted by u2 moves none of u1's chains.
         let outcome = try store.record([F.premium("t2", token: token)], for: "u2", policy: .transfer, at: F.day(1))
         #expect(outcome.inserted == ["t2"])
-        #expect(outcome.transfers == [OwnershipTransfer(originalTransactionId: "t1", fromAppUserId: "u1",
-                                                        toAppUserId: "u2", date: F.day(1))])
-        #expect(ids(try store.customer("u2")) == ["t1", "t2"])
-        #expect(ids(try store.customer("u1")) == ["t0", "t4"], "consumables stay where they were credited")
-        // The token is u2's now: u1 posting a new purchase with it under keep is kept.
-        let back = try store.record([F.coins("t3", token: token)], for: "u1", policy: .keep, at: F.day(2))
-        #expect(back == RecordOutcome(kept: ["t3"], ownersUpdated: ["u2"]))
+        #expect(outcome.transfers.isEmpty)
+        #expect(ids(try store.customer("u1")) == ["t1", "t0", "t4"])
+        #expect(ids(try store.customer("u2")) == ["t2"])
+        // The token is still u1's: a new purchase with it posted by u2 under keep is credited to u1.
+        let coins = try store.record([F.coins("t3", token: token)], for: "u2", policy: .keep, at: F.day(2))
+        #expect(coins == RecordOutcome(kept: ["t3"], ownersUpdated: ["u1"]))
+        #expect(try store.owner(ofToken: token) == "u1")
     }
 
     @Test(arguments: StoreKind.allCases) func aConsumablePostedByAnotherCustomerStaysWithItsFirstOwnerUnderTransfer(_ kind: StoreKind) throws {

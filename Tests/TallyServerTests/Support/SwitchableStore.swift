@@ -54,6 +54,21 @@ final class SwitchableStore: CustomerStore {
         return try base.spend(id: id, currency: currency, for: appUserId, at: date, encoding: encoding, admit: admit)
     }
 
+    func mintAccountToken(for appUserId: String, candidate: String) throws(CustomerStoreError) -> String {
+        try check()
+        return try base.mintAccountToken(for: appUserId, candidate: candidate)
+    }
+
+    func accountToken(of appUserId: String) throws(CustomerStoreError) -> String? {
+        try check()
+        return try base.accountToken(of: appUserId)
+    }
+
+    func owner(ofToken token: String) throws(CustomerStoreError) -> String? {
+        try check()
+        return try base.owner(ofToken: token)
+    }
+
     func customer(_ appUserId: String) throws(CustomerStoreError) -> CustomerRecord {
         try check()
         readCount.withLock { $0 += 1 }

@@ -3,9 +3,8 @@ import TallyCore
 
 /// The one place that says whether an `appAccountToken` is a given customer's own.
 ///
-/// Today a token is the customer's who first stored it (`account_tokens`, written by ``TransactionRecorder``): a
-/// token no customer holds yet is nobody's. When tokens are minted by the server for each customer, only this
-/// function changes.
+/// A token is the customer's the server minted it for (`account_tokens`, written only by minting:
+/// `POST …/account-token`); any other token is nobody's.
 public enum AccountTokenRule {
     /// Whether `token` is `appUserId`'s, by the rows of the write in progress (ids compared as bytes).
     public static func isToken<Rows: TransactionRows>(_ token: String, of appUserId: String,

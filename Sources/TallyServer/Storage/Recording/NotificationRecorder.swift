@@ -94,7 +94,7 @@ public struct NotificationRecorder<Rows: NotificationRows> {
             let chain = renewalInfo.normalized.originalTransactionId
             try rows.lockChains([chain])
             if try rows.owner(ofChain: chain) == nil {
-                // Owned through its account token and no transaction to file it: the chain becomes the owner's.
+                // Owned through its minted account token and no transaction to file it: the chain becomes the owner's.
                 try rows.prepareCustomer(owner)
                 try rows.fileChain(chain, owner: owner)
             }
@@ -107,10 +107,11 @@ public struct NotificationRecorder<Rows: NotificationRows> {
         return changedAnything ? .applied : .unchanged
     }
 
-    /// The owner of `chain`, else of `token`; nil when neither is stored.
+    /// The owner of `chain`, else the minter of `token`; nil when neither is stored (a token never minted names
+    /// no one, so the notification waits for a customer to post its chain).
     private func owner(chain: String?, token: String?) throws(Rows.Failure) -> String? {
         if let chain, let owner = try rows.owner(ofChain: chain) { return owner }
-        guard let token else { return nil }
+        guard let token = token.flatMap(AccountToken.canonical) else { return nil }
         return try rows.owner(ofToken: token)
     }
 }

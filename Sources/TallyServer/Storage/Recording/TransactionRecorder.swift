@@ -36,6 +36,10 @@ public struct TransactionRecorder<Rows: TransactionRows> {
 
     /// Applies the ownership policy to `item`, then inserts, updates or leaves its stored copy.
     ///
+    /// Its owners are the chain's, its stored copy's and the minter of its `appAccountToken` (a token never
+    /// minted names none); when one is another customer it is kept for them, first the stored copy's, then the
+    /// chain's, then the minter's. A post never gives a token to anyone, and a token never moves.
+    ///
     /// Only restorable purchases (``TallyCore/ProductType/isRestorable``) move under ``OwnershipPolicy/transfer``:
     /// a consumable stays with the customer it was first credited to under every policy, so one purchase
     /// never credits two accounts.
@@ -44,7 +48,10 @@ public struct TransactionRecorder<Rows: TransactionRows> {
         let chain = transaction.originalTransactionId
         let token = transaction.appAccountToken
         let chainOwner = try rows.owner(ofChain: chain)
-        let tokenOwner = try token.map { (token) throws(Rows.Failure) in try rows.owner(ofToken: token) } ?? nil
+        // Only a minted token names an owner: one never minted (chosen by an app, or guessed) carries no authority.
+        let tokenOwner = try token.flatMap(AccountToken.canonical).map { (token) throws(Rows.Failure) in
+            try rows.owner(ofToken: token)
+        } ?? nil
         let existing = try rows.storedCopy(transaction.transactionId)
         if let existing, !existing.chain.hasSameBytes(as: chain) { try rows.lockChains([existing.chain]) }
         let others = [chainOwner, tokenOwner, existing?.owner].compactMap { $0 }.filter { !isThisCustomer($0) }
@@ -67,11 +74,10 @@ public struct TransactionRecorder<Rows: TransactionRows> {
             try rows.prepareCustomer(appUserId)
             try moveChain(chain)
             if let existing { try moveChain(existing.chain) }  // a stored copy filed under another chain
-            if let token, let tokenOwner, !isThisCustomer(tokenOwner) { try moveToken(token, from: tokenOwner) }
+            // The token stays with its minter and moves no other chain: only the chain posted moves.
         }
         try rows.prepareCustomer(appUserId)
         if chainOwner == nil { try rows.fileChain(chain, owner: appUserId) }
-        if let token, tokenOwner == nil { try rows.giveToken(token, owner: appUserId) }
         switch try write(item, replacing: existing, owner: appUserId) {
         case .inserted: outcome.inserted.append(transaction.transactionId)
         case .updated: outcome.updated.append(transaction.transactionId)
@@ -175,8 +181,8 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     }
 
     /// Moves a chain and every stored transaction of it to this customer, recording the transfer; nothing when
-    /// the chain is unknown or already this customer's. Only restorable chains move (see ``store(_:)`` and
-    /// ``moveToken(_:from:)``), and they credit no currency, so no nets change.
+    /// the chain is unknown or already this customer's. Only restorable chains move (see ``store(_:)``), and they
+    /// credit no currency, so no nets change.
     private mutating func moveChain(_ chain: String) throws(Rows.Failure) {
         try rows.lockChains([chain])
         guard let from = try rows.owner(ofChain: chain), !isThisCustomer(from) else { return }
@@ -205,16 +211,5 @@ public struct TransactionRecorder<Rows: TransactionRows> {
         guard recent.reduce(0, { $0 + $1.moves }) >= Int64(transferLimit.perChainPerHour) else { return nil }
         let oldest = recent.map(\.date).min() ?? date
         return oldest.addingTimeInterval(TransferLimit.window)
-    }
-
-    /// Moves an account token to this customer, with every restorable chain of its owner that carries the
-    /// token (consumables stay where they were credited).
-    private mutating func moveToken(_ token: String, from owner: String) throws(Rows.Failure) {
-        var chains: [String] = []
-        for (chain, type) in try rows.chains(carrying: token, of: owner) where type.isRestorable {
-            if chains.last.map({ !$0.hasSameBytes(as: chain) }) ?? true { chains.append(chain) }
-        }
-        for chain in chains { try moveChain(chain) }
-        try rows.moveToken(token, to: appUserId)
     }
 }

@@ -12,7 +12,8 @@ public protocol TransactionRows {
     func lockChains(_ chains: [String]) throws(Failure)
     /// The customer who owns the chain; nil for a chain never stored.
     func owner(ofChain chain: String) throws(Failure) -> String?
-    /// The customer who owns the account token; nil for a token never stored.
+    /// The customer who minted the account token (canonical form, ``AccountToken/canonical(_:)``); nil for a
+    /// token never minted.
     func owner(ofToken token: String) throws(Failure) -> String?
     /// The stored row of a transaction id (locked until the transaction ends where the store locks rows); nil when none.
     func storedCopy(_ transactionId: String) throws(Failure) -> StoredTransactionRow?
@@ -22,19 +23,12 @@ public protocol TransactionRows {
     func prepareCustomer(_ appUserId: String) throws(Failure)
     /// Files a chain never stored under `owner`.
     func fileChain(_ chain: String, owner: String) throws(Failure)
-    /// Gives an account token never stored to `owner`.
-    func giveToken(_ token: String, owner: String) throws(Failure)
     /// Moves a chain and every stored transaction of it from `from` to `to`, and records the transfer at `date`:
     /// a new row, or, with `repeating`, that row of ``recentTransfers(ofChain:since:)`` rewritten to this move
     /// (its direction and date) with one more move counted.
     func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(Failure)
     /// The chain's transfer rows dated `since` or later, oldest first.
     func recentTransfers(ofChain chain: String, since: Date) throws(Failure) -> [RecentTransfer]
-    /// The chains (sorted by bytes, each once) of `owner`'s stored transactions that carry `token`, with the
-    /// product type of each row.
-    func chains(carrying token: String, of owner: String) throws(Failure) -> [(chain: String, type: ProductType)]
-    /// Gives a stored account token to `owner`.
-    func moveToken(_ token: String, to owner: String) throws(Failure)
     /// Inserts a transaction never stored, for `owner`.
     func insert(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
     /// Replaces the stored copy of the transaction, which `item` supersedes, and files it under `owner`; the new

@@ -43,11 +43,6 @@ struct SQLiteTransactionRows: TransactionRows {
                                [.text(chain), .text(owner)])
     }
 
-    func giveToken(_ token: String, owner: String) throws(SQLiteError) {
-        try connection.execute("INSERT INTO account_tokens (app_account_token, app_user_id) VALUES (?, ?)",
-                               [.text(token), .text(owner)])
-    }
-
     func moveChain(_ chain: String, from: String, to: String, date: Date, repeating: Int64?) throws(SQLiteError) {
         try connection.execute("UPDATE chains SET app_user_id = ? WHERE original_transaction_id = ?",
                                [.text(to), .text(chain)])
@@ -77,23 +72,6 @@ struct SQLiteTransactionRows: TransactionRows {
                                         date: Date(millisecondsSince1970: row.int64(3)), moves: row.int64(4)))
         }
         return found
-    }
-
-    func chains(carrying token: String, of owner: String) throws(SQLiteError) -> [(chain: String, type: ProductType)] {
-        var chains: [(chain: String, type: ProductType)] = []
-        try connection.query("""
-            SELECT original_transaction_id, json_extract(payload, '$.type') FROM transactions
-            WHERE app_account_token = ? AND app_user_id = ? ORDER BY original_transaction_id
-            """, [.text(token), .text(owner)]) { (row) throws(SQLiteError) in
-            guard let type = row.text(1) else { return }
-            chains.append((try row.requiredText(0), ProductType(rawValue: type)))
-        }
-        return chains
-    }
-
-    func moveToken(_ token: String, to owner: String) throws(SQLiteError) {
-        try connection.execute("UPDATE account_tokens SET app_user_id = ? WHERE app_account_token = ?",
-                               [.text(owner), .text(token)])
     }
 
     func insert(_ item: PreparedTransaction, owner: String, date: Date) throws(SQLiteError) {

@@ -216,6 +216,13 @@ enum StoreSchema {
             "ALTER TABLE transfers ADD COLUMN moves INTEGER NOT NULL DEFAULT 1",
             "CREATE INDEX transfers_by_chain ON transfers(original_transaction_id, date_ms)",
         ],
+        // 11: account tokens are minted by the server, one per customer (docs/security.md, *Account tokens*). The
+        // rows stored before were given to whoever posted a token first, with no proof: they are dropped, so no
+        // token carries authority until its customer asks for one. Chains keep their owners.
+        [
+            "DELETE FROM account_tokens",
+            "CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id)",
+        ],
     ]
 
     /// The schema version this code writes.
