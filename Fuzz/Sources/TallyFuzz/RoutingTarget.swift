@@ -24,7 +24,7 @@ enum RoutingTarget {
             return
         case .spend:
             require(!match.currency.isEmpty, "spend without a currency")
-        case .customer, .transactions, .receipts, .history, .reconcile:
+        case .customer, .transactions, .receipts, .history, .reconcile, .accountToken:
             require(match.currency.isEmpty, "\(match.route) has a currency")
         }
         require(!match.appUserId.isEmpty && match.appUserId.utf8.count <= Router.maxAppUserIdBytes,
