@@ -109,22 +109,20 @@ extension Store {
                 emit([.serverRefused(transactionId: id, status: status, code: code, message: message)])
                 refused.append(CustomerSwitch.Refused(transaction: transaction, status: status, code: code,
                                                       message: message))
-            case .unavailable, .unverified:
-                let reason: String
-                let kind: StoreDiagnostic.Kind
-                switch answer {
-                case .unavailable(let problem):
-                    if isCurrentCustomer(customerId) { serverProblem = problem }
-                    (reason, kind) = ("\(problem)", .serverUnavailable)
-                case .unverified(let text): (reason, kind) = (text, .serverAnswerUnverified)
-                default: (reason, kind) = ("", .serverUnavailable)
-                }
+            case .unavailable(let problem):
+                if isCurrentCustomer(customerId) { serverProblem = problem }
+                keepForRetry(.serverUnavailable, "\(problem)")
+            case .unverified(let reason):
+                keepForRetry(.serverAnswerUnverified, reason)
+            }
+            /// Not acknowledged: reported, kept in ``pendingPosts`` and posted again with back-off.
+            func keepForRetry(_ kind: StoreDiagnostic.Kind, _ reason: String) {
                 report(StoreDiagnostic(kind, "restored transaction \(id) could not be posted to the "
                     + "server (\(reason)); it is posted again with back-off (after a restart, by restore())"))
                 notPosted.append(transaction)
                 if !pendingPosts.contains(where: { $0.transactionId.hasSameBytes(as: id) }) {
                     pendingPosts.append(PendingPost(transactionId: id, jwsRepresentation: jws, appUserId: customerId,
-                                                         restored: true))
+                                                    restored: true))
                 }
                 scheduleRetry()
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A key that signs or checks customer tokens (``CustomerToken``): an HMAC secret shared by the app's backend
 /// and the server (HS256), or a P-256 key pair whose private half stays with the app's backend (ES256).
 ///
@@ -37,6 +39,24 @@ public struct CustomerTokenKey: Sendable {
     /// An HS256 key; the secret should be at least 32 random bytes.
     public static func hs256(id: String? = nil, secret: [UInt8]) -> CustomerTokenKey {
         CustomerTokenKey(id: id, material: .secret(secret))
+    }
+
+    /// The shortest HS256 secret accepted, in bytes.
+    public static let minimumSecretBytes = 32
+
+    /// An HS256 key from a secret file's contents (`tally serve customer-token --new-secret` writes one): base64 of
+    /// at least ``minimumSecretBytes`` bytes, surrounding white space ignored; nil for anything else.
+    public static func hs256(id: String? = nil, secretFile contents: Data) -> CustomerTokenKey? {
+        let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let secret = Data(base64Encoded: text), secret.count >= minimumSecretBytes else { return nil }
+        return .hs256(id: id, secret: [UInt8](secret))
+    }
+
+    /// A new secret file's contents: ``minimumSecretBytes`` random bytes as base64, with a newline.
+    public static func newSecretFile() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        let secret = (0..<minimumSecretBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data((Data(secret).base64EncodedString() + "\n").utf8)
     }
 
     /// An ES256 key that checks with `publicKey` and, given `privateKey` (its pair), also signs.

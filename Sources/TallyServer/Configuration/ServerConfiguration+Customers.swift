@@ -47,13 +47,13 @@ extension ServerConfiguration {
                 return nil
             }
             guard let file = reader.file(value) else { return nil }
-            let text = String(decoding: file.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let secret = Data(base64Encoded: text), secret.count >= 32 else {
-                reader.problem(element.path(of: "secretFile"), "must hold base64 of at least 32 random bytes "
-                    + "(make one with 'tally serve customer-token --new-secret FILE')")
+            guard let key = CustomerTokenKey.hs256(id: id, secretFile: file.data) else {
+                reader.problem(element.path(of: "secretFile"), "must hold base64 of at least "
+                    + "\(CustomerTokenKey.minimumSecretBytes) random bytes (make one with "
+                    + "'tally serve customer-token --new-secret FILE')")
                 return nil
             }
-            return .hs256(id: id, secret: [UInt8](secret))
+            return key
         case "ES256":
             guard let value = members["publicKey"] else {
                 reader.problem(element.path(of: "publicKey"), "is required for an ES256 key: a PEM or DER public key file")

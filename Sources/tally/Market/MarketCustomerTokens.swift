@@ -9,12 +9,11 @@ struct MarketCustomerTokens: Sendable {
     /// Reads the base64 secret `tally serve customer-token --new-secret` wrote.
     init(secretFile: URL) throws {
         guard let data = FileManager.default.contents(atPath: secretFile.path),
-              let secret = Data(base64Encoded: String(decoding: data, as: UTF8.self)
-                  .trimmingCharacters(in: .whitespacesAndNewlines)), secret.count >= 32 else {
+              let key = CustomerTokenKey.hs256(secretFile: data) else {
             throw UsageError("--customer-token-secret \(secretFile.path) is not a secret file of 'tally serve "
                 + "customer-token --new-secret' (base64 of at least 32 bytes)")
         }
-        key = .hs256(secret: [UInt8](secret))
+        self.key = key
     }
 
     /// The provider a ``ServerLink`` calls before each request.

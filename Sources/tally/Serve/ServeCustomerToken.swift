@@ -57,10 +57,7 @@ enum ServeCustomerToken {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw UsageError("\(path) exists; choose a new file (a secret is never overwritten)")
         }
-        var generator = SystemRandomNumberGenerator()
-        let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let text = Data(secret).base64EncodedString() + "\n"
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8),
+        guard FileManager.default.createFile(atPath: path, contents: CustomerTokenKey.newSecretFile(),
                                              attributes: [.posixPermissions: 0o600]) else {
             throw UsageError("cannot write \(path)")
         }
