@@ -10,12 +10,14 @@ enum APITarget {
     static let codes: [Int: Set<String>] = [
         400: ["malformed_request", "malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
               "spend_id_too_long"],
-        401: ["unauthorized"], 403: ["forbidden"], 404: ["not_found", "unknown_currency"],
+        401: ["unauthorized", "customer_token_required", "invalid_customer_token"],
+        403: ["forbidden", "customer_token_mismatch"], 404: ["not_found", "unknown_currency"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",
               "nothing_to_reconcile"],
         502: ["app_store_unavailable", "app_store_unauthorized", "app_store_unverifiable"],
-        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited"], 501: ["unsupported_transfer_coding", "not_implemented"], 503: ["unavailable", "not_ready"],
+        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
+        503: ["unavailable", "not_ready", "reconcile_busy"],
     ]
 
     static func run(_ bytes: [UInt8], api: EntitlementAPI) {
@@ -66,7 +68,10 @@ enum APITarget {
         switch code {
         case "unauthorized": require(names.contains("www-authenticate"), "\(where_): no WWW-Authenticate")
         case "method_not_allowed": require(names.contains("allow"), "\(where_): no Allow")
-        case "rate_limited": require(names.contains("retry-after"), "\(where_): no Retry-After")
+        case "rate_limited", "transfer_limited", "reconcile_busy":
+            require(names.contains("retry-after"), "\(where_): no Retry-After")
+        case "customer_token_required", "invalid_customer_token":
+            require(names.contains("www-authenticate"), "\(where_): no WWW-Authenticate")
         case "verification_failed": require(error["reason"] is String, "\(where_): no reason")
         case "insufficient_balance": require(error["balance"] is NSNumber, "\(where_): no balance")
         case "body_too_large":
