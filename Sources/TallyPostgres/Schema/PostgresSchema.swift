@@ -197,6 +197,17 @@ enum PostgresSchema {
         DELETE FROM account_tokens;
         CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id);
         """,
+        // 10: the offerings document (the SQLite store's twelfth migration): every saved version is kept, the
+        // newest is live; a save names the version it follows, so two servers saving at once cannot both win.
+        """
+        CREATE TABLE offerings_versions (
+            version bigint PRIMARY KEY,
+            document bytea NOT NULL,
+            saved_ms bigint NOT NULL,
+            origin text NOT NULL,
+            rolled_back_to bigint
+        );
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

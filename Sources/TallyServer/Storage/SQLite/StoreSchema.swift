@@ -223,6 +223,19 @@ enum StoreSchema {
             "DELETE FROM account_tokens",
             "CREATE UNIQUE INDEX IF NOT EXISTS account_tokens_by_customer ON account_tokens(app_user_id)",
         ],
+        // 12: the offerings document (docs/server.md, *Offerings*): every saved version is kept, the newest is live.
+        // `origin` is how it was saved (`seed`, `put`, `rollback`); a rollback names the version it restored.
+        [
+            """
+            CREATE TABLE offerings_versions (
+                version INTEGER PRIMARY KEY,
+                document BLOB NOT NULL,
+                saved_ms INTEGER NOT NULL,
+                origin TEXT NOT NULL,
+                rolled_back_to INTEGER
+            )
+            """,
+        ],
     ]
 
     /// The schema version this code writes.
