@@ -88,11 +88,12 @@ extension PostgresConnection {
         return rows.count == 0 ? nil : try rows.bytes(0, 0)
     }
 
-    /// The customer who minted an account token; nil when it was never minted.
+    /// The customer who minted an account token (or the one an anonymous minter is aliased to); nil when it was never minted.
     func owner(ofToken token: String) throws(PostgresError) -> String? {
         let rows = try query("SELECT app_user_id FROM account_tokens WHERE app_account_token = $1 FOR UPDATE",
                              [.bytes(token)])
-        return rows.count == 0 ? nil : try rows.bytes(0, 0)
+        guard rows.count > 0, let minter = try rows.bytes(0, 0) else { return nil }
+        return try aliasTarget(minter) ?? minter  // an anonymous minter aliased since: its identified customer
     }
 
     /// Files a new chain under `owner`; a chain another transaction filed first makes this one run again.

@@ -208,6 +208,22 @@ enum PostgresSchema {
             rolled_back_to bigint
         );
         """,
+        // 11: customers from anonymous to identified (the SQLite store's thirteenth migration): an anonymous id aliased
+        // to the identified customer its purchases moved to (for good), and each customer's attributes.
+        """
+        CREATE TABLE aliases (
+            alias bytea PRIMARY KEY,
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            created_ms bigint NOT NULL
+        );
+        CREATE INDEX aliases_by_customer ON aliases(app_user_id, created_ms);
+        CREATE TABLE attributes (
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            key bytea NOT NULL,
+            value bytea NOT NULL,
+            PRIMARY KEY (app_user_id, key)
+        );
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

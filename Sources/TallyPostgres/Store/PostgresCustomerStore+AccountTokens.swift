@@ -28,13 +28,14 @@ extension PostgresCustomerStore {
         }
     }
 
-    /// The minter of `token`.
+    /// The minter of `token`, or the customer an anonymous minter is aliased to.
     public func owner(ofToken token: String) throws(CustomerStoreError) -> String? {
         guard let token = AccountToken.canonical(token) else { return nil }
         return try read("the account token cannot be read") { (connection) throws(PostgresError) -> String? in
             let rows = try connection.query("SELECT app_user_id FROM account_tokens WHERE app_account_token = $1",
                                             [.bytes(token)])
-            return rows.count == 0 ? nil : try rows.bytes(0, 0)
+            guard rows.count > 0, let minter = try rows.bytes(0, 0) else { return nil }
+            return try connection.aliasTarget(minter) ?? minter
         }
     }
 }

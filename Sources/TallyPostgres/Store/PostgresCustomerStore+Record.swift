@@ -35,6 +35,8 @@ extension PostgresCustomerStore: StateReadingStore {
         let items = prepared, credits = self.credits, transferLimit = self.transferLimit
         return try write("the transactions cannot be stored") {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
+            // An anonymous id aliased since the caller looked (a post racing the alias) writes for its customer.
+            let appUserId = try connection.lockResolvingAlias(appUserId)
             let outcome = try PostgresTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }

@@ -23,6 +23,7 @@ extension PostgresCustomerStore {
         -> SpendOutcome
     {
         let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> Admission in
+            let appUserId = try connection.lockResolvingAlias(appUserId)  // aliased since the caller looked
             try connection.lockCustomer(appUserId)
             // After the lock, in one statement: the state record (its nets hold the net of `currency`) and the spend
             // already recorded with this id, if any. Nothing else changes the nets or version while the row is locked.
@@ -55,6 +56,7 @@ extension PostgresCustomerStore {
         -> SpendAnswer
     {
         let admission = try write("the spend cannot be stored") { (connection) throws(PostgresError) -> AnsweredAdmission in
+            let appUserId = try connection.lockResolvingAlias(appUserId)  // aliased since the caller looked
             let (version, facts, kept) = try connection.lockCustomerReadingKeptState(appUserId)
             let servable = kept.flatMap { $0.isServable(fingerprint: encoding.fingerprint, at: date) ? $0 : nil }
             var record = servable == nil

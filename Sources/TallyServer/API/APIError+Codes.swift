@@ -69,3 +69,13 @@ extension APIError {
         return answer
     }
 }
+
+extension APIError {
+    /// 422: the alias is not an anonymous id, or the customer given one is itself anonymous.
+    static func invalidAlias(_ message: String) -> APIError { APIError(422, "invalid_alias", message) }
+    /// 409: the anonymous id is already an alias of another customer (which is not named).
+    static let aliasConflict = APIError(
+        409, "alias_conflict", "this anonymous id is already an alias of another customer; an alias is for good")
+    /// 422: an attribute breaks a bound (the message names its key).
+    static func invalidAttributes(_ message: String) -> APIError { APIError(422, "invalid_attributes", message) }
+}

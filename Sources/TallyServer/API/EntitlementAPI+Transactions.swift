@@ -80,6 +80,8 @@ extension EntitlementAPI {
                 body: body, factsVersion: whole.factsVersion)
         }
         cacheWrittenState(entry, for: appUserId, ticket: ticket, now: now)
+        // An anonymous id aliased while this post ran: the store wrote for the identified customer.
+        if !record.appUserId.hasSameBytes(as: appUserId) { cache.invalidate(record.appUserId) }
         return (outcome, entry.body)
     }
 

@@ -113,6 +113,7 @@ public final class EntitlementAPI: Sendable {
         }
         var response: HTTPResponse
         do {
+            let match = try resolvingAlias(match, request)  // an aliased anonymous id answers for its customer
             if match.route.role != nil { try authorize(request, route: match.route, appUserId: match.appUserId) }
             response = try perform(match, request)
         } catch {
@@ -147,6 +148,8 @@ public final class EntitlementAPI: Sendable {
         case .spend: return try spend(match.appUserId, currency: match.currency, request)
         case .reconcile: return try reconcile(match.appUserId)
         case .accountToken: return try accountToken(match.appUserId)
+        case .aliases: return try postAlias(match.appUserId, request)
+        case .attributes: return try attributes(match.appUserId, request)
         case .dashboardOverview: return try dashboardOverview(request)
         case .dashboardCustomers: return try dashboardCustomers(request)
         case .dashboardTransactions: return try dashboardTransactions(request)

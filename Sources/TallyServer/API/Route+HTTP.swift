@@ -1,7 +1,8 @@
 extension Route {
     /// The methods the route answers: its ``method``, and `HEAD` beside `GET` (the GET's headers, no body).
     var allowedMethods: [String] {
-        method == "GET" ? ["GET", "HEAD"] : [method]
+        if self == .attributes { return ["POST", "GET", "HEAD"] }  // GET reads with a secret key
+        return method == "GET" ? ["GET", "HEAD"] : [method]
     }
 
     /// The largest body the route accepts (docs/server.md, *HTTP*): a receipt may be large, a signed transaction
@@ -11,7 +12,8 @@ extension Route {
         case .appleNotifications: min(notifications.maxBodyBytes, limits.maxBodyBytes)
         case .receipts: limits.maxBodyBytes
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
-        case .spend: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
+        case .spend, .aliases: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
+        case .attributes: limits.maxBodyBytes
         case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
              .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: 0
         }

@@ -10,6 +10,10 @@ enum Route: String, Sendable, CaseIterable {
     /// The customer's minted `appAccountToken` (docs/server.md, *Account tokens*).
     case accountToken = "/v1/customers/{appUserId}/account-token"
     case spend = "/v1/customers/{appUserId}/currencies/{currency}/spend"
+    /// An anonymous id made a second id of the customer (docs/server.md, *Aliases*).
+    case aliases = "/v1/customers/{appUserId}/aliases"
+    /// The customer's attributes: `POST` merges (public key), `GET` reads (secret key) (docs/server.md, *Attributes*).
+    case attributes = "/v1/customers/{appUserId}/attributes"
     case healthz = "/healthz"
     case readyz = "/readyz"
     case metrics = "/metrics"
@@ -29,7 +33,8 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: "GET"
-        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken: "POST"
+        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .aliases,
+             .attributes: "POST"
         }
     }
 
@@ -46,7 +51,8 @@ enum Route: String, Sendable, CaseIterable {
     /// may keep (`Cache-Control: no-store` on every answer, errors included).
     var isCustomerScoped: Bool {
         switch self {
-        case .customer, .transactions, .receipts, .history, .reconcile, .spend, .accountToken: true
+        case .customer, .transactions, .receipts, .history, .reconcile, .spend, .accountToken, .aliases,
+             .attributes: true
         default: false
         }
     }
@@ -64,7 +70,7 @@ enum Route: String, Sendable, CaseIterable {
     /// route that takes a key (``admits(_:)``).
     var role: KeyRole? {
         switch self {
-        case .customer, .transactions, .receipts, .accountToken: .public
+        case .customer, .transactions, .receipts, .accountToken, .aliases, .attributes: .public
         case .history, .spend, .reconcile: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
              .dashboardCatalog: .dashboard

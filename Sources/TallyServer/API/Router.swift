@@ -39,6 +39,8 @@ enum Router {
         case 5 where segments[4] == "history": route = .history
         case 5 where segments[4] == "reconcile": route = .reconcile
         case 5 where segments[4] == "account-token": route = .accountToken
+        case 5 where segments[4] == "aliases": route = .aliases
+        case 5 where segments[4] == "attributes": route = .attributes
         case 7 where segments[4] == "currencies" && segments[6] == "spend":
             route = .spend
             currency = try decode(segments[5], name: "currency")

@@ -147,6 +147,32 @@ public protocol CustomerStore: Sendable {
     /// leaves nothing kept); true when it was kept.
     @discardableResult
     func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool
+
+    /// Makes `alias`, an anonymous id (``TallyCore/AnonymousCustomerId``), a second id of `appUserId`, an identified
+    /// one, in one durable transaction that also moves everything stored for the anonymous customer to `appUserId`
+    /// (under every ownership policy): its chains and their transactions, its spends and nets, its notifications,
+    /// its minted account token's authority (a token minted for the alias names `appUserId` from then on) and its
+    /// attributes (`appUserId`'s own win a clash). Both customers' versions grow, so no kept state of either
+    /// stays servable. An alias is for good: one already naming another customer is a ``AliasOutcome/conflict(owner:)``
+    /// and nothing is written. The caller checks the ids' kinds.
+    func alias(_ alias: String, to appUserId: String, at date: Date) throws(CustomerStoreError) -> AliasOutcome
+
+    /// The customer `alias` is an alias of; nil when it is none (compared as bytes).
+    func customerId(aliasedBy alias: String) throws(CustomerStoreError) -> String?
+
+    /// The aliases of `appUserId`, oldest first.
+    func aliases(of appUserId: String) throws(CustomerStoreError) -> [CustomerAlias]
+
+    /// The attributes kept for `appUserId`; empty for a customer never seen.
+    func attributes(of appUserId: String) throws(CustomerStoreError) -> [String: String]
+
+    /// Merges `changes` (a nil value deletes its key) into `appUserId`'s attributes in one durable transaction,
+    /// judged by TallyCore's ``TallyCore/CustomerAttributes/merged(_:with:)`` against the attributes as the write
+    /// found them (so concurrent writes never pass the bounds); a refusal throws ``CustomerStoreError/Reason/refused``
+    /// with the ``TallyCore/CustomerAttributesProblem`` in ``CustomerStoreError/underlying`` and writes nothing.
+    /// Returns the attributes after the write.
+    func setAttributes(_ changes: [String: String?], for appUserId: String) throws(CustomerStoreError)
+        -> [String: String]
 }
 
 extension CustomerStore {

@@ -158,4 +158,30 @@ final class SwitchableStore: CustomerStore {
         try check()
         return try base.keepState(state, for: appUserId)
     }
+
+    func alias(_ alias: String, to appUserId: String, at date: Date) throws(CustomerStoreError) -> AliasOutcome {
+        try check()
+        return try base.alias(alias, to: appUserId, at: date)
+    }
+
+    func customerId(aliasedBy alias: String) throws(CustomerStoreError) -> String? {
+        try check()
+        return try base.customerId(aliasedBy: alias)
+    }
+
+    func aliases(of appUserId: String) throws(CustomerStoreError) -> [CustomerAlias] {
+        try check()
+        return try base.aliases(of: appUserId)
+    }
+
+    func attributes(of appUserId: String) throws(CustomerStoreError) -> [String: String] {
+        try check()
+        return try base.attributes(of: appUserId)
+    }
+
+    func setAttributes(_ changes: [String: String?], for appUserId: String) throws(CustomerStoreError)
+        -> [String: String] {
+        try check()
+        return try base.setAttributes(changes, for: appUserId)
+    }
 }

@@ -12,7 +12,8 @@ public protocol TransactionRows {
     func lockChains(_ chains: [String]) throws(Failure)
     /// The customer who owns the chain; nil for a chain never stored.
     func owner(ofChain chain: String) throws(Failure) -> String?
-    /// The customer who minted the account token (canonical form, ``AccountToken/canonical(_:)``); nil for a
+    /// The customer who minted the account token (canonical form, ``AccountToken/canonical(_:)``), or the identified
+    /// customer a minter that was anonymous is aliased to (``CustomerStore/alias(_:to:at:)``); nil for a
     /// token never minted.
     func owner(ofToken token: String) throws(Failure) -> String?
     /// The stored row of a transaction id (locked until the transaction ends where the store locks rows); nil when none.

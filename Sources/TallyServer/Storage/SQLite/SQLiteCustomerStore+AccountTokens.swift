@@ -30,12 +30,13 @@ extension SQLiteCustomerStore {
         }
     }
 
-    /// The minter of `token`, from a reader.
+    /// The minter of `token` (or the customer an anonymous minter is aliased to), from a reader.
     public func owner(ofToken token: String) throws(CustomerStoreError) -> String? {
         guard let token = AccountToken.canonical(token) else { return nil }
         do {
             return try readers.withConnection { (connection) throws(SQLiteError) -> String? in
                 try connection.text("SELECT app_user_id FROM account_tokens WHERE app_account_token = ?", [.text(token)])
+                    .map { (owner) throws(SQLiteError) in try connection.resolvingAlias(owner) }
             }
         } catch {
             throw error.storeError()

@@ -22,6 +22,8 @@ extension SQLiteCustomerStore: StateReadingStore {
         }
         let items = prepared
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
+            // An anonymous id aliased since the caller looked (a post racing the alias) writes for its customer.
+            let appUserId = try connection.resolvingAlias(appUserId)
             let outcome = try SQLiteTransactionRows(connection: connection)
                 .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }

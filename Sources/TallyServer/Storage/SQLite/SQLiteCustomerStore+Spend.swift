@@ -36,6 +36,7 @@ extension SQLiteCustomerStore {
         -> SpendOutcome
     {
         let admission = try write { (connection) throws(SQLiteError) -> Admission in
+            let appUserId = try connection.resolvingAlias(appUserId)  // aliased since the caller looked
             let existing = try connection.spend(id, of: appUserId)
             let net = try connection.net(of: appUserId, currency: currency)
             let admitted: Spend?

@@ -16,8 +16,10 @@ struct SQLiteTransactionRows: TransactionRows {
         try connection.text("SELECT app_user_id FROM chains WHERE original_transaction_id = ?", [.text(chain)])
     }
 
+    /// The minter, or the identified customer a minter that was anonymous is aliased to.
     func owner(ofToken token: String) throws(SQLiteError) -> String? {
         try connection.text("SELECT app_user_id FROM account_tokens WHERE app_account_token = ?", [.text(token)])
+            .map { (owner) throws(SQLiteError) in try connection.resolvingAlias(owner) }
     }
 
     func storedCopy(_ transactionId: String) throws(SQLiteError) -> StoredTransactionRow? {
