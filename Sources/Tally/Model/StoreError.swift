@@ -35,17 +35,30 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// ``Store/switchCustomer(to:appAccountToken:)`` while a purchase call (or another switch) is under way:
         /// nothing changed; switch once it returned.
         case purchaseInProgress
+        /// The server refused the request for good (an alias conflict at ``Store/logIn(_:)``, an attribute past a
+        /// bound at ``Store/setAttributes(_:)``): ``StoreError/serverCode`` holds its error code; retrying the same
+        /// request cannot succeed.
+        case serverRefused
     }
 
     /// The kind of failure.
     public var code: Code
     /// What went wrong and what to do, naming the product, id or file involved.
     public var message: String
+    /// The server's error code (docs/server.md, `alias_conflict`, `invalid_alias`, `invalid_attributes`) for
+    /// ``Code/serverRefused``; nil otherwise.
+    public var serverCode: String?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// A refusal of the server, with its error code.
+    public init(serverRefused status: Int, code serverCode: String, message: String) {
+        self.init(.serverRefused, "the server refused (\(status) \(serverCode)): \(message)")
+        self.serverCode = serverCode
     }
 
     /// The message.

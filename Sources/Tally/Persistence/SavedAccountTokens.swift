@@ -48,6 +48,13 @@ struct SavedAccountTokens: Codable, Sendable, Hashable {
         if tokens.count > Self.maximumEntries { tokens.removeFirst(tokens.count - Self.maximumEntries) }
     }
 
+    /// Drops the token kept for `appUserId` on `server` (a customer logged out of this device).
+    mutating func remove(server: URL, appUserId: String) {
+        tokens.removeAll {
+            $0.serverURL.hasSameBytes(as: server.absoluteString) && $0.appUserId.hasSameBytes(as: appUserId)
+        }
+    }
+
     /// Replaces the file in `directory`.
     func write(in directory: URL) throws(StoreError) {
         let encoder = JSONEncoder()

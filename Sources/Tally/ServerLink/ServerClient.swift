@@ -136,6 +136,24 @@ struct ServerClient: Sendable {
         }
     }
 
+    /// A `POST` of a JSON body for the link's customer that answers no state (`aliases`, `attributes`): the answer's
+    /// body on a 2xx; a 4xx other than 429 is a refusal for good; anything else (no answer, 429, 5xx) is unavailable.
+    func postWithoutState(_ path: String, body: Data) async -> AnswerWithoutState {
+        switch await send("POST", path: path, body: body) {
+        case .failure(let reason):
+            return .unavailable(.unreachable(reason.description))
+        case .success(let received):
+            let status = received.status
+            if (200..<300).contains(status) { return .accepted(received.answer.body) }
+            let failure = ServerCustomer.error(in: received.answer.body)
+            if (400..<500).contains(status), status != 429, status != 408 {
+                return .refused(status: status, code: failure.code, message: failure.message)
+            }
+            return .unavailable(.answer(status: status, retryAfter: received.retryAfter, code: failure.code,
+                                        message: failure.message))
+        }
+    }
+
     /// The customer's URL: `{url}/v1/customers/{appUserId percent-encoded}[/path]` (``CustomerRoute``).
     func customerURL(_ path: String?) -> URL? {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
@@ -209,4 +227,14 @@ struct ServerUnreachable: Error, Sendable {
     var problem: ServerProblem
     /// Whether the server answered but its answer's signature did not verify (``ServerLink/serverPublicKey``).
     var unverified = false
+}
+
+/// The answer to ``ServerClient/postWithoutState(_:body:)``.
+enum AnswerWithoutState: Sendable {
+    /// A 2xx, with its body.
+    case accepted(Data)
+    /// Refused for good (a 4xx other than 408 and 429).
+    case refused(status: Int, code: String, message: String)
+    /// No usable answer; the same request may succeed later.
+    case unavailable(ServerProblem)
 }

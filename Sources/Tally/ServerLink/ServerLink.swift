@@ -12,7 +12,10 @@ public struct ServerLink: Sendable {
     public var url: URL
     /// A public key of the server's configuration (`tally serve key --role public`).
     public var publicKey: String
-    /// The customer's id on the server, chosen by the app.
+    /// The customer's id on the server, chosen by the app; empty (``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:serverPublicKey:)``
+    /// without one) lets the store choose: the customer it spoke for last in its data directory, else a new
+    /// anonymous id (`$tally:anon:` and 128 random bits, ``TallyCore/AnonymousCustomerId``) kept there, so a purchase
+    /// before sign-up has an owner (``Store/appUserId``, ``Store/logIn(_:)``).
     public var appUserId: String
     /// The app's own `appAccountToken` for the customer's purchases; nil (the default) lets the engine ask the
     /// server for the customer's minted token (`POST …/account-token`, once, then kept in the data directory).
@@ -39,19 +42,20 @@ public struct ServerLink: Sendable {
     /// Creates a link.
     ///
     /// - Parameters:
+    ///   - appUserId: the customer's id; nil (or empty) lets the store choose (``appUserId``).
     ///   - appAccountToken: the app's own token for purchases (see ``appAccountToken``); by default the token the
     ///     server mints for the customer, which it hands only with a customer token, the secret key, or to an
     ///     anonymous id — without one, purchases carry no token.
     ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
     ///     `customers.requireToken` is on, unless the customer is anonymous.
     ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
-    public init(url: URL, publicKey: String, appUserId: String, appAccountToken: UUID? = nil,
+    public init(url: URL, publicKey: String, appUserId: String? = nil, appAccountToken: UUID? = nil,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
                 customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil,
                 serverPublicKey: Data? = nil) {
         self.url = url
         self.publicKey = publicKey
-        self.appUserId = appUserId
+        self.appUserId = appUserId ?? ""
         self.appAccountToken = appAccountToken
         self.retry = retry
         self.requestTimeout = requestTimeout

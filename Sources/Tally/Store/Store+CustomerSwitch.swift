@@ -5,13 +5,13 @@ import TallyCore
 extension Store {
     /// Logs in (or out): from now on the store speaks for `appUserId` on the server — purchases are posted for
     /// it and carry its `appAccountToken`, ``state`` is its state — and this device's App Store purchases are
-    /// restored and posted for it, so the server's `ownership` policy decides where they belong: under
+    /// restored and posted for it, so the server's `ownership` policy decides where they belong (the general form of ``logIn(_:)``, which first
+    /// aliases an anonymous customer so its purchases follow under every policy): under
     /// `transfer` a purchase owned by the previous customer moves to the new one (``CustomerSwitch/transferred``),
     /// under `keep` it stays (``CustomerSwitch/kept``; the new customer does not get it). The outcome is
-    /// returned and emitted as ``StoreEvent/customerSwitched(_:)``. To log out, switch to an anonymous id of
-    /// the app's own (RevenueCat's `logOut`).
+    /// returned and emitted as ``StoreEvent/customerSwitched(_:)``. To log out, ``logOut()``.
     ///
-    /// The app remembers who is logged in and passes that customer's ``ServerLink`` at the next launch.
+    /// The id is kept in the data directory: a ``ServerLink`` without one speaks for it at the next launch.
     ///
     /// - Parameters:
     ///   - appUserId: the new customer's id on the server (not empty).
@@ -53,6 +53,7 @@ extension Store {
         prepareForChange()
         serverLink = switched
         server = client.with(switched)
+        keepCustomerId(appUserId)
         loadSavedServerState()
         if serverState == nil { stateSource = .localCache }
         let restored = try await restoreWritten(announcingState: false)

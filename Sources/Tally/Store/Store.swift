@@ -113,6 +113,10 @@ public actor Store {
         let file = CustomerFile(directory: directory)
         let signedForms = SignedForms(verifier: backend.transactionVerifier)
         let (record, diagnostics) = try file.open(now: clock.now(), signedForms: signedForms)
+        var serverLink = serverLink
+        if serverLink?.appUserId.isEmpty == true {
+            serverLink?.appUserId = try SavedCustomerId.currentOrNew(in: directory)  // anonymous until logIn(_:)
+        }
         self.backend = backend
         self.catalog = catalog
         self.configuration = configuration

@@ -24,6 +24,10 @@ public final class StoreModel: StoreModelShell {
     public var canMakePayments: Bool { values.canMakePayments }
     /// Where ``state`` comes from (``Store/stateSource``): show an "offline" mark unless it is `.server` or `.local`.
     public var stateSource: StateSource { values.stateSource }
+    /// The customer the store speaks for (``Store/appUserId``); nil without a server link.
+    public var appUserId: String? { values.appUserId }
+    /// Whether that customer is anonymous (``Store/isAnonymous``): show "sign in" rather than the account.
+    public var isAnonymous: Bool { values.isAnonymous }
     /// The latest event.
     public var lastEvent: StoreEvent? { values.lastEvent }
     /// The latest failure, for an alert.
@@ -86,6 +90,24 @@ public final class StoreModel: StoreModelShell {
     @discardableResult
     public func switchCustomer(to appUserId: String) async -> CustomerSwitch? {
         await switchCustomerNow(to: appUserId)
+    }
+
+    /// Signs in (``Store/logIn(_:)``): the anonymous customer's purchases follow; nil when it failed (``lastError``).
+    @discardableResult
+    public func logIn(_ appUserId: String) async -> CustomerSwitch? {
+        await logInNow(appUserId)
+    }
+
+    /// Signs out (``Store/logOut()``): the new anonymous id, nil when it failed (``lastError``).
+    @discardableResult
+    public func logOut() async -> String? {
+        await logOutNow()
+    }
+
+    /// Sets the customer's attributes (``Store/setAttributes(_:)``); false when it failed (``lastError``).
+    @discardableResult
+    public func setAttributes(_ attributes: [String: String]) async -> Bool {
+        await setAttributesNow(attributes)
     }
 
     /// Reads the state, pending purchases and ``canMakePayments`` again.

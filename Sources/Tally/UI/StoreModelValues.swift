@@ -13,11 +13,15 @@ struct StoreModelValues: Sendable {
     var stateSource: StateSource
     var lastEvent: StoreEvent?
     var lastError: StoreError?
+    /// The customer the store speaks for (``Store/appUserId``) and whether it is anonymous.
+    var appUserId: String?
+    var isAnonymous = false
 
     /// The store's state, pending purchases and payments flag as of now.
     static func read(_ store: Store) async -> StoreModelValues {
         StoreModelValues(state: await store.state, pendingPurchases: await store.pendingPurchases,
-                         canMakePayments: await store.canMakePayments, stateSource: await store.stateSource)
+                         canMakePayments: await store.canMakePayments, stateSource: await store.stateSource,
+                         appUserId: await store.appUserId, isAnonymous: await store.isAnonymous)
     }
 }
 
@@ -107,6 +111,38 @@ extension StoreModelShell {
         }
     }
 
+    func logInNow(_ appUserId: String) async -> CustomerSwitch? {
+        do {
+            let change = try await store.logIn(appUserId)
+            await reloadNow()
+            return change
+        } catch {
+            values.lastError = error
+            return nil
+        }
+    }
+
+    func logOutNow() async -> String? {
+        do {
+            let fresh = try await store.logOut()
+            await reloadNow()
+            return fresh
+        } catch {
+            values.lastError = error
+            return nil
+        }
+    }
+
+    func setAttributesNow(_ attributes: [String: String]) async -> Bool {
+        do {
+            try await store.setAttributes(attributes)
+            return true
+        } catch {
+            values.lastError = error
+            return false
+        }
+    }
+
     func reloadNow() async {
         let state = await store.refresh()
         let stateSource = await store.stateSource
@@ -116,6 +152,8 @@ extension StoreModelShell {
         values.stateSource = stateSource
         values.pendingPurchases = pending
         values.canMakePayments = canMakePayments
+        values.appUserId = await store.appUserId
+        values.isAnonymous = await store.isAnonymous
     }
 
     private func handle(_ event: StoreEvent) async {
@@ -128,6 +166,8 @@ extension StoreModelShell {
         next.state = state
         next.stateSource = stateSource
         next.pendingPurchases = pending
+        next.appUserId = await store.appUserId
+        next.isAnonymous = await store.isAnonymous
         values = next
     }
 }
