@@ -71,3 +71,25 @@ extension APIClient {
         return body["status"] as? String == "ok"
     }
 }
+
+extension APIClient {
+    /// `POST /v1/customers/{id}/aliases` `{"alias": alias}` with the public key (or `key`, with `customerToken`).
+    func alias(_ alias: String, to appUserId: String, key: String? = nil, customerToken: String? = nil) async throws
+        -> HTTPReply
+    {
+        try await send("POST", Self.customerPath(appUserId) + "/aliases", key: key ?? keys.publicKey,
+                       body: try Self.json(["alias": alias]),
+                       headers: customerToken.map { ["Tally-Customer-Token": $0] } ?? [:])
+    }
+
+    /// `POST /v1/customers/{id}/attributes` `{"attributes": attributes}` with the public key (NSNull deletes).
+    func setAttributes(_ attributes: [String: Any], for appUserId: String) async throws -> HTTPReply {
+        try await send("POST", Self.customerPath(appUserId) + "/attributes", key: keys.publicKey,
+                       body: try Self.json(["attributes": attributes]))
+    }
+
+    /// `GET /v1/customers/{id}/attributes` with the secret key (or `key`).
+    func attributes(of appUserId: String, key: String? = nil) async throws -> HTTPReply {
+        try await send("GET", Self.customerPath(appUserId) + "/attributes", key: key ?? keys.secretKey)
+    }
+}
