@@ -33,7 +33,7 @@ struct ServerLinkTests {
 
         /// An engine over the sandbox for `account`/`device`, linked to `server` as `user` (through `url`, a
         /// ``SlowProxy`` in front of it, when given), pinning `serverPublicKey` when given.
-        func store(_ server: LinkedServer, user: String, account: String = "default", device: String = "default",
+        func store(_ server: LinkedServer, user: String?, account: String = "default", device: String = "default",
                    recorder: Recorder = Recorder(), retry: RetryPolicy? = nil, url: URL? = nil,
                    customerToken: (@Sendable (String) async throws -> String?)? = nil,
                    serverPublicKey: Data? = nil) async throws -> Store {

@@ -1,7 +1,7 @@
 /// The help texts of `tally market`.
 enum MarketHelp {
     static let usage = "tally market [--data DIR] [--config FILE.storekit] [--app-config tally.json] "
-        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY --user ID [--server-signing-key BASE64] [--backend-key SECRET] [--customer-token-secret FILE]] "
+        + "[--account A] [--device D] [--locale L] [--server URL --key PUBLIC_KEY [--user ID] [--server-signing-key BASE64] [--backend-key SECRET] [--customer-token-secret FILE]] "
         + "[--json] [COMMAND ...]"
 
     static let commands = """
@@ -11,8 +11,10 @@ enum MarketHelp {
       restore                       restore purchases (non-consumables and subscriptions)
       spend CURRENCY AMOUNT         spend virtual currency, e.g. 'spend coins 5' (with --server: through the
                                     app backend, which needs --backend-key)
-      login APP_USER_ID             with --server: switch the customer (log in/out); restored purchases follow
-                                    the server's ownership policy: transferred here, or kept by their owner
+      login APP_USER_ID             with --server: log in; an anonymous customer's purchases follow (aliased on
+                                    the server), restored ones follow the server's ownership policy
+      logout                        with --server: a new anonymous customer; nothing of the previous is shown
+      attributes KEY=VALUE…         with --server: set the customer's attributes (email=a@b.c campaign=spring)
       help                          this list
       quit                          leave (interactive mode)
     """
@@ -29,9 +31,10 @@ enum MarketHelp {
     Interactive, it also prints each purchase started in the App Store (tally sandbox promote PRODUCT: complete
     it with buy) and each App Store message (tally sandbox message billing-issue|price-increase).
 
-    With --server URL --key PUBLIC_KEY --user ID the market is an app linked to a running 'tally serve': each
+    With --server URL --key PUBLIC_KEY [--user ID] the market is an app linked to a running 'tally serve': each
     purchase is posted to the server before it is finished, and status shows the server's state for the
-    customer ID — the same on every device (account) of that customer after a refresh. While the server cannot
+    customer ID — the same on every device (account) of that customer after a refresh. Without --user the
+    customer is the engine's own: anonymous ($tally:anon:…, kept in the app's directory) until 'login ID'. While the server cannot
     be reached, status shows the server's last state saved on this device, marked OFFLINE. Spends belong to the
     app's backend (the server's secret key): --backend-key SECRET lets this demo play that backend — demo only,
     a real app never ships the secret key. A server with customers.requireToken wants a customer token from the

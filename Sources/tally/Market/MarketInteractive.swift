@@ -8,11 +8,11 @@ struct MarketInteractive {
     func run() async -> Int32 {
         let options = session.options
         Console.line("Tally Market — account \(options.account), device \(options.device), data \(options.data.path)"
-            + (options.link.map { ", server \($0.url.absoluteString) as customer \($0.appUserId)" } ?? ""))
+            + (options.link.map { ", server \($0.url.absoluteString) as customer \($0.appUserId ?? "(the engine's own)")" } ?? ""))
         _ = await session.execute(["products"], json: false)
         _ = await session.execute(["status"], json: false)
         Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT"
-            + (options.link == nil ? "" : " | login APP_USER_ID") + " | help | quit")
+            + (options.link == nil ? "" : " | login APP_USER_ID | logout | attributes K=V…") + " | help | quit")
         let clockWatch = watchClock()
         let appStoreWatch = watchAppStore()
         while true {

@@ -16,7 +16,7 @@ struct MarketOptions: Sendable {
     var locale: String?
     /// `--json`.
     var json: Bool
-    /// `--server URL --key PUBLIC_KEY --user ID`: the market linked to a running `tally serve`.
+    /// `--server URL --key PUBLIC_KEY [--user ID]`: the market linked to a running `tally serve`.
     var link: Link?
     /// `--backend-key SECRET`: the server's secret key, so this demo can play the app's backend for spends.
     var backendKey: String?
@@ -30,8 +30,9 @@ struct MarketOptions: Sendable {
         var url: URL
         /// `--key`: a public key of the server.
         var publicKey: String
-        /// `--user`: the customer's `appUserId`.
-        var appUserId: String
+        /// `--user`: the customer's `appUserId`; nil: the engine's own (the customer it spoke for last in the app's
+        /// directory, else a new anonymous id; `login`/`logout` change it).
+        var appUserId: String?
         /// `--server-signing-key BASE64`: the server's signing public key (SPKI DER or x9.63, as
         /// `tally serve signing-key` prints it), pinned in the link; nil: answers believed unchecked.
         var serverPublicKey: Data? = nil
@@ -52,31 +53,31 @@ struct MarketOptions: Sendable {
         json = arguments.flag("json")
         link = try Self.link(arguments)
         if arguments.value("server-signing-key") != nil, link == nil {
-            throw UsageError("--server-signing-key needs --server, --key and --user")
+            throw UsageError("--server-signing-key needs --server and --key")
         }
         backendKey = arguments.value("backend-key")
-        if backendKey != nil, link == nil { throw UsageError("--backend-key needs --server, --key and --user") }
+        if backendKey != nil, link == nil { throw UsageError("--backend-key needs --server and --key") }
         if backendKey?.isEmpty == true { throw UsageError("--backend-key is empty") }
         customerTokenSecret = arguments.value("customer-token-secret").map { URL(fileURLWithPath: $0) }
         if customerTokenSecret != nil, link == nil {
-            throw UsageError("--customer-token-secret needs --server, --key and --user")
+            throw UsageError("--customer-token-secret needs --server and --key")
         }
     }
 
-    /// `--server`, `--key` and `--user`, all three or none.
+    /// `--server` and `--key` both or neither, `--user` (optional) only with them.
     private static func link(_ arguments: Arguments) throws(UsageError) -> Link? {
         let server = arguments.value("server"), key = arguments.value("key"), user = arguments.value("user")
         guard server != nil || key != nil || user != nil else { return nil }
-        guard let server, let key, let user else {
-            throw UsageError("--server, --key and --user go together: the server's URL, its public key and the "
-                + "customer's appUserId")
+        guard let server, let key else {
+            throw UsageError("--server and --key go together (with --user if the customer is known; without it the "
+                + "customer is anonymous until 'login'): the server's URL, its public key and the customer's appUserId")
         }
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host?.isEmpty == false else {
             throw UsageError("--server '\(server)' is not an http or https URL (e.g. http://127.0.0.1:8080)")
         }
         guard !key.isEmpty else { throw UsageError("--key is empty") }
-        guard !user.isEmpty else { throw UsageError("--user is empty") }
+        if user?.isEmpty == true { throw UsageError("--user is empty") }
         var serverPublicKey: Data?
         if let text = arguments.value("server-signing-key") {
             guard let der = Data(base64Encoded: text), !der.isEmpty else {

@@ -17,11 +17,13 @@ extension MarketSession {
             case "restore": return try await restore(json: json)
             case "spend": return try await spend(arguments, json: json)
             case "login": return try await login(arguments, json: json)
+            case "logout": return try await logout(json: json)
+            case "attributes": return try await attributes(arguments, json: json)
             case "help", "--help", "-h":
                 Console.line(MarketHelp.commands)
                 return ExitCode.ok
             default:
-                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, help, quit")
+                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, logout, attributes, help, quit")
             }
         } catch let error as UsageError {
             Output.error("market \(name): \(error.message)")
@@ -57,7 +59,7 @@ extension MarketSession {
                                 canMakePayments: canMakePayments, history: await store.history)
         if let link = options.link {
             view.server = MarketStatus.ServerView(url: link.url.absoluteString,
-                                                  appUserId: await store.serverLink?.appUserId ?? link.appUserId,
+                                                  appUserId: await store.serverLink?.appUserId ?? link.appUserId ?? "",
                                                   stateSource: await store.stateSource.rawValue,
                                                   serverStateDate: await store.serverStateDate,
                                                   problem: await store.serverProblem.map(MarketStatus.Problem.init))

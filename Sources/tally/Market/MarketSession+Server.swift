@@ -14,7 +14,7 @@ extension MarketSession {
             }
             return ExitCode.ok
         }
-        let appUserId = await store.serverLink?.appUserId ?? link.appUserId
+        let appUserId = await store.serverLink?.appUserId ?? link.appUserId ?? ""
         let backend = MarketAppBackend(url: link.url, secretKey: secret)
         let answer: MarketAppBackend.Answer
         do { answer = try await backend.spend(amount, of: currency, for: appUserId, id: UUID().uuidString) } catch {
@@ -43,8 +43,9 @@ extension MarketSession {
     /// ownership policy (transferred here, or kept by their owner).
     func login(_ arguments: Arguments, json: Bool) async throws -> Int32 {
         let appUserId = try arguments.positional(0, "APP_USER_ID")
-        guard options.link != nil else { throw UsageError("login needs a server: --server URL --key KEY --user ID") }
-        let change = try await store.switchCustomer(to: appUserId)
+        guard options.link != nil else { throw UsageError("login needs a server: --server URL --key KEY") }
+        // An anonymous customer is aliased to the id first, so what it bought follows (Store.logIn).
+        let change = try await store.logIn(appUserId)
         if json {
             Console.line(try Output.json(LoginReport(change)))
             return ExitCode.ok
@@ -90,5 +91,41 @@ extension MarketSession {
             notPosted = change.notPosted.map(\.productId)
             refused = change.refused.map(\.transaction.productId)
         }
+    }
+}
+
+extension MarketSession {
+    /// `logout`: a new anonymous customer (``Store/logOut()``); prints the new id.
+    func logout(json: Bool) async throws -> Int32 {
+        guard options.link != nil else { throw UsageError("logout needs a server: --server URL --key KEY") }
+        let previous = await store.appUserId ?? ""
+        let fresh = try await store.logOut()
+        if json {
+            Console.line(try Output.json(["appUserId": fresh, "previousAppUserId": previous]))
+        } else {
+            Console.line("Logged out of \(previous); now anonymous as \(fresh)")
+        }
+        return ExitCode.ok
+    }
+
+    /// `attributes KEY=VALUE…`: sets the customer's attributes on the server (``Store/setAttributes(_:)``).
+    func attributes(_ arguments: Arguments, json: Bool) async throws -> Int32 {
+        guard options.link != nil else { throw UsageError("attributes needs a server: --server URL --key KEY") }
+        var attributes: [String: String] = [:]
+        for word in arguments.positionals {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw UsageError("'\(word)' is not KEY=VALUE")
+            }
+            attributes[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        guard !attributes.isEmpty else { throw UsageError("attributes needs KEY=VALUE, e.g. email=a@b.c") }
+        try await store.setAttributes(attributes)
+        if json {
+            Console.line(try Output.json(["attributes": attributes]))
+        } else {
+            Console.line("Attributes set: " + attributes.keys.sorted().map { "\($0)=\(attributes[$0] ?? "")" }
+                .joined(separator: " "))
+        }
+        return ExitCode.ok
     }
 }
