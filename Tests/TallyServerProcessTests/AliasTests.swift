@@ -154,6 +154,28 @@ extension ServerProcessTests {
             #expect(try await client.attributes(of: anon).json()["attributes"] as? [String: String] == alice)
         }
 
+        @Test func theDashboardShowsACustomersAliasesAndAttributes() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            let anon = Self.anonymous()
+            #expect(try await client.setAttributes(["email": "a@b.c"], for: anon).status == 200)
+            #expect(try await client.alias(anon, to: "alice").status == 200)
+            for id in ["alice", anon] {
+                let reply = try await client.send("GET", "/v1/dashboard/identity?id=" + PercentEncoding.pathSegment(id),
+                                                  key: fixture.keys.dashboardKey)
+                #expect(reply.status == 200, "\(reply)")
+                let body = try reply.json()
+                #expect(body["appUserId"] as? String == "alice")
+                #expect(body["aliasOf"] as? String == (id == anon ? "alice" : nil))
+                #expect((body["aliases"] as? [[String: Any]])?.map { $0["alias"] as? String } == [anon])
+                #expect(body["attributes"] as? [String: String] == ["email": "a@b.c"])
+            }
+            let publicKey = try await client.send("GET", "/v1/dashboard/identity?id=alice", key: fixture.keys.publicKey)
+            #expect(publicKey.status == 403, "\(publicKey)")
+            let page = try await client.send("GET", "/dashboard/views.js")
+            #expect(String(decoding: page.body, as: UTF8.self).contains("Aliases"), "the customer page lists them")
+        }
+
         @Test func twoServersOnOnePostgreSQLAnswerTheAliasedStateByEitherId() async throws {
             guard let cluster = try PostgresCluster.shared() else { return }
             let pair = try ServerPair(cluster: cluster)

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyHTTP
 @testable import TallyServer
 
@@ -14,9 +15,9 @@ enum APITarget {
         403: ["forbidden", "customer_token_mismatch"], 404: ["not_found", "unknown_currency"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",
-              "nothing_to_reconcile"],
+              "nothing_to_reconcile", "alias_conflict"],
         502: ["app_store_unavailable", "app_store_unauthorized", "app_store_unverifiable"],
-        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
+        413: ["body_too_large"], 422: ["verification_failed", "invalid_alias", "invalid_attributes"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
         503: ["unavailable", "not_ready", "reconcile_busy"],
     ]
 
@@ -87,19 +88,25 @@ enum APITarget {
         guard let match = try? Router.match(request.path) else {
             return require(false, "\(where_): 200 for a path no route has")
         }
-        require(request.method == match.route.method, "\(where_): 200 for the wrong method")
+        require(match.route.allowedMethods.contains(request.method), "\(where_): 200 for the wrong method")
         if match.route == .metrics || match.route == .dashboardFile { return }  // text, HTML, CSS, JavaScript
         guard let object = jsonObject(response.body) else { return require(false, "\(where_): the body is not JSON") }
         guard let role = match.route.role else { return }
         let token = request.bearerToken
         require(token == FuzzServer.secretKey || (role == .public && token == FuzzServer.publicKey),
                 "\(where_): answered without the \(role) key")
+        if match.route == .attributes, request.method != "POST" {
+            require(token == FuzzServer.secretKey, "\(where_): attributes read without the secret key")
+        }
         if let customer = object["customer"] as? [String: Any] {
-            require(customer["appUserId"] as? String == match.appUserId, "\(where_): another customer's state")
+            // An anonymous id aliased to a customer answers that customer's state.
+            require(customer["appUserId"] as? String == match.appUserId || AnonymousCustomerId.isAnonymous(match.appUserId),
+                    "\(where_): another customer's state")
             let balances = customer["balances"] as? [String: NSNumber] ?? [:]
             require(balances.values.allSatisfy { $0.doubleValue >= 0 }, "\(where_): a negative balance \(balances)")
         } else {
-            require(match.route == .history || match.route.role == .dashboard, "\(where_): no customer")
+            require([.history, .accountToken, .aliases, .attributes].contains(match.route) || match.route.role == .dashboard,
+                    "\(where_): no customer")
         }
         if let spend = object["spend"] as? [String: Any] {
             require(spend["currency"] as? String == match.currency, "\(where_): spent another currency")

@@ -19,12 +19,12 @@ enum RoutingTarget {
         guard let match = try? Router.match(path) else { return }
         switch match.route {
         case .healthz, .readyz, .metrics, .appleNotifications, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile:
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .dashboardIdentity:
             require(match.appUserId.isEmpty && match.currency.isEmpty, "\(match.route) has an appUserId or a currency")
             return
         case .spend:
             require(!match.currency.isEmpty, "spend without a currency")
-        case .customer, .transactions, .receipts, .history, .reconcile, .accountToken:
+        case .customer, .transactions, .receipts, .history, .reconcile, .accountToken, .aliases, .attributes:
             require(match.currency.isEmpty, "\(match.route) has a currency")
         }
         require(!match.appUserId.isEmpty && match.appUserId.utf8.count <= Router.maxAppUserIdBytes,

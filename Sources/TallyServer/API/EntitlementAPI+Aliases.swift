@@ -47,3 +47,29 @@ extension EntitlementAPI {
         })
     }
 }
+
+extension EntitlementAPI {
+    /// `GET /v1/dashboard/identity?id=` (dashboard or secret key): the customer's aliases and attributes, for the
+    /// customer page. An anonymous id that is an alias answers for its customer, named in `aliasOf`.
+    func dashboardIdentity(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard let id = request.query["id"], !id.isEmpty else { throw .invalidRequest("id is required: a customer's id") }
+        guard id.utf8.count <= Router.maxAppUserIdBytes else {
+            throw .invalidRequest("id is \(id.utf8.count) bytes; the limit is \(Router.maxAppUserIdBytes)")
+        }
+        let (target, aliases, attributes) = try storeCall {
+            () throws(CustomerStoreError) -> (String?, [CustomerAlias], [String: String]) in
+            let target = AnonymousCustomerId.isAnonymous(id) ? try store.customerId(aliasedBy: id) : nil
+            let customer = target ?? id
+            return (target, try store.aliases(of: customer), try store.attributes(of: customer))
+        }
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.field("appUserId", target ?? id)
+            writer.field("aliasOf", target)
+            writer.objects("aliases", aliases) { writer, alias in
+                writer.field("alias", alias.alias)
+                writer.field("created", alias.created)
+            }
+            writer.field("attributes", raw: Self.encodeAttributes(attributes))
+        })
+    }
+}

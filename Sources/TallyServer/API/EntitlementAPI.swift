@@ -155,6 +155,7 @@ public final class EntitlementAPI: Sendable {
         case .dashboardTransactions: return try dashboardTransactions(request)
         case .dashboardNotifications: return try dashboardNotifications(request)
         case .dashboardCatalog: return dashboardCatalog()
+        case .dashboardIdentity: return try dashboardIdentity(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
         }
     }

@@ -15,7 +15,7 @@ extension Route {
         case .spend, .aliases: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .attributes: limits.maxBodyBytes
         case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
-             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: 0
+             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .dashboardIdentity: 0
         }
     }
 }

@@ -25,6 +25,8 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardTransactions = "/v1/dashboard/transactions"
     case dashboardNotifications = "/v1/dashboard/notifications"
     case dashboardCatalog = "/v1/dashboard/catalog"
+    /// A customer's aliases and attributes, for the dashboard's customer page.
+    case dashboardIdentity = "/v1/dashboard/identity"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
 
@@ -32,7 +34,7 @@ enum Route: String, Sendable, CaseIterable {
     var method: String {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: "GET"
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .dashboardIdentity: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .aliases,
              .attributes: "POST"
         }
@@ -73,7 +75,7 @@ enum Route: String, Sendable, CaseIterable {
         case .customer, .transactions, .receipts, .accountToken, .aliases, .attributes: .public
         case .history, .spend, .reconcile: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog: .dashboard
+             .dashboardCatalog, .dashboardIdentity: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile: nil
         case .appleNotifications: nil  // the signature is the authentication
         }

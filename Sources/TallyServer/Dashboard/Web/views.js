@@ -97,8 +97,10 @@ export async function customers(view, query) {
 }
 
 export async function customer(view, id, cursor) {
-  const [state, history] = await Promise.all([get(path.customer(id)), get(path.history(id, cursor))]);
+  const [state, history, identity] = await Promise.all([get(path.customer(id)), get(path.history(id, cursor)),
+    get(path.identity(id))]);
   const c = state.customer;
+  const attributes = Object.keys(identity.attributes).sort().map((k) => [k, identity.attributes[k]]);
   view.replaceChildren(
     el("h2", {}, "Customer ", el("span", { id: "customer-id", text: c.appUserId })),
     el("h3", { text: "Entitlements" }),
@@ -109,6 +111,11 @@ export async function customer(view, id, cursor) {
     el("h3", { text: "Balances and debts" }),
     table(["Currency", "Balance", "Debt"], Object.keys({ ...c.balances, ...c.debts }).sort().map((k) =>
       [k, formatNumber(c.balances[k] ?? 0), formatNumber(c.debts[k] ?? 0)]), "Balances"),
+    el("h3", { text: "Aliases" }),
+    identity.aliasOf ? el("p", { id: "alias-of", text: `${id} is an alias of ${identity.aliasOf}` }) : "",
+    table(["Anonymous id", "Aliased"], identity.aliases.map((a) => [a.alias, formatDate(a.created)]), "Aliases"),
+    el("h3", { text: "Attributes" }),
+    table(["Key", "Value"], attributes, "Attributes"),
     el("h3", { text: "History (newest first)" }),
     table(["Date", "Kind", "Detail", "State"], history.items.map((item) => historyRow(item)), "History"),
   );
