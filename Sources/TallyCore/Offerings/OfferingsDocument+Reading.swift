@@ -10,8 +10,16 @@ extension OfferingsDocument {
     /// errors naming the JSON path. References (an offering a placement names) are checked by ``validate(catalog:)``.
     public init(jsonData data: Data, fileName: String = "offerings") throws(TallyError) {
         do {
-            let root = try JSONCursor.document(from: data, fileName: fileName,
-                                               expected: "an object with \(Self.jsonKeys.joined(separator: ", "))")
+            try self.init(root: JSONCursor.document(from: data, fileName: fileName,
+                                                    expected: "an object with \(Self.jsonKeys.joined(separator: ", "))"))
+        } catch {
+            throw error.code == .invalidOfferings ? error : TallyError(.invalidOfferings, error.message)
+        }
+    }
+
+    /// ``init(jsonData:fileName:)`` for a document already parsed (a request body read by a stricter reader).
+    public init(root: JSONCursor) throws(TallyError) {
+        do {
             try Self.rejectUnknown(root, keys: Self.jsonKeys)
             let reader = OfferingsReader()
             let mapping = AppConfigurationReader()

@@ -23,13 +23,28 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardCatalog = "/v1/dashboard/catalog"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
+    /// What the app sells: the live offerings document's answer for a placement and customer (docs/server.md, *Offerings*).
+    case offerings = "/v1/offerings"
+    /// `PUT /v1/offerings`: saves a new version (its template is ``offerings``'s; the raw value only tells them apart).
+    case offeringsUpdate = "PUT /v1/offerings"
+    /// The live document (or `?version=`) with its version, for editing.
+    case offeringsDocument = "/v1/offerings/document"
+    /// Every saved version, newest first.
+    case offeringsHistory = "/v1/offerings/history"
+    /// Saves an earlier version's document again.
+    case offeringsRollback = "/v1/offerings/rollback"
+
+    /// The template: the metrics label and the access log's route.
+    var template: String { self == .offeringsUpdate ? Route.offerings.rawValue : rawValue }
 
     /// The one method the route answers.
     var method: String {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile: "GET"
-        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken: "POST"
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
+             .offeringsDocument, .offeringsHistory: "GET"
+        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback: "POST"
+        case .offeringsUpdate: "PUT"
         }
     }
 
@@ -64,10 +79,10 @@ enum Route: String, Sendable, CaseIterable {
     /// route that takes a key (``admits(_:)``).
     var role: KeyRole? {
         switch self {
-        case .customer, .transactions, .receipts, .accountToken: .public
-        case .history, .spend, .reconcile: .secret
+        case .customer, .transactions, .receipts, .accountToken, .offerings: .public
+        case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog: .dashboard
+             .dashboardCatalog, .offeringsDocument, .offeringsHistory: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile: nil
         case .appleNotifications: nil  // the signature is the authentication
         }
