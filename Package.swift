@@ -131,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
-        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"] + combineOnLinux),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore", "TallyHTTP", "TallyLocking"] + combineOnLinux),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:

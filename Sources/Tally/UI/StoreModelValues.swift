@@ -13,6 +13,10 @@ struct StoreModelValues: Sendable {
     var stateSource: StateSource
     var lastEvent: StoreEvent?
     var lastError: StoreError?
+    /// The offerings loaded by `loadOfferings(placement:)`; nil before.
+    var offerings: StoreOfferings?
+    /// The placement they were loaded for.
+    var offeringsPlacement: String?
 
     /// The store's state, pending purchases and payments flag as of now.
     static func read(_ store: Store) async -> StoreModelValues {
@@ -50,6 +54,13 @@ extension StoreModelShell {
         } catch {
             values.lastError = error
         }
+    }
+
+    /// Shows the kept offerings for `placement` at once, then the server's answer.
+    func loadOfferingsNow(placement: String?) async {
+        values.offeringsPlacement = placement
+        values.offerings = await store.cachedOfferings(placement: placement)
+        values.offerings = await store.offerings(placement: placement)
     }
 
     func purchaseNow(_ product: StoreProduct, quantity: Int, context: PurchaseContext) async -> PurchaseOutcome? {
@@ -112,6 +123,10 @@ extension StoreModelShell {
         let stateSource = await store.stateSource
         let pending = await store.pendingPurchases
         let canMakePayments = await store.canMakePayments
+        // `refresh()` asked again for the placement loaded; its answer is the store's last one.
+        if values.offerings != nil {
+            values.offerings = await store.cachedOfferings(placement: values.offeringsPlacement)
+        }
         values.state = state
         values.stateSource = stateSource
         values.pendingPurchases = pending
@@ -125,6 +140,11 @@ extension StoreModelShell {
         var next = values
         next.lastEvent = event
         if case .failed(_, let reason) = event { next.lastError = reason }
+        if case .offeringsChanged(let offerings) = event, next.offerings != nil,
+           (offerings.placement ?? "").hasSameBytes(as: next.offeringsPlacement ?? ""),
+           (offerings.placement == nil) == (next.offeringsPlacement == nil) {
+            next.offerings = offerings
+        }
         next.state = state
         next.stateSource = stateSource
         next.pendingPurchases = pending

@@ -13,6 +13,10 @@ enum MarketHelp {
                                     app backend, which needs --backend-key)
       login APP_USER_ID             with --server: switch the customer (log in/out); restored purchases follow
                                     the server's ownership policy: transferred here, or kept by their owner
+      offerings [--placement P]     the current offering the server decided (with --server; else the bundled
+                                    catalog): packages with product ids and localized prices, its version and
+                                    where it comes from (server, the copy kept offline, bundled); interactive,
+                                    a change on the server shows at the market's next refresh (every 5 s)
       help                          this list
       quit                          leave (interactive mode)
     """

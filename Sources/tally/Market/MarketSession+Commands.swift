@@ -8,7 +8,7 @@ extension MarketSession {
     func execute(_ words: [String], json: Bool) async -> Int32 {
         guard let name = words.first else { return ExitCode.ok }
         do {
-            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity"])
+            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity", "placement"])
             let json = json || arguments.flag("json")
             switch name {
             case "products": return try await products(json: json)
@@ -17,11 +17,12 @@ extension MarketSession {
             case "restore": return try await restore(json: json)
             case "spend": return try await spend(arguments, json: json)
             case "login": return try await login(arguments, json: json)
+            case "offerings": return try await offerings(arguments, json: json)
             case "help", "--help", "-h":
                 Console.line(MarketHelp.commands)
                 return ExitCode.ok
             default:
-                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, help, quit")
+                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, offerings, help, quit")
             }
         } catch let error as UsageError {
             Output.error("market \(name): \(error.message)")
