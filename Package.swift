@@ -131,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
-        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore"] + combineOnLinux),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore", "TallyHTTP", "TallyLocking"] + combineOnLinux),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
@@ -168,7 +168,7 @@ let package = Package(
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(
             name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"],
-            exclude: ["dashboard_browser.py"]),
+            exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py"]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto",

@@ -11,6 +11,9 @@ public struct Sandbox: Sendable {
     public internal(set) var catalog: Catalog
     /// What the app makes of them (bundle id, features, currencies).
     public internal(set) var configuration: AppConfiguration
+    /// The files ``catalog`` and ``configuration`` were read from, for ``reload(catalog:configuration:source:)``;
+    /// nil for a sandbox made from values, or created before the files were recorded.
+    public internal(set) var catalogSource: SandboxCatalogSource?
     /// The sandbox clock; it moves only through ``advance(by:)``.
     public internal(set) var now: Date
     /// The switches; initially the catalog's StoreKit settings.
@@ -44,9 +47,11 @@ public struct Sandbox: Sendable {
     var notificationSubjects: [Int: NotificationSubject] = [:]
 
     /// Creates an empty store selling `catalog`, its clock at `start` (rounded to the millisecond, as Apple's dates).
-    public init(catalog: Catalog, configuration: AppConfiguration, start: Date) {
+    /// `source` names the files they were read from, for a later reload.
+    public init(catalog: Catalog, configuration: AppConfiguration, start: Date, source: SandboxCatalogSource? = nil) {
         self.catalog = catalog
         self.configuration = configuration
+        self.catalogSource = source
         self.now = Date(millisecondsSince1970: start.millisecondsSince1970)
         self.settings = SandboxSettings(storeKit: catalog.settings)
         self.productIndex = IndexedProduct.index(catalog)

@@ -37,16 +37,17 @@ public struct SandboxDirectory: Sendable {
         self.url = url
     }
 
-    /// Creates a new sandbox and saves it; refuses when the directory already holds one.
-    public func create(catalog: Catalog, configuration: AppConfiguration,
-                       start: Date) throws(SandboxError) -> Sandbox {
+    /// Creates a new sandbox and saves it; refuses when the directory already holds one. `source` names the files
+    /// the catalog and configuration were read from (kept for ``Sandbox/reload(catalog:configuration:source:)``).
+    public func create(catalog: Catalog, configuration: AppConfiguration, start: Date,
+                       source: SandboxCatalogSource? = nil) throws(SandboxError) -> Sandbox {
         if holdsSandbox { throw alreadyThere() }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             throw SandboxError(.io, "cannot create the directory \(url.path): \(error.localizedDescription)")
         }
-        let sandbox = Sandbox(catalog: catalog, configuration: configuration, start: start)
+        let sandbox = Sandbox(catalog: catalog, configuration: configuration, start: start, source: source)
         try Self.typed {
             try withLock { () throws(SandboxError) in
                 if holdsSandbox { throw alreadyThere() }

@@ -43,6 +43,9 @@ public struct SandboxError: Error, Sendable, Hashable, Codable, CustomStringConv
         case noState
         /// A sandbox state already exists where a new one was to be created.
         case stateExists
+        /// A reloaded catalog or configuration would break what the sandbox holds: a product bought, pending or
+        /// subscribed to is missing or changed its type or subscription group, or the bundle id changed.
+        case catalogConflict
         /// Reading or writing the state failed.
         case io
     }

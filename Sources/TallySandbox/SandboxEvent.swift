@@ -53,6 +53,9 @@ public struct SandboxEvent: Sendable, Codable, Hashable {
         case settingsChanged
         /// The clock moved; `detail` is the duration.
         case clockAdvanced
+        /// The catalog was read again (`tally sandbox reload`); `detail` counts the products and names those
+        /// added and removed.
+        case catalogReloaded
         /// The customer asked Apple for a refund (CONSUMPTION_REQUEST); `detail` is Apple's
         /// `consumptionRequestReason` (UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL, OTHER).
         case refundRequested

@@ -81,6 +81,12 @@ public actor SandboxBackend: StoreBackend {
         get async { (try? load())?.canMakePayments(account: account) ?? false }
     }
 
+    /// The sandbox's storefront (`SandboxSettings/storefront`, the .storekit file's `_storefront`); nil when the
+    /// sandbox cannot be read.
+    public var storefront: String? {
+        get async { (try? load())?.settings.storefront }
+    }
+
     /// The account's Ask to Buy purchases declined in the sandbox (`tally sandbox decline ID`).
     public func declinedPurchases() async throws -> [String] {
         try load().declinedPurchases(account: account)

@@ -281,6 +281,11 @@ public actor StoreKitBackend: StoreBackend {
         get async { AppStore.canMakePayments }
     }
 
+    /// `Storefront.current?.countryCode`.
+    public var storefront: String? {
+        get async { await Storefront.current?.countryCode }
+    }
+
     private func remember(_ result: VerificationResult<StoreKit.Transaction>) async throws(StoreError)
         -> TransactionUpdate {
         let update = try await update(result)

@@ -33,6 +33,11 @@ public struct Storefront: Identifiable, Sendable {
     @available(iOS 15.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, macOS 12.0, *)
     public typealias ID = String
 
+    /// The storefront of the App Store account (the script's ``StoreKitScript/Answers/storefront``).
+    public static var current: Storefront? {
+        get async { StoreKitScript.shared.storefront }
+    }
+
     /// A scripted storefront.
     @_spi(Scripting) public init(countryCode: String, id: String) {
         self.countryCode = countryCode

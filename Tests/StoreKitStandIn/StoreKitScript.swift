@@ -32,6 +32,8 @@ import Synchronization
         public var introOfferUsedGroups: Set<String> = []
         /// `AppStore.canMakePayments`.
         public var canMakePayments = true
+        /// `Storefront.current`.
+        public var storefront: Storefront? = Storefront(countryCode: "USA", id: "143441")
         /// Thrown by `AppStore.sync()` when set.
         public var syncError: (any Error)?
     }
@@ -152,6 +154,8 @@ import Synchronization
     }
 
     var canMakePayments: Bool { state.withLock { $0.answers.canMakePayments } }
+
+    var storefront: Storefront? { state.withLock { $0.answers.storefront } }
 
     func answerSync() throws {
         try state.withLock { state in

@@ -58,6 +58,9 @@ actor MemoryBackend: StoreBackend {
 
     var canMakePayments: Bool { !paymentsRestricted }
 
+    /// The storefront StoreKit would report.
+    var storefront: String? { "FRA" }
+
     func restrictPayments(_ restricted: Bool) { paymentsRestricted = restricted }
 
     func setNext(_ next: NextPurchase) { self.next = next }

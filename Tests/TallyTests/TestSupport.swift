@@ -78,6 +78,7 @@ extension StoreEvent {
         case .declined: "declined"
         case .serverRefused: "serverRefused"
         case .customerSwitched: "customerSwitched"
+        case .offeringsChanged: "offeringsChanged"
         }
     }
 }

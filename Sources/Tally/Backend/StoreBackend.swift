@@ -45,6 +45,10 @@ public protocol StoreBackend: Sendable {
     /// controls or Screen Time restrictions. Hide the buy buttons when false.
     var canMakePayments: Bool { get async }
 
+    /// The customer's storefront as StoreKit's `Storefront.countryCode` (ISO 3166-1 alpha-3, `USA`), sent with
+    /// ``Store/offerings(placement:)`` for the server's targeting by storefront; nil when unknown.
+    var storefront: String? { get async }
+
     /// The store's current time, which the ownership rules read: a renewal, expiry or refund counts once the
     /// store's clock has reached its date. StoreKit's is the wall clock (the default); a simulated store with
     /// its own clock (the sandbox after `tally sandbox advance`) supplies it here, so app and store agree.
@@ -125,6 +129,9 @@ extension StoreBackend {
 
     /// Purchases allowed: for backends that cannot tell.
     public var canMakePayments: Bool { get async { true } }
+
+    /// None: the server's offerings are asked without a storefront.
+    public var storefront: String? { get async { nil } }
 
     /// The wall clock, as StoreKit's.
     public var clock: StoreClock { .system }

@@ -52,6 +52,15 @@ public struct StoreDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The server took a transaction (2xx) but named no `outcome` this engine knows (a newer server): the
         /// outcome is reported as unknown (nil), never guessed.
         case unknownServerOutcome
+        /// A package of the server's offerings names a product the store does not sell: it was left out of
+        /// ``StoreOfferings`` (``StoreOfferings/skippedPackages``). Reported once per package and process.
+        case offeringPackageSkipped
+        /// The server's offerings could not be read (unreachable, rate-limited, an answer that does not decode):
+        /// the kept answer, or the bundled catalog, is shown (``StoreOfferings/problem``).
+        case offeringsUnavailable
+        /// `offerings-cache.json` could not be read or written: the kept offerings are not shown offline until
+        /// the server answers again.
+        case offeringsCacheUnusable
         /// The backend left out something it could not read (a transaction or a product's subscription period or
         /// offer that does not decode); the rest of its answer was used (``StoreBackend/problems()``).
         case backendProblem

@@ -48,4 +48,7 @@ public enum StoreEvent: Sendable, Hashable {
     /// A pending purchase ended without a transaction (a parent declined the Ask to Buy): it is no longer in
     /// ``Store/pendingPurchases``, nothing was charged, and it carries the purchase call's context.
     case declined(PendingPurchase)
+    /// The offerings for a placement changed (``Store/offerings(placement:)``, asked again at ``Store/refresh()``):
+    /// another document version, another choice, the server unreachable (kept copy) or back.
+    case offeringsChanged(StoreOfferings)
 }

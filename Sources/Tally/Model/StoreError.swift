@@ -78,7 +78,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflictingId: self.init(.conflictingId, error.message)
         case .unknownProduct: self.init(.productUnavailable, error.message)
         case .invalidPayload: self.init(.verificationFailed, error.message)
-        case .invalidValue, .invalidConfiguration: self.init(.invalidValue, error.message)
+        case .invalidValue, .invalidConfiguration, .invalidOfferings: self.init(.invalidValue, error.message)
         }
     }
 }

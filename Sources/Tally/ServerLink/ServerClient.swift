@@ -159,21 +159,30 @@ struct ServerClient: Sendable {
         CustomerRoute.url(server: link.url, appUserId: link.appUserId, path: path.map { [$0] } ?? [])
     }
 
-    /// An HTTP answer: its status, its body and signature, its `Retry-After` header, and the nonce the request sent.
-    private struct Received: Sendable {
+    /// An HTTP answer: its status, its body and signature, its `Retry-After` and `ETag` headers, and the nonce the
+    /// request sent.
+    struct Received: Sendable {
         var status: Int
         var answer: SignedAnswer
         var retryAfter: String?
         var nonce: String
+        var etag: String? = nil
     }
 
-    /// Sends one request with a fresh ``AnswerSignature/nonceHeaderName`` (128 random bits), which the server
-    /// signs into its answer.
+    /// Sends one request to the customer's route `path`.
     private func send(_ method: String, path: String?, body: Data?) async -> Result<Received, SendFailure> {
         guard let url = customerURL(path) else {
             return .failure(SendFailure("cannot form a URL from \(link.url) and appUserId"))
         }
+        return await send(method, url: url, body: body)
+    }
+
+    /// Sends one request with the public key, the customer's token (when the link has a provider), a fresh
+    /// ``AnswerSignature/nonceHeaderName`` (128 random bits, which the server signs into its answer) and `headers`.
+    func send(_ method: String, url: URL, body: Data?,
+              headers: [String: String] = [:]) async -> Result<Received, SendFailure> {
         var request = URLRequest(url: url)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpMethod = method
         request.setValue("Bearer \(link.publicKey)", forHTTPHeaderField: "Authorization")
         if let provider = link.customerToken {
@@ -202,7 +211,8 @@ struct ServerClient: Sendable {
                     let signature = http.value(forHTTPHeaderField: AnswerSignature.headerName)
                     continuation.resume(returning: .success(Received(
                         status: http.statusCode, answer: SignedAnswer(body: data ?? Data(), signature: signature),
-                        retryAfter: http.value(forHTTPHeaderField: "Retry-After"), nonce: nonce)))
+                        retryAfter: http.value(forHTTPHeaderField: "Retry-After"), nonce: nonce,
+                        etag: http.value(forHTTPHeaderField: "ETag"))))
                 } else {
                     continuation.resume(returning: .failure(SendFailure("\(method) \(url.path): not an HTTP answer")))
                 }

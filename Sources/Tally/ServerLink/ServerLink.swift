@@ -38,6 +38,18 @@ public struct ServerLink: Sendable {
     /// `server-state.json` is shown only while its kept signature verifies. Nil: answers and the saved state are
     /// believed as they come, and ``Store/diagnostics`` says so.
     public var serverPublicKey: Data?
+    /// The app's version sent with ``Store/offerings(placement:)`` (`appVersion`, for the server's targeting by
+    /// version range): by default the bundle's `CFBundleShortVersionString`; nil sends none.
+    public var appVersion: String?
+    /// At ``Store/refresh()``, a placement asked with ``Store/offerings(placement:)`` is asked again only when it
+    /// was last asked at least this many seconds ago (0, the default: at every refresh; an unchanged answer is a
+    /// `304` without a body).
+    public var offeringsRefreshInterval: TimeInterval
+
+    /// The bundle's `CFBundleShortVersionString`, the default ``appVersion``.
+    public static var bundleVersion: String? {
+        Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String
+    }
 
     /// Creates a link.
     ///
@@ -49,10 +61,15 @@ public struct ServerLink: Sendable {
     ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
     ///     `customers.requireToken` is on, unless the customer is anonymous.
     ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
+    ///   - appVersion: the app's version for offerings targeting (``appVersion``).
+    ///   - offeringsRefreshInterval: see ``offeringsRefreshInterval``.
     public init(url: URL, publicKey: String, appUserId: String? = nil, appAccountToken: UUID? = nil,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
                 customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil,
-                serverPublicKey: Data? = nil) {
+                serverPublicKey: Data? = nil, appVersion: String? = ServerLink.bundleVersion,
+                offeringsRefreshInterval: TimeInterval = 0) {
+        self.appVersion = appVersion
+        self.offeringsRefreshInterval = offeringsRefreshInterval
         self.url = url
         self.publicKey = publicKey
         self.appUserId = appUserId ?? ""

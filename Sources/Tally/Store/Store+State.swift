@@ -80,12 +80,15 @@ extension Store {
     /// With a ``ServerLink`` it first posts what waits for the server, then reads the server's state
     /// (`GET /v1/customers/{appUserId}`): a purchase made on another device shows here. When the server
     /// cannot be reached, the state is the server's last one as saved (``StateSource/savedServerState``), or
-    /// ``localState`` (``StateSource/localCache``) when none is saved or a purchase waits to be posted.
+    /// ``localState`` (``StateSource/localCache``) when none is saved or a purchase waits to be posted. Every
+    /// placement asked with ``offerings(placement:)`` is asked again (``ServerLink/offeringsRefreshInterval``),
+    /// a changed answer emitted as ``StoreEvent/offeringsChanged(_:)``.
     @discardableResult
     public func refresh() async -> CustomerState {
         if server != nil {
             if !pendingPosts.isEmpty { _ = await postPending() }
             await readServerState()
+            await refreshOfferings()
         }
         let now = state
         if let before = lastState { emit(Self.changes(from: before, to: now)) }

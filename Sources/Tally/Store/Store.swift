@@ -92,6 +92,8 @@ public actor Store {
     var isSwitching = false
     /// True after ``close()``.
     var isClosed = false
+    /// The offerings answers kept and given (``offerings(placement:)``).
+    var offeringsMemory = OfferingsMemory()
 
     /// Opens the store: reads (or repairs) the customer file, delivers what an earlier run left unfinished,
     /// then starts listening to transaction updates.

@@ -32,6 +32,11 @@ public final class StoreModel: StoreModelShell {
     public var lastEvent: StoreEvent? { values.lastEvent }
     /// The latest failure, for an alert.
     public var lastError: StoreError? { values.lastError }
+    /// The offerings loaded by ``loadOfferings(placement:)`` (``Store/offerings(placement:)``): nil before; the
+    /// kept copy first, then the server's answer; refreshed by ``reload()`` and when the store emits a change.
+    public var offerings: StoreOfferings? { values.offerings }
+    /// The offering to show on the paywall (``StoreOfferings/current``); nil before ``loadOfferings(placement:)``.
+    public var currentOffering: StoreOffering? { values.offerings?.current }
 
     /// The engine behind the model.
     @ObservationIgnored public let store: Store
@@ -56,6 +61,12 @@ public final class StoreModel: StoreModelShell {
     /// Loads products; failures land in ``lastError``.
     public func loadProducts(_ ids: [String]) async {
         await loadProductsNow(ids)
+    }
+
+    /// Loads the offerings for `placement` into ``offerings``: the copy kept on the device at once (or the bundled
+    /// catalog), then the server's answer. Never fails (see ``Store/offerings(placement:)``).
+    public func loadOfferings(placement: String? = nil) async {
+        await loadOfferingsNow(placement: placement)
     }
 
     /// Buys a product; nil when it failed (see ``lastError``).
@@ -110,7 +121,8 @@ public final class StoreModel: StoreModelShell {
         await setAttributesNow(attributes)
     }
 
-    /// Reads the state, pending purchases and ``canMakePayments`` again.
+    /// Refreshes the store (``Store/refresh()``: the server's state, and the offerings loaded asked again), then
+    /// reads the state, pending purchases, ``canMakePayments`` and ``offerings`` again.
     public func reload() async {
         await reloadNow()
     }

@@ -13,6 +13,10 @@ struct StoreModelValues: Sendable {
     var stateSource: StateSource
     var lastEvent: StoreEvent?
     var lastError: StoreError?
+    /// The offerings loaded by `loadOfferings(placement:)`; nil before.
+    var offerings: StoreOfferings?
+    /// The placement they were loaded for.
+    var offeringsPlacement: String?
     /// The customer the store speaks for (``Store/appUserId``) and whether it is anonymous.
     var appUserId: String?
     var isAnonymous = false
@@ -54,6 +58,13 @@ extension StoreModelShell {
         } catch {
             values.lastError = error
         }
+    }
+
+    /// Shows the kept offerings for `placement` at once, then the server's answer.
+    func loadOfferingsNow(placement: String?) async {
+        values.offeringsPlacement = placement
+        values.offerings = await store.cachedOfferings(placement: placement)
+        values.offerings = await store.offerings(placement: placement)
     }
 
     func purchaseNow(_ product: StoreProduct, quantity: Int, context: PurchaseContext) async -> PurchaseOutcome? {
@@ -148,6 +159,10 @@ extension StoreModelShell {
         let stateSource = await store.stateSource
         let pending = await store.pendingPurchases
         let canMakePayments = await store.canMakePayments
+        // `refresh()` asked again for the placement loaded; its answer is the store's last one.
+        if values.offerings != nil {
+            values.offerings = await store.cachedOfferings(placement: values.offeringsPlacement)
+        }
         values.state = state
         values.stateSource = stateSource
         values.pendingPurchases = pending
@@ -163,6 +178,11 @@ extension StoreModelShell {
         var next = values
         next.lastEvent = event
         if case .failed(_, let reason) = event { next.lastError = reason }
+        if case .offeringsChanged(let offerings) = event, next.offerings != nil,
+           (offerings.placement ?? "").hasSameBytes(as: next.offeringsPlacement ?? ""),
+           (offerings.placement == nil) == (next.offeringsPlacement == nil) {
+            next.offerings = offerings
+        }
         next.state = state
         next.stateSource = stateSource
         next.pendingPurchases = pending

@@ -14,6 +14,8 @@ public struct TallyError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflictingId
         /// An Apple payload did not decode.
         case invalidPayload
+        /// An offerings document (docs/offerings.md) is malformed or does not match the catalog.
+        case invalidOfferings
     }
 
     /// The kind of failure.

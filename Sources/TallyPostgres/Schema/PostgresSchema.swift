@@ -200,7 +200,7 @@ enum PostgresSchema {
         // 10: the offerings document (the SQLite store's twelfth migration): every saved version is kept, the
         // newest is live; a save names the version it follows, so two servers saving at once cannot both win.
         """
-        CREATE TABLE offerings_versions (
+        CREATE TABLE IF NOT EXISTS offerings_versions (
             version bigint PRIMARY KEY,
             document bytea NOT NULL,
             saved_ms bigint NOT NULL,

@@ -36,7 +36,7 @@ extension SandboxEvent {
         case .renewalExtensionSummary: return (.renewalExtension, .summary)
         case .consumptionInfoReceived, .appAccountTokenSet: return nil
         case .created, .productsRequested, .alreadyOwned, .pending, .approved, .declined, .resolved, .cancelled,
-             .failed, .finished, .restored, .settingsChanged, .clockAdvanced:
+             .failed, .finished, .restored, .settingsChanged, .clockAdvanced, .catalogReloaded:
             return nil
         }
     }

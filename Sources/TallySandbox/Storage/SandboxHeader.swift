@@ -17,6 +17,8 @@ struct SandboxHeader: Codable, Hashable, Sendable {
     var nextDeliverySequence: Int
     /// Mass renewal-date extensions; absent in rows written before they were kept.
     var massExtensions: [SandboxMassExtension]?
+    /// The files the catalog was read from; absent in rows written before they were kept.
+    var catalogSource: SandboxCatalogSource?
 }
 
 /// The small per-account facts kept as one JSON row (the transactions, chains and unfinished deliveries have
@@ -53,7 +55,7 @@ extension Sandbox {
                       environment: environment, pending: pending, resolvedPurchases: resolvedPurchases.sorted(),
                       nextTransactionNumber: nextTransactionNumber, nextWebOrderNumber: nextWebOrderNumber,
                       nextPurchaseNumber: nextPurchaseNumber, nextDeliverySequence: nextDeliverySequence,
-                      massExtensions: massExtensions.isEmpty ? nil : massExtensions)
+                      massExtensions: massExtensions.isEmpty ? nil : massExtensions, catalogSource: catalogSource)
     }
 
     /// A sandbox put together from its stored parts: the header, the accounts read (all, or the few a change
@@ -71,6 +73,7 @@ extension Sandbox {
         nextPurchaseNumber = header.nextPurchaseNumber
         nextDeliverySequence = header.nextDeliverySequence
         massExtensions = header.massExtensions ?? []
+        catalogSource = header.catalogSource
         self.accounts = accounts
         self.events = events
         self.eventBase = eventBase

@@ -25,6 +25,14 @@ extension APIError {
         APIError(409, "insufficient_balance", message, detail: .balance(balance))
     }
     static func conflictingId(_ message: String) -> APIError { APIError(409, "conflicting_id", message) }
+    static let preconditionRequired = APIError(
+        428, "precondition_required", "If-Match is required: the version this change follows, in quotes, as the ETag of "
+            + "GET /v1/offerings/document gives it (\"3\"); a change to a version you did not read is refused")
+    static func versionConflict(current: Int64) -> APIError {
+        APIError(412, "version_conflict", "the live offerings version is \(current); read it (GET /v1/offerings/document), "
+                 + "apply your change to it, and send it with If-Match: \"\(current)\"")
+    }
+    static func invalidOfferings(_ message: String) -> APIError { APIError(422, "invalid_offerings", message) }
     static let ownedByAnotherCustomer = APIError(
         409, "owned_by_another_customer",
         "every posted transaction belongs to another customer, and this server keeps ownership")

@@ -9,6 +9,8 @@ extension EntitlementAPI {
     /// `GET /v1/customers/{appUserId}`: from the cache while it is fresh, else the state the store kept while it
     /// is still right, else computed from the store's record.
     func getCustomer(_ appUserId: String) throws(APIError) -> HTTPResponse {
+        // Asked first, so a new mapping (which drops every cached state) is seen within `offerings.refreshSeconds`.
+        _ = offerings.current()
         let now = clock.now()
         let customer: [UInt8]
         if cacheMaximumAge > 0, let cached = cache.lookup(appUserId, now: now) {
@@ -24,8 +26,9 @@ extension EntitlementAPI {
     /// The state the store kept for `appUserId`, when still right at `now`, put in the cache too.
     private func keptState(_ appUserId: String, now: Date) throws(APIError) -> [UInt8]? {
         let ticket = cache.ticket()
+        let fingerprint = offerings.current().fingerprint
         guard let kept = try storeCall({ () throws(CustomerStoreError) in
-            try store.storedState(of: appUserId, fingerprint: stateFingerprint, at: now)
+            try store.storedState(of: appUserId, fingerprint: fingerprint, at: now)
         }) else { return nil }
         if cacheMaximumAge > 0 {
             let expires = min(kept.validUntil, now.addingTimeInterval(cacheMaximumAge))
@@ -40,8 +43,9 @@ extension EntitlementAPI {
     /// client can ask for ids never seen, and each would take the cache's memory.
     func loadCustomer(_ appUserId: String, now: Date) throws(APIError) -> [UInt8] {
         let ticket = cache.ticket()
+        let live = offerings.current()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
-        let (body, state) = encodeCustomer(record, now: now)
+        let (body, state) = Self.encodeCustomer(record, rules: live.rules, now: now)
         if cacheMaximumAge > 0, record.version > 0 {
             let expires = StateExpiry.next(after: now, state: state, record: record, maximumAge: cacheMaximumAge)
             cache.insert(StateCache.Entry(version: record.version, expires: expires, body: body,
@@ -49,7 +53,7 @@ extension EntitlementAPI {
         }
         if store.keepsEncodedStates, record.version > 0 {
             // Best effort: a state not kept (a write came first, the database refused) is computed again next time.
-            _ = try? store.keepState(Self.kept(body, of: record, state: state, fingerprint: stateFingerprint, at: now),
+            _ = try? store.keepState(Self.kept(body, of: record, state: state, fingerprint: live.fingerprint, at: now),
                                      for: appUserId)
         }
         return body
@@ -93,14 +97,9 @@ extension EntitlementAPI {
                                    body: body)
     }
 
-    /// The `customer` object for a record the caller already holds, and the state behind it (balances and
-    /// debts from the store's materialised nets).
-    func encodeCustomer(_ record: CustomerRecord, now: Date) -> (body: [UInt8], state: CustomerState) {
-        Self.encodeCustomer(record, rules: rules, now: now)
-    }
-
-    /// ``encodeCustomer(_:now:)`` under `rules` (for the ``StateEncoding`` a store is handed).
-    private static func encodeCustomer(_ record: CustomerRecord, rules: CatalogRules, now: Date)
+    /// The `customer` object for a record the caller already holds under `rules` (one ``OfferingsSnapshot``'s), and
+    /// the state behind it (balances and debts from the store's materialised nets).
+    static func encodeCustomer(_ record: CustomerRecord, rules: CatalogRules, now: Date)
         -> (body: [UInt8], state: CustomerState)
     {
         let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: now)

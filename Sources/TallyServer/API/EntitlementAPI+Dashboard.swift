@@ -177,9 +177,9 @@ extension EntitlementAPI {
         })
     }
 
-    /// `GET /v1/dashboard/catalog`: the `.storekit` products with what `tally.json` makes of them.
+    /// `GET /v1/dashboard/catalog`: the `.storekit` products with what the live mapping (the offerings document's) makes of them.
     func dashboardCatalog() -> HTTPResponse {
-        let app = configuration.appConfiguration
+        let app = offerings.current().rules.configuration
         return Self.dashboardJSON(JSONWriter.object { writer in
             writer.objects("products", configuration.catalog.products) { writer, product in
                 writer.field("productId", product.id)

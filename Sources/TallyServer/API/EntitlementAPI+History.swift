@@ -24,7 +24,7 @@ extension EntitlementAPI {
         let now = clock.now()
         let record = try storeCall { () throws(CustomerStoreError) in try store.customer(appUserId) }
         let items = HistoryItems.all(record, catalog: configuration.catalog,
-                                     configuration: configuration.appConfiguration, now: now)
+                                     configuration: offerings.current().rules.configuration, now: now)
         let start = cursor.map { cursor in items.firstIndex { $0.follows(cursor) } ?? items.count } ?? 0
         let page = items[start..<min(items.count, start + limit)]
         let hasMore = start + page.count < items.count

@@ -8,12 +8,12 @@ extension EntitlementAPI {
         let match: RouteMatch?
         var pathError: APIError?
         do {
-            match = try Router.match(request.path, notificationsPath: configuration.notifications.path)
+            match = try Router.match(request.path, method: request.method, notificationsPath: configuration.notifications.path)
         } catch {
             match = nil
             pathError = error
         }
-        let template = match?.route.rawValue ?? "unmatched"
+        let template = match?.route.template ?? "unmatched"
         let error: APIError
         switch refusal {
         case .bodyTooLarge(let limit):
@@ -22,7 +22,7 @@ extension EntitlementAPI {
             } else if let route = match?.route {
                 error = route.allowedMethods.contains(request.method)
                     ? (limit == 0 ? .bodyNotAccepted(request.method) : .bodyTooLarge(limit))
-                    : .methodNotAllowed(request.method, allowed: route.allowedMethods)
+                    : .methodNotAllowed(request.method, allowed: route.pathMethods)
             } else {
                 error = .notFound
             }

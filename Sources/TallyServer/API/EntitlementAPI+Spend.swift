@@ -24,8 +24,9 @@ extension EntitlementAPI {
         }
         let now = clock.now()
         let ticket = cache.ticket()
+        let encoding = offerings.current().encoding
         // The store answers with the state after the spend, judged and encoded inside the spend's transaction.
-        let answer = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId, at: now)
+        let answer = try storeSpend(id: id, currency: currency, amount: amount, for: appUserId, at: now, encoding: encoding)
         let state = answer.state
         cacheWrittenState(StateCache.Entry(version: state.version,
                                            expires: min(state.validUntil, now.addingTimeInterval(cacheMaximumAge)),
@@ -44,12 +45,12 @@ extension EntitlementAPI {
     /// balance check; the spend is dated inside the store's write transaction, so spend dates follow the order
     /// they were committed in.
     private func storeSpend(id: String, currency: String, amount: Decimal,
-                            for appUserId: String, at now: Date) throws(APIError) -> SpendAnswer {
+                            for appUserId: String, at now: Date, encoding: StateEncoding) throws(APIError) -> SpendAnswer {
         let app = configuration.appConfiguration
         let clock = self.clock
         do {
             return try noteWrite { () throws(CustomerStoreError) in
-                try store.spend(id: id, currency: currency, for: appUserId, at: now, encoding: stateEncoding) {
+                try store.spend(id: id, currency: currency, for: appUserId, at: now, encoding: encoding) {
                     existing, net in
                     let spend = Spend(id: id, currency: currency, amount: amount, date: clock.now())
                     do {

@@ -55,6 +55,7 @@ extension EntitlementAPI {
     {
         let policy = configuration.ownership
         let ticket = cache.ticket()
+        let live = offerings.current()
         let known = cacheMaximumAge > 0 ? cache.lookup(appUserId, now: now) : nil
         let (outcome, record, onlyNets) = try storeCall { () throws(CustomerStoreError) in
             try noteWrite { () throws(CustomerStoreError) in
@@ -65,7 +66,7 @@ extension EntitlementAPI {
         // Everyone else the write touched is invalidated as usual; the poster's own entry is replaced below.
         invalidateCache(after: outcome, for: appUserId, includingPoster: false)
         let entry: StateCache.Entry
-        if onlyNets, let known, let body = stateEncoding.restate(known.body, record.nets) {
+        if onlyNets, let known, let body = live.encoding.restate(known.body, record.nets) {
             // The facts, and so the moment the state changes by itself, are the known state's.
             entry = StateCache.Entry(version: record.version, expires: known.expires, body: body,
                                      factsVersion: record.factsVersion)
@@ -73,7 +74,7 @@ extension EntitlementAPI {
             let whole = onlyNets
                 ? try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
                 : record
-            let (body, state) = encodeCustomer(whole, now: now)
+            let (body, state) = Self.encodeCustomer(whole, rules: live.rules, now: now)
             entry = StateCache.Entry(
                 version: whole.version,
                 expires: StateExpiry.next(after: now, state: state, record: whole, maximumAge: cacheMaximumAge),

@@ -18,13 +18,10 @@ public final class EntitlementAPI: Sendable {
     /// `customers.requireToken`'s check.
     let customerTokens: CustomerTokenCheck
     let verifier: PurchaseVerifier
-    /// The catalog and `tally.json` read once for computing customer states.
-    let rules: CatalogRules
-    /// What a kept encoded state must have been computed with (``CustomerJSON/format`` and the rules), hashed.
-    let stateFingerprint: String
-    /// The rules and encoding of states, for stores whose writes answer with one (``StateEncoding``).
-    let stateEncoding: StateEncoding
-    let cache = StateCache()
+    /// The live offerings document and the rules its mapping makes (``OfferingsSnapshot``): each request takes one
+    /// snapshot, after its cache ticket, and computes every state it answers with it.
+    let offerings: LiveOfferings
+    let cache: StateCache
     /// Signs customer answers (`signing`); nil: they go unsigned.
     let signer: AnswerSigner?
     /// Admits at most `limits.maxConcurrentReconciles` reconciliations at once.
@@ -65,10 +62,10 @@ public final class EntitlementAPI: Sendable {
         signer = configuration.signing.map { AnswerSigner(key: $0.privateKey) }
         reconciles = ReconcileGate(limit: configuration.limits.maxConcurrentReconciles)
         verifier = try PurchaseVerifier(settings: configuration.verification, catalog: configuration.catalog)
-        rules = CatalogRules(catalog: configuration.catalog, configuration: configuration.appConfiguration)
-        stateFingerprint = ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8))
-            .map { String(format: "%02x", $0) }.joined()
-        stateEncoding = Self.stateEncoding(rules: rules, fingerprint: stateFingerprint)
+        let cache = StateCache()
+        self.cache = cache
+        offerings = LiveOfferings(store: store, configuration: configuration, cache: cache, clock: clock,
+                                  uptime: uptime, log: log)
     }
 
     /// The handler to give an HTTP server.
@@ -102,14 +99,17 @@ public final class EntitlementAPI: Sendable {
     private func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let match: RouteMatch
         do {
-            guard let found = try Router.match(request.path, notificationsPath: configuration.notifications.path) else { return ("unmatched", APIError.notFound.response) }
+            guard let found = try Router.match(request.path, method: request.method,
+                                               notificationsPath: configuration.notifications.path) else {
+                return ("unmatched", APIError.notFound.response)
+            }
             match = found
         } catch {
             return ("unmatched", error.response)
         }
-        let template = match.route.rawValue
+        let template = match.route.template
         guard match.route.allowedMethods.contains(request.method) else {
-            return (template, APIError.methodNotAllowed(request.method, allowed: match.route.allowedMethods).response)
+            return (template, APIError.methodNotAllowed(request.method, allowed: match.route.pathMethods).response)
         }
         var response: HTTPResponse
         do {
@@ -157,6 +157,11 @@ public final class EntitlementAPI: Sendable {
         case .dashboardCatalog: return dashboardCatalog()
         case .dashboardIdentity: return try dashboardIdentity(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
+        case .offerings: return try getOfferings(request)
+        case .offeringsUpdate: return try putOfferings(request)
+        case .offeringsDocument: return try offeringsDocument(request)
+        case .offeringsHistory: return try offeringsHistory(request)
+        case .offeringsRollback: return try rollBackOfferings(request)
         }
     }
 

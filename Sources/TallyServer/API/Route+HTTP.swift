@@ -5,6 +5,11 @@ extension Route {
         return method == "GET" ? ["GET", "HEAD"] : [method]
     }
 
+    /// The methods its path answers, for a 405's `Allow` (``offerings`` and ``offeringsUpdate`` share one path).
+    var pathMethods: [String] {
+        self == .offerings || self == .offeringsUpdate ? ["GET", "HEAD", "PUT"] : allowedMethods
+    }
+
     /// The largest body the route accepts (docs/server.md, *HTTP*): a receipt may be large, a signed transaction
     /// a few KB, a spend a few hundred bytes; routes that take no body accept none.
     func maxBodyBytes(_ limits: ServerLimits, notifications: NotificationSettings = NotificationSettings()) -> Int {
@@ -14,8 +19,11 @@ extension Route {
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
         case .spend, .aliases: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .attributes: limits.maxBodyBytes
+        case .offeringsUpdate: limits.maxBodyBytes
+        case .offeringsRollback: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
-             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .dashboardIdentity: 0
+             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile,
+             .offerings, .offeringsDocument, .offeringsHistory, .dashboardIdentity: 0
         }
     }
 }
@@ -26,8 +34,9 @@ extension Router {
     /// head alone, 404 or 405, so there is nothing to read).
     static func maxBodyBytes(method: String, path: String, limits: ServerLimits,
                              notifications: NotificationSettings = NotificationSettings()) -> Int {
-        // Only POST routes take a body: any other method is 0 without matching the path (GET is the hot path).
-        guard method == "POST", let route = (try? match(path, notificationsPath: notifications.path))??.route,
+        // Only POST and PUT routes take a body: any other method is 0 without matching the path (GET is the hot path).
+        guard method == "POST" || method == "PUT",
+              let route = (try? match(path, method: method, notificationsPath: notifications.path))??.route,
               route.allowedMethods.contains(method) else { return 0 }
         return route.maxBodyBytes(limits, notifications: notifications)
     }

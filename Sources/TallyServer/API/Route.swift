@@ -29,14 +29,29 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardIdentity = "/v1/dashboard/identity"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
+    /// What the app sells: the live offerings document's answer for a placement and customer (docs/server.md, *Offerings*).
+    case offerings = "/v1/offerings"
+    /// `PUT /v1/offerings`: saves a new version (its template is ``offerings``'s; the raw value only tells them apart).
+    case offeringsUpdate = "PUT /v1/offerings"
+    /// The live document (or `?version=`) with its version, for editing.
+    case offeringsDocument = "/v1/offerings/document"
+    /// Every saved version, newest first.
+    case offeringsHistory = "/v1/offerings/history"
+    /// Saves an earlier version's document again.
+    case offeringsRollback = "/v1/offerings/rollback"
+
+    /// The template: the metrics label and the access log's route.
+    var template: String { self == .offeringsUpdate ? Route.offerings.rawValue : rawValue }
 
     /// The one method the route answers.
     var method: String {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .dashboardIdentity: "GET"
-        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .aliases,
-             .attributes: "POST"
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
+             .offeringsDocument, .offeringsHistory, .dashboardIdentity: "GET"
+        case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
+             .aliases, .attributes: "POST"
+        case .offeringsUpdate: "PUT"
         }
     }
 
@@ -72,10 +87,10 @@ enum Route: String, Sendable, CaseIterable {
     /// route that takes a key (``admits(_:)``).
     var role: KeyRole? {
         switch self {
-        case .customer, .transactions, .receipts, .accountToken, .aliases, .attributes: .public
-        case .history, .spend, .reconcile: .secret
+        case .customer, .transactions, .receipts, .accountToken, .offerings, .aliases, .attributes: .public
+        case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog, .dashboardIdentity: .dashboard
+             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile: nil
         case .appleNotifications: nil  // the signature is the authentication
         }

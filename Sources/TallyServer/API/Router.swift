@@ -8,11 +8,16 @@ enum Router {
     /// The route and parameters; nil when no route has this shape (404). Throws `invalid_request` for a
     /// parameter that is badly percent-encoded, not UTF-8, empty or too long.
     /// `notificationsPath` is where App Store Server Notifications arrive (`notifications.path`), matched exactly.
-    static func match(_ path: String, notificationsPath: String = NotificationSettings.defaultPath)
+    /// `method` tells apart the routes that share a path (`GET` and `PUT /v1/offerings`).
+    static func match(_ path: String, method: String = "GET", notificationsPath: String = NotificationSettings.defaultPath)
         throws(APIError) -> RouteMatch?
     {
         if path == notificationsPath { return RouteMatch(route: .appleNotifications) }
         switch path {
+        case "/v1/offerings": return RouteMatch(route: method == "PUT" ? .offeringsUpdate : .offerings)
+        case "/v1/offerings/document": return RouteMatch(route: .offeringsDocument)
+        case "/v1/offerings/history": return RouteMatch(route: .offeringsHistory)
+        case "/v1/offerings/rollback": return RouteMatch(route: .offeringsRollback)
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)
@@ -21,7 +26,9 @@ enum Router {
         default: break
         }
         if path.hasPrefix("/v1/dashboard/") {
-            return Route(rawValue: path).map { RouteMatch(route: $0) }.flatMap { $0.route.role == .dashboard ? $0 : nil }
+            return Route(rawValue: path).map { RouteMatch(route: $0) }.flatMap {
+                $0.route.role == .dashboard && $0.route.rawValue.hasPrefix("/v1/dashboard/") ? $0 : nil
+            }
         }
         if path.hasPrefix("/dashboard/") {
             return RouteMatch(route: .dashboardFile, file: String(path.dropFirst("/dashboard/".count)))

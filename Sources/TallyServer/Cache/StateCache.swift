@@ -127,6 +127,16 @@ final class StateCache: Sendable {
         }
     }
 
+    /// Drops every entry (the rules every state was computed with changed); readers that took their ticket before
+    /// cannot put a state back. A reader that takes its ticket before it reads the rules therefore never caches a
+    /// state of the old rules after this.
+    func invalidateAll() {
+        storage.withLock { storage in
+            storage.removeAll()
+            storage.floor = nextTick()
+        }
+    }
+
     /// Drops the entry of `appUserId`; readers that started before cannot put an older state back.
     func invalidate(_ appUserId: String) {
         let key = UTF8Key(appUserId)

@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
                                   "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
-                                  "dashboard", "customers", "signing", "transfersPerChainPerHour"]
+                                  "dashboard", "customers", "signing", "transfersPerChainPerHour", "offerings"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -104,6 +104,7 @@ extension ServerConfiguration {
         let store = loadStore(members["store"], environment: environment, reader: &reader)
         let customers = loadCustomers(members["customers"], reader: &reader)
         let signing = loadSigning(members["signing"], reader: &reader)
+        let offerings = loadOfferings(members["offerings"], catalog: catalog, app: app, reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
@@ -113,6 +114,7 @@ extension ServerConfiguration {
         configuration.customers = customers
         configuration.signing = signing
         configuration.transferLimit = transferLimit
+        configuration.offerings = offerings
         return configuration
     }
 

@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     /// How often one chain may move within the hour under ``OwnershipPolicy/transfer``
     /// (`transfersPerChainPerHour`, default 10).
     public var transferLimit = TransferLimit()
+    /// The offerings document's seed and refresh (`offerings`).
+    public var offerings = OfferingsSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

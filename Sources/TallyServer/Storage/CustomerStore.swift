@@ -9,7 +9,7 @@ import TallyCore
 /// customer owns, whether a spend is covered) stay in TallyCore: a store only keeps and returns records.
 /// The implementations are ``SQLiteCustomerStore`` and TallyPostgres's `PostgresCustomerStore`; both write through
 /// one ``TransactionRecorder`` and one ``NotificationRecorder`` over their own rows.
-public protocol CustomerStore: Sendable {
+public protocol CustomerStore: OfferingsStore {
     /// Stores verified transactions for `appUserId` in one durable transaction.
     ///
     /// - A transaction id already stored with the same content changes nothing (`unchanged`); a later copy

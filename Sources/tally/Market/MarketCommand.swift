@@ -41,9 +41,10 @@ enum MarketCommand {
         }
     }
 
-    /// The command to run: the positionals, with `buy`'s `--quantity` handed on.
+    /// The command to run: the positionals, with `buy`'s `--quantity` and `offerings`' `--placement` handed on.
     static func commandWords(_ arguments: Arguments) -> [String] {
         arguments.positionals + (arguments.value("quantity").map { ["--quantity", $0] } ?? [])
+            + (arguments.value("placement").map { ["--placement", $0] } ?? [])
     }
 
     static func describe(_ error: any Error) -> String {

@@ -65,6 +65,8 @@ enum MarketEventText {
                 + (moved.isEmpty ? "" : "; transferred here \(moved.joined(separator: ", "))")
                 + (kept.isEmpty ? "" : "; kept by their owner \(kept.joined(separator: ", "))")
                 + (change.notPosted.isEmpty ? "" : "; \(change.notPosted.count) not posted (server unreachable)")
+        case .offeringsChanged(let offerings):
+            return "offeringsChanged " + MarketOfferingsText.summary(offerings)
         }
     }
 }

@@ -15,6 +15,10 @@ enum MarketHelp {
                                     the server), restored ones follow the server's ownership policy
       logout                        with --server: a new anonymous customer; nothing of the previous is shown
       attributes KEY=VALUE…         with --server: set the customer's attributes (email=a@b.c campaign=spring)
+      offerings [--placement P]     the current offering the server decided (with --server; else the bundled
+                                    catalog): packages with product ids and localized prices, its version and
+                                    where it comes from (server, the copy kept offline, bundled); interactive,
+                                    a change on the server shows at the market's next refresh (every 5 s)
       help                          this list
       quit                          leave (interactive mode)
     """

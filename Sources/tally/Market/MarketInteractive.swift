@@ -11,8 +11,10 @@ struct MarketInteractive {
             + (options.link.map { ", server \($0.url.absoluteString) as customer \($0.appUserId ?? "(the engine's own)")" } ?? ""))
         _ = await session.execute(["products"], json: false)
         _ = await session.execute(["status"], json: false)
+        // Asked once here, the offering is asked again at each refresh and a change printed as an event.
+        if options.link != nil { _ = await session.execute(["offerings"], json: false) }
         Console.line("Commands: products | status | buy PRODUCT_ID [--quantity N] | restore | spend CURRENCY AMOUNT"
-            + (options.link == nil ? "" : " | login APP_USER_ID | logout | attributes K=V…") + " | help | quit")
+            + (options.link == nil ? "" : " | login APP_USER_ID | logout | attributes K=V…") + " | offerings | help | quit")
         let clockWatch = watchClock()
         let appStoreWatch = watchAppStore()
         while true {

@@ -8,7 +8,7 @@ extension MarketSession {
     func execute(_ words: [String], json: Bool) async -> Int32 {
         guard let name = words.first else { return ExitCode.ok }
         do {
-            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity"])
+            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity", "placement"])
             let json = json || arguments.flag("json")
             switch name {
             case "products": return try await products(json: json)
@@ -19,11 +19,12 @@ extension MarketSession {
             case "login": return try await login(arguments, json: json)
             case "logout": return try await logout(json: json)
             case "attributes": return try await attributes(arguments, json: json)
+            case "offerings": return try await offerings(arguments, json: json)
             case "help", "--help", "-h":
                 Console.line(MarketHelp.commands)
                 return ExitCode.ok
             default:
-                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, logout, attributes, help, quit")
+                throw UsageError("unknown command '\(name)'; commands: products, status, buy, restore, spend, login, logout, attributes, offerings, help, quit")
             }
         } catch let error as UsageError {
             Output.error("market \(name): \(error.message)")

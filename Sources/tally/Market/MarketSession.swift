@@ -15,6 +15,9 @@ struct MarketSession: Sendable {
     let locale: String
     /// Whether the interactive market waits at its prompt (the event printer redraws it).
     let prompt = MarketPrompt()
+    /// Seconds between two asks of the server's offerings at the market's refresh (its clock watch refreshes
+    /// every second).
+    static let offeringsRefresh: TimeInterval = 5
 
     /// Opens the market: creates the sandbox from `--config` when the directory has none, then opens the
     /// store in `DIR/apps/<account>/<device>` (delivering what arrived while the market was closed).
@@ -27,7 +30,7 @@ struct MarketSession: Sendable {
         let serverLink = options.link.map {
             ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
                        retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider,
-                       serverPublicKey: $0.serverPublicKey)
+                       serverPublicKey: $0.serverPublicKey, offeringsRefreshInterval: MarketSession.offeringsRefresh)
         }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, serverLink: serverLink)

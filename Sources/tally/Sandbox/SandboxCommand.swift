@@ -18,6 +18,7 @@ enum SandboxCommand {
         do {
             switch name {
             case "init": return try SandboxInit.run(rest)
+            case "reload": return try SandboxReloadCommand.run(rest)
             case "products": return try SandboxProducts.run(rest)
             case "buy": return try SandboxBuy.run(rest)
             case "approve", "decline", "resolve": return try SandboxAskToBuy.run(name, rest)

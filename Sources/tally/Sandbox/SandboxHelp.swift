@@ -3,6 +3,8 @@ enum SandboxHelp {
     static let usages: [(String, String, String)] = [
         ("init", "tally sandbox init --config FILE.storekit [--app-config tally.json] [--start ISO8601] [--data DIR]",
          "Create a store in DIR from a .storekit file and the app's tally.json (default: beside the .storekit)."),
+        ("reload", "tally sandbox reload [--config FILE.storekit] [--app-config tally.json] [--json] [--data DIR]",
+         "Read the .storekit file (and tally.json) the store was created from again, or the files named: products added since are sold from now on, by every process using DIR (a running 'tally sandbox serve' or app). Accounts, transactions, subscriptions, pending purchases, switches and the clock are kept. Refused (exit 1, nothing changed) when the new files would break them: a product bought, pending or subscribed to is missing, changed its type or subscription group, or the bundle id changed; each is named."),
         ("products", "tally sandbox products [--ids a,b,c] [--locale en_US] [--json] [--data DIR]",
          "List products with localized prices; unknown ids come back as invalid identifiers."),
         ("buy", "tally sandbox buy PRODUCT_ID [--account A] [--device D] [--quantity N] [--app-account-token UUID] [--json]",

@@ -9,10 +9,16 @@ enum SandboxInit {
         let context = SandboxContext(arguments)
         guard let configPath = arguments.value("config") else { throw UsageError("missing --config FILE.storekit") }
         let catalog = try ConfigurationFiles.catalog(at: configPath)
+        let appConfigURL = ConfigurationFiles.appConfigurationURL(at: arguments.value("app-config"),
+                                                                  besideStoreKit: configPath)
         let configuration = try ConfigurationFiles.appConfiguration(
             at: arguments.value("app-config"), besideStoreKit: configPath, catalog: catalog)
         let start = try arguments.value("start").map(DateArgument.parse) ?? Date()
-        let sandbox = try context.directory.create(catalog: catalog, configuration: configuration, start: start)
+        let source = SandboxCatalogSource(
+            storeKitFile: ConfigurationFiles.absolute(configPath),
+            appConfigurationFile: FileManager.default.fileExists(atPath: appConfigURL.path) ? appConfigURL.path : nil)
+        let sandbox = try context.directory.create(catalog: catalog, configuration: configuration, start: start,
+                                                   source: source)
         _ = try SandboxCertificateAuthority.loadOrGenerate(in: context.url, now: start)
         for warning in catalog.warnings { Output.error("warning: \(warning)") }
         if context.json {
@@ -45,11 +51,22 @@ enum ConfigurationFiles {
         return try Catalog(storeKitData: data, fileName: url.lastPathComponent)
     }
 
+    /// `path` made absolute and standardized, as a sandbox records it.
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// `path`, or `tally.json` beside the .storekit file when no path is given; absolute.
+    static func appConfigurationURL(at path: String?, besideStoreKit storeKitPath: String) -> URL {
+        (path.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: storeKitPath).deletingLastPathComponent().appendingPathComponent("tally.json"))
+            .standardizedFileURL
+    }
+
     /// Reads `tally.json` from `path`, or from beside the .storekit file when no path is given.
     static func appConfiguration(at path: String?, besideStoreKit storeKitPath: String,
                                  catalog: Catalog) throws -> AppConfiguration {
-        let url = path.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: storeKitPath).deletingLastPathComponent().appendingPathComponent("tally.json")
+        let url = appConfigurationURL(at: path, besideStoreKit: storeKitPath)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             if path != nil { throw UsageError("cannot read \(url.path): no such file or not readable") }
             Output.error("note: no tally.json beside \(storeKitPath); using bundle id com.example.app, "

@@ -46,7 +46,7 @@ final class ServerFixture {
                               into directory: URL, configFile: URL) throws {
         let files = FileManager.default
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in ["Market.storekit", "tally.json"] {
+        for name in ["Market.storekit", "tally.json", "offerings.json"] {
             try files.copyItem(at: TestPaths.market.appendingPathComponent(name),
                                to: directory.appendingPathComponent(name))
         }

@@ -22,6 +22,10 @@ struct ServerOptions: Sendable {
     var cacheSeconds: Int?
     /// `transfersPerChainPerHour`; nil leaves the default.
     var transfersPerChainPerHour: Int?
+    /// Seeds the offerings document from the Market's `offerings.json` (`offerings.file`).
+    var offeringsSeed = false
+    /// `offerings.refreshSeconds`; nil: the default.
+    var offeringsRefreshSeconds: Int?
 
     /// The configuration document: the catalog and app configuration copied beside it (relative paths),
     /// the sandbox root as the only JWS root, environment Sandbox.
@@ -44,6 +48,10 @@ struct ServerOptions: Sendable {
         if let maxJSONDepth { limits["maxJSONDepth"] = maxJSONDepth }
         if !limits.isEmpty { document["limits"] = limits }
         if let threads { document["threads"] = threads }
+        var offerings: [String: Any] = [:]
+        if offeringsSeed { offerings["file"] = "offerings.json" }
+        if let offeringsRefreshSeconds { offerings["refreshSeconds"] = offeringsRefreshSeconds }
+        if !offerings.isEmpty { document["offerings"] = offerings }
         if let postgresURLEnv {
             var store: [String: Any] = ["kind": "postgres", "urlEnv": postgresURLEnv, "poolSize": poolSize]
             if let cacheSeconds { store["cacheSeconds"] = cacheSeconds }

@@ -15,7 +15,7 @@ struct RenewalPostTests {
     /// The `customer` object computed from everything stored for `user` (no period left out) at the clock's time.
     private func wholeState(_ fixture: ServerFixture, _ user: String) throws -> [String: Any] {
         let record = try fixture.store.base.customer(user)
-        let body = fixture.api.encodeCustomer(record, now: fixture.clock.now).body
+        let body = EntitlementAPI.encodeCustomer(record, rules: fixture.api.offerings.current().rules, now: fixture.clock.now).body
         let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
         return json ?? [:]
     }

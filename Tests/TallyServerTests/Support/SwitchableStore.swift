@@ -31,6 +31,27 @@ final class SwitchableStore: CustomerStore {
         if failing.withLock({ $0 }) { throw CustomerStoreError(.busy, "the test switched the store off") }
     }
 
+    func offeringsVersion() throws(CustomerStoreError) -> Int64 {
+        try check()
+        return try base.offeringsVersion()
+    }
+
+    func savedOfferings(version: Int64?) throws(CustomerStoreError) -> SavedOfferings? {
+        try check()
+        return try base.savedOfferings(version: version)
+    }
+
+    func saveOfferings(_ document: [UInt8], following: Int64, origin: OfferingsOrigin, rolledBackTo: Int64?,
+                       at date: Date) throws(CustomerStoreError) -> SavedOfferings? {
+        try check()
+        return try base.saveOfferings(document, following: following, origin: origin, rolledBackTo: rolledBackTo, at: date)
+    }
+
+    func offeringsHistory(before: Int64?, limit: Int) throws(CustomerStoreError) -> [SavedOfferings] {
+        try check()
+        return try base.offeringsHistory(before: before, limit: limit)
+    }
+
     func record(_ transactions: [StoredTransaction], for appUserId: String, policy: OwnershipPolicy,
                 at date: Date) throws(CustomerStoreError) -> RecordOutcome {
         try check()

@@ -227,7 +227,7 @@ enum StoreSchema {
         // `origin` is how it was saved (`seed`, `put`, `rollback`); a rollback names the version it restored.
         [
             """
-            CREATE TABLE offerings_versions (
+            CREATE TABLE IF NOT EXISTS offerings_versions (
                 version INTEGER PRIMARY KEY,
                 document BLOB NOT NULL,
                 saved_ms INTEGER NOT NULL,
