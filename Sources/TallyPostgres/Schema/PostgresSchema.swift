@@ -211,13 +211,13 @@ enum PostgresSchema {
         // 11: customers from anonymous to identified (the SQLite store's thirteenth migration): an anonymous id aliased
         // to the identified customer its purchases moved to (for good), and each customer's attributes.
         """
-        CREATE TABLE aliases (
+        CREATE TABLE IF NOT EXISTS aliases (
             alias bytea PRIMARY KEY,
             app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
             created_ms bigint NOT NULL
         );
-        CREATE INDEX aliases_by_customer ON aliases(app_user_id, created_ms);
-        CREATE TABLE attributes (
+        CREATE INDEX IF NOT EXISTS aliases_by_customer ON aliases(app_user_id, created_ms);
+        CREATE TABLE IF NOT EXISTS attributes (
             app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
             key bytea NOT NULL,
             value bytea NOT NULL,

@@ -24,7 +24,6 @@ struct StoreAccountTokenMigrationTests {
             try connection.execute("DROP INDEX account_tokens_by_customer")
             try connection.execute("INSERT INTO account_tokens (app_account_token, app_user_id) VALUES (?, ?)",
                                    [.text(Self.given), .text("attacker")])
-            for table in ["aliases", "attributes"] { try connection.execute("DROP TABLE \(table)") }  // migration 13's
             try connection.execute("PRAGMA user_version = 10")
         }
         let store = try directory.open()
@@ -48,7 +47,6 @@ struct StoreAccountTokenMigrationTests {
                 DROP INDEX account_tokens_by_customer;
                 INSERT INTO account_tokens (app_account_token, app_user_id)
                     VALUES (convert_to('\(Self.given)', 'UTF8'), convert_to('attacker', 'UTF8'));
-                DROP TABLE aliases; DROP TABLE attributes;
                 UPDATE tally_schema SET version = 8;
                 """)
         }

@@ -238,17 +238,18 @@ enum StoreSchema {
         ],
         // 13: customers from anonymous to identified (docs/server.md, *Aliases*): an anonymous id aliased to the
         // identified customer its purchases moved to (for good: the alias is the key), and each customer's attributes.
+        // Idempotent, as the migrations since the eleventh: a schema version moved back (a restore) runs it again.
         [
             """
-            CREATE TABLE aliases (
+            CREATE TABLE IF NOT EXISTS aliases (
                 alias TEXT PRIMARY KEY NOT NULL,
                 app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
                 created_ms INTEGER NOT NULL
             ) WITHOUT ROWID
             """,
-            "CREATE INDEX aliases_by_customer ON aliases(app_user_id, created_ms)",
+            "CREATE INDEX IF NOT EXISTS aliases_by_customer ON aliases(app_user_id, created_ms)",
             """
-            CREATE TABLE attributes (
+            CREATE TABLE IF NOT EXISTS attributes (
                 app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
