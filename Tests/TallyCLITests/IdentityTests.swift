@@ -64,6 +64,10 @@ struct IdentityTests {
         let appDirectory = scratch.app("default-default")
         let saved = appDirectory.appendingPathComponent("server-state.json")
         #expect(FileManager.default.fileExists(atPath: saved.path))
+        _ = await store.offerings()
+        let offeringsFile = appDirectory.appendingPathComponent("offerings-cache.json")
+        #expect((try? String(contentsOf: offeringsFile, encoding: .utf8))?.contains("\"alice\"") == true,
+                "alice's offerings answer is kept")
 
         server.stop()
         let fresh = try await store.logOut()
@@ -76,6 +80,8 @@ struct IdentityTests {
         #expect(!FileManager.default.fileExists(atPath: saved.path), "alice's saved state is deleted")
         let tokens = (try? String(contentsOf: appDirectory.appendingPathComponent("account-tokens.json"), encoding: .utf8)) ?? ""
         #expect(!tokens.contains("\"alice\""), "alice's token is no longer kept: \(tokens)")
+        #expect((try? String(contentsOf: offeringsFile, encoding: .utf8))?.contains("\"alice\"") == false,
+                "nor her offerings answer")
         await store.close()
 
         store = try await scratch.store(server, user: nil)  // a cold start, still offline

@@ -121,8 +121,16 @@ extension Store {
         }
     }
 
-    /// Deletes what this device keeps of `link`'s customer: the saved server state and the minted account token.
+    /// Deletes what this device keeps of `link`'s customer: the saved server state, the minted account token and
+    /// the offerings answered for it (an experiment's arm is the customer's).
     private func forgetSavedState(of link: ServerLink) {
+        var offerings = offeringsMemory.cache ?? OfferingsCache.read(in: directory).0
+        offerings.entries.removeAll {
+            $0.serverURL.hasSameBytes(as: link.url.absoluteString) && $0.appUserId.hasSameBytes(as: link.appUserId)
+        }
+        offeringsMemory.cache = offerings
+        offeringsMemory.shown = [:]
+        try? offerings.write(in: directory)  // a cache: an entry left is never shown for another customer
         serverState = nil
         serverStateDate = nil
         mintedAccountToken = nil
