@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TallyCore
 @testable import TallyServer
@@ -89,6 +90,32 @@ struct StoreAliasTests {
         }
         #expect(try store.attributes(of: "alice").count == 100, "the refusal wrote nothing")
         #expect(try store.setAttributes(["last": "changed"], for: "alice").count == 100, "a change of a kept key passes")
+        _ = directory
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func postsRacingTheAliasAllLandWithTheIdentifiedCustomer(_ kind: StoreKind) throws {
+        guard let directory = try StoreUnderTest(kind) else { return }
+        let store = try directory.open()
+        let anon = Self.anonymous
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 41) { index in
+            do {
+                if index == 20 {
+                    _ = try store.alias(anon, to: "alice", at: F.start)
+                } else {
+                    _ = try store.record([F.coins("race-\(index)")], for: anon, policy: .keep, at: F.start)
+                }
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let alice = try store.customer("alice")
+        #expect(alice.transactions.count == 40, "every post, before or after the alias, is alice's")
+        #expect(alice.nets == ["coins": 4_000])
+        let left = try store.customer(anon)
+        #expect(left.transactions.isEmpty && (left.nets["coins"] ?? 0) == 0, "nothing stranded: \(left.nets)")
         _ = directory
     }
 }
