@@ -69,6 +69,10 @@ extension ServerProcessTests {
             let bought = try await Dashboard.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
             try await Self.seedNotificationsWithoutACustomer(fixture)
+            // The XSS customer has an alias and an attribute whose value is markup: the customer page lists both as text.
+            let xss = "<img src=x onerror=alert(1)>", anonymous = AnonymousCustomerId.make()
+            #expect(try await fixture.client.setAttributes(["bio": "<img src=y onerror=alert(2)>"], for: xss).status == 200)
+            #expect(try await fixture.client.alias(anonymous, to: xss).status == 200)
             let screenshots = BrowserTools.screenshots
             try? FileManager.default.removeItem(at: screenshots)
             print("dashboard screenshots: \(screenshots.path)")

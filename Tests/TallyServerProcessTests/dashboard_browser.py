@@ -129,6 +129,10 @@ try:
     wait.until(lambda d: d.find_elements(By.ID, "customer-id"))
     ready()
     check(text("customer-id") == xss_id, "the XSS id's page shows it as text")
+    aliases = driver.find_elements(By.CSS_SELECTOR, "table[aria-label=Aliases] tbody td")
+    check(len(aliases) == 2 and aliases[0].text.startswith("$tally:anon:"), "the alias listed: %r" % [a.text for a in aliases])
+    attributes = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "table[aria-label=Attributes] tbody td")]
+    check(attributes == ["bio", "<img src=y onerror=alert(2)>"], "the attribute listed as text: %r" % attributes)
     check(driver.find_elements(By.CSS_SELECTOR, "#view img") == [], "no <img> on the XSS id's page")
     try:
         alert = driver.switch_to.alert
