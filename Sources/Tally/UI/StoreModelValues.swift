@@ -159,6 +159,7 @@ extension StoreModelShell {
         let stateSource = await store.stateSource
         let pending = await store.pendingPurchases
         let canMakePayments = await store.canMakePayments
+        let appUserId = await store.appUserId, isAnonymous = await store.isAnonymous
         // `refresh()` asked again for the placement loaded; its answer is the store's last one.
         if values.offerings != nil {
             values.offerings = await store.cachedOfferings(placement: values.offeringsPlacement)
@@ -167,14 +168,16 @@ extension StoreModelShell {
         values.stateSource = stateSource
         values.pendingPurchases = pending
         values.canMakePayments = canMakePayments
-        values.appUserId = await store.appUserId
-        values.isAnonymous = await store.isAnonymous
+        values.appUserId = appUserId
+        values.isAnonymous = isAnonymous
     }
 
     private func handle(_ event: StoreEvent) async {
         let state = await store.state
         let stateSource = await store.stateSource
         let pending = await store.pendingPurchases
+        let appUserId = await store.appUserId, isAnonymous = await store.isAnonymous
+        // Every read above: nothing suspends between the copy and the write, so no change made meanwhile is lost.
         var next = values
         next.lastEvent = event
         if case .failed(_, let reason) = event { next.lastError = reason }
@@ -186,8 +189,8 @@ extension StoreModelShell {
         next.state = state
         next.stateSource = stateSource
         next.pendingPurchases = pending
-        next.appUserId = await store.appUserId
-        next.isAnonymous = await store.isAnonymous
+        next.appUserId = appUserId
+        next.isAnonymous = isAnonymous
         values = next
     }
 }
