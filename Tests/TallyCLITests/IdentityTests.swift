@@ -168,4 +168,28 @@ struct IdentityTests {
         let after = try world.market("phone", ["status"], user: nil).stdout
         #expect(!after.contains("Premium: UNLOCKED") && !after.contains("alice"), "offline after logout: \(after)")
     }
+
+    @Test @MainActor @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)  // StoreModel
+    func theModelsShowTheCustomerAndSignInAndOut() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        let store = try await scratch.store(server, user: nil)
+        let model = await StoreModel(store: store)
+        let observable = await ObservableStoreModel(store: store)
+        let anonymous = try #require(model.appUserId)
+        #expect(model.isAnonymous && observable.isAnonymous && observable.appUserId == anonymous)
+        _ = try await store.purchase(ServerLinkTests.premium)
+        let change = await model.logIn("alice")
+        #expect(change?.appUserId == "alice", "\(String(describing: model.lastError))")
+        #expect(model.appUserId == "alice" && !model.isAnonymous)
+        #expect(model.isEntitled("premium"), "what the anonymous customer bought is alice's")
+        #expect(await model.setAttributes(["email": "alice@example.com"]))
+        let fresh = try #require(await observable.logOut())
+        #expect(observable.appUserId == fresh && observable.isAnonymous)
+        await model.reload()
+        #expect(model.appUserId == fresh && !model.isEntitled("premium"))
+        #expect(await model.logIn(AnonymousCustomerId.make()) == nil)
+        #expect(model.lastError?.code == .invalidValue)
+        await store.close()
+    }
 }
