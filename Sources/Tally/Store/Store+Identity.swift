@@ -35,10 +35,14 @@ extension Store {
         }
         try refuseSwitchWhileBusy(to: appUserId)
         if AnonymousCustomerId.isAnonymous(link.appUserId) {
+            // Another switch waits meanwhile (no throw until the flag is down again).
+            isSwitching = true
             // What the anonymous customer bought must reach the server first, so the alias moves it.
             if !pendingPosts.isEmpty { _ = await postPending() }
             let body = Data(#"{"alias":"\#(link.appUserId)"}"#.utf8)  // an anonymous id needs no JSON escaping
-            switch await client.for(appUserId: appUserId).postWithoutState("aliases", body: body) {
+            let answer = await client.for(appUserId: appUserId).postWithoutState("aliases", body: body)
+            isSwitching = false
+            switch answer {
             case .accepted: break
             case .refused(let status, let code, let message):
                 throw StoreError(serverRefused: status, code: code, message: message)
