@@ -97,6 +97,24 @@ struct IdentityTests {
         await store.close()
     }
 
+    @Test func aPurchaseWaitingForTheServerAtLogOutIsPostedForThePreviousCustomer() async throws {
+        let scratch = try Scratch()
+        let server = try LinkedServer(trusting: scratch.sandbox)
+        let store = try await scratch.store(server, user: "alice")
+        server.stop()
+        _ = try await store.purchase(ServerLinkTests.premium)
+        #expect(await store.isEntitled("premium"), "offline, alice's purchase not posted yet is shown")
+        let fresh = try await store.logOut()
+        #expect(await !store.isEntitled("premium"), "nor is it shown after logOut")
+        try server.start()
+        #expect(try await ServerLinkTests.eventually {
+            try await Self.owned(server, "alice") == [ServerLinkTests.premium]
+        }, "posted for alice once the server answers")
+        #expect(try await Self.owned(server, fresh).isEmpty, "never for the new anonymous customer")
+        #expect(await !store.refresh().isEntitled("premium"))
+        await store.close()
+    }
+
     @Test func anAnonymousIdAliasedElsewhereIsRefusedTypedAndNothingChanges() async throws {
         let scratch = try Scratch()
         let server = try LinkedServer(trusting: scratch.sandbox)
