@@ -93,5 +93,36 @@ extension ServerProcessTests {
                         "screenshot \(name).png")
             }
         }
+
+        /// The Offerings page against a server seeded from the Market's `offerings.json`.
+        @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
+        func theOfferingsPageListsEditsAndRollsBackTheDocument() async throws {
+            try #require(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
+            var options = ServerOptions()
+            options.offeringsSeed = true
+            let fixture = try ServerFixture(options)
+            let screenshots = BrowserTools.screenshots.appendingPathComponent("offerings")
+            try? FileManager.default.removeItem(at: screenshots)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3",
+                TestPaths.packageRoot.appendingPathComponent("Tests/TallyServerProcessTests/dashboard_offerings_browser.py").path,
+                fixture.client.base, fixture.keys.dashboardKey, fixture.keys.secretKey, screenshots.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            print(text)
+            #expect(process.terminationStatus == 0, "the offerings page checks failed:\n\(text)")
+            for name in ["offerings", "offerings-saved", "offerings-conflict", "offerings-rollback"] {
+                #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
+                        "screenshot \(name).png")
+            }
+        }
     }
 }

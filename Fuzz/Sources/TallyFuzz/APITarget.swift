@@ -11,12 +11,13 @@ enum APITarget {
         400: ["malformed_request", "malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
               "spend_id_too_long"],
         401: ["unauthorized", "customer_token_required", "invalid_customer_token"],
-        403: ["forbidden", "customer_token_mismatch"], 404: ["not_found", "unknown_currency"],
+        403: ["forbidden", "customer_token_mismatch"], 404: ["not_found", "unknown_currency", "unknown_version"],
+        412: ["version_conflict"], 428: ["precondition_required"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",
               "nothing_to_reconcile"],
         502: ["app_store_unavailable", "app_store_unauthorized", "app_store_unverifiable"],
-        413: ["body_too_large"], 422: ["verification_failed"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
+        413: ["body_too_large"], 422: ["verification_failed", "invalid_offerings"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
         503: ["unavailable", "not_ready", "reconcile_busy"],
     ]
 
@@ -55,6 +56,12 @@ enum APITarget {
     static func check(_ response: HTTPResponse, for request: HTTPRequest, limits: ServerLimits) {
         let where_ = "\(request.method) \(request.path.prefix(80)) → \(response.status)"
         if response.status == 200 { return checkSuccess(response, for: request, where_) }
+        if response.status == 304 {
+            // Only the offerings answer is conditional: no body, and the ETag the condition named.
+            return require(request.path == "/v1/offerings" && response.body.isEmpty
+                           && response.headers.contains { $0.name == "ETag" } && request.header("if-none-match") != nil,
+                           "\(where_): a 304 that no If-None-Match on GET /v1/offerings asked for")
+        }
         guard let allowed = codes[response.status] else {
             return require(false, "\(where_): undocumented status")
         }

@@ -19,7 +19,8 @@ enum RoutingTarget {
         guard let match = try? Router.match(path) else { return }
         switch match.route {
         case .healthz, .readyz, .metrics, .appleNotifications, .dashboardOverview, .dashboardCustomers,
-             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile:
+             .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
+             .offeringsUpdate, .offeringsDocument, .offeringsHistory, .offeringsRollback:
             require(match.appUserId.isEmpty && match.currency.isEmpty, "\(match.route) has an appUserId or a currency")
             return
         case .spend:

@@ -7,21 +7,28 @@ import FoundationNetworking
 enum BenchHTTP {
     /// The body of a GET that answered 200.
     static func get(_ url: String, headers: [String: String] = [:]) throws -> Data {
-        try send("GET", url, headers: headers, body: nil)
+        try send("GET", url, headers: headers, body: nil).body
+    }
+
+    /// GETs `url` and returns the answer's header `name` (nil when absent); throws unless the status is 200.
+    static func header(_ name: String, of url: String, headers: [String: String] = [:]) throws -> String? {
+        try send("GET", url, headers: headers, body: nil).headers[name.lowercased()]
     }
 
     /// POSTs `body` and returns the answer's body; throws unless the status is 200.
     static func post(_ url: String, headers: [String: String] = [:], body: Data) throws -> Data {
-        try send("POST", url, headers: headers, body: body)
+        try send("POST", url, headers: headers, body: body).body
     }
 
     /// `@unchecked Sendable`: written once by the completion handler before `done` is signalled, read after.
     private final class Outcome: @unchecked Sendable {
-        var result: Result<Data, BenchError> = .failure(BenchError("no answer"))
+        var result: Result<(body: Data, headers: [String: String]), BenchError> = .failure(BenchError("no answer"))
         let done = DispatchSemaphore(value: 0)
     }
 
-    private static func send(_ method: String, _ url: String, headers: [String: String], body: Data?) throws -> Data {
+    private static func send(_ method: String, _ url: String, headers: [String: String], body: Data?) throws
+        -> (body: Data, headers: [String: String])
+    {
         guard let address = URL(string: url) else { throw BenchError("bad URL \(url)") }
         var request = URLRequest(url: address, timeoutInterval: 30)
         request.httpMethod = method
@@ -38,7 +45,11 @@ enum BenchHTTP {
                 let text = String(decoding: data ?? Data(), as: UTF8.self)
                 outcome.result = .failure(BenchError("\(method) \(url) answered \(status): \(text)"))
             } else {
-                outcome.result = .success(data ?? Data())
+                var fields: [String: String] = [:]
+                for case let (name as String, value as String) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+                    fields[name.lowercased()] = value
+                }
+                outcome.result = .success((data ?? Data(), fields))
             }
             outcome.done.signal()
         }.resume()

@@ -24,7 +24,7 @@ struct ServerBenchSetup {
         self.threads = environment["TALLY_BENCH_SERVER_THREADS"].flatMap { Int($0) } ?? threads
         self.writeThreads = environment["TALLY_BENCH_WRITE_THREADS"].flatMap { Int($0) } ?? writeThreads
         let example = BenchTools.packageRoot.appendingPathComponent("Examples/Market")
-        for name in ["Market.storekit", "tally.json"] {
+        for name in ["Market.storekit", "tally.json", "offerings.json"] {
             try FileManager.default.copyItem(at: example.appendingPathComponent(name),
                                              to: folder.appendingPathComponent(name))
         }
@@ -47,6 +47,7 @@ struct ServerBenchSetup {
             "rateLimit": ["requestsPerSecond": 10_000_000, "burst": 1_000_000],
             "threads": self.threads,
             "writeThreads": self.writeThreads,
+            "offerings": ["file": "offerings.json"],
         ]
         config = folder.appendingPathComponent("tally-server.json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.prettyPrinted, .sortedKeys])

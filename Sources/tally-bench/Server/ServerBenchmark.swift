@@ -87,6 +87,28 @@ enum ServerBenchmark {
         Report.underLimit("tally serve GET p99", value: ours.p99 * 1e3, unit: "ms", limit: 10)
         reportErrors("tally serve GET", ours)
         reportErrors("nginx GET", theirs)
+        try measureOfferings(base: base, setup: setup, wrk: wrk, customer: ours)
+    }
+
+    /// `GET /v1/offerings` for one placement and customer (the Market's experiment applies), answered 200 and, with
+    /// its ETag as `If-None-Match`, 304 — each beside the cached customer GET of the same run (target ≥ 90%).
+    private static func measureOfferings(base: String, setup: ServerBenchSetup, wrk: Wrk, customer: WrkResult) throws {
+        let url = "\(base)/v1/offerings?placement=onboarding&appUserId=\(reader)"
+        let auth = ["Authorization": setup.authorization]
+        let body = try BenchHTTP.get(url, headers: auth)
+        guard let tag = try BenchHTTP.header("ETag", of: url, headers: auth) else {
+            throw BenchError("GET /v1/offerings answered no ETag")
+        }
+        let full = try wrk.run(url, headers: ["Authorization: \(setup.authorization)"])
+        let unchanged = try wrk.run(url, headers: ["Authorization: \(setup.authorization)", "If-None-Match: \(tag)"])
+        for (name, result, size) in [("200", full, body.count), ("304, If-None-Match", unchanged, 0)] {
+            Report.line(String(format: "GET /v1/offerings (%@, %d-byte body): %.0f req/s, p50 %.2f ms, p99 %.2f ms",
+                               name, size, result.requestsPerSecond, result.p50 * 1e3, result.p99 * 1e3))
+            let ratio = result.requestsPerSecond / customer.requestsPerSecond
+            Report.line(String(format: "GET /v1/offerings (%@) vs the cached customer GET: %.0f%% (target ≥ 90%%) %@",
+                               name, ratio * 100, ratio >= 0.9 ? "OK" : "MISSED"))
+            reportErrors("GET /v1/offerings (\(name))", result)
+        }
     }
 
     /// (b) Distinct signed transactions posted, one customer each, against SQLite's single-commit rate.

@@ -24,7 +24,27 @@ export async function get(path, key = savedKey()) {
   return body;
 }
 
+// `method` `path` with a JSON `body`, the given key and extra headers; the parsed JSON, or an APIError.
+export async function send(method, path, body, key, headers = {}) {
+  const response = await fetch(path, {
+    method, body: JSON.stringify(body),
+    headers: { Authorization: "Bearer " + key, Accept: "application/json", "Content-Type": "application/json", ...headers },
+    credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer",
+  });
+  let parsed = null;
+  try { parsed = await response.json(); } catch { parsed = null; }
+  if (!response.ok) {
+    const error = parsed && parsed.error ? parsed.error : { code: "http_" + response.status, message: response.statusText };
+    throw new APIError(response.status, error.code, error.message);
+  }
+  return parsed;
+}
+
 export const path = {
+  offerings: () => "/v1/offerings",
+  offeringsDocument: () => "/v1/offerings/document",
+  offeringsHistory: () => "/v1/offerings/history?limit=100",
+  offeringsRollback: () => "/v1/offerings/rollback",
   overview: (range) => "/v1/dashboard/overview?" + new URLSearchParams(range).toString(),
   search: (q) => `/v1/dashboard/customers?q=${encodeURIComponent(q)}`,
   transactions: (filter) => "/v1/dashboard/transactions?" + new URLSearchParams(filter).toString(),

@@ -1,6 +1,7 @@
 import { get, path, savedKey, saveKey, forgetKey, APIError } from "./api.js";
 import { el } from "./dom.js";
 import * as views from "./views.js";
+import { offerings } from "./offerings.js";
 
 const view = document.getElementById("view");
 const login = document.getElementById("login");
@@ -47,6 +48,7 @@ async function route() {
       case "transactions": await views.transactions(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       case "notifications": await views.notifications(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       case "catalog": await views.catalog(view); break;
+      case "offerings": await offerings(view); break;
       default: await views.overview(view, /^\d{4}-\d{2}-\d{2}$/.test(arg) && rest.length === 2
         ? { from: arg, to: decodeURIComponent(rest[1]) }
         : { days: [7, 30, 90].includes(Number(arg)) ? Number(arg) : 30 });
