@@ -41,6 +41,20 @@ struct MarketOfferingsTests {
         #expect(offline.stdout.contains("server: the server cannot be reached"), "\(offline.stdout)")
     }
 
+    @Test func withoutAServerTheOfferingIsTheBundledCatalog() throws {
+        let sandbox = try MarketSandbox()
+        let shown = try TallyProcess.run(["market", "--data", sandbox.directory.path, "offerings", "--json"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let json = try shown.json()
+        #expect(json["source"] as? String == "bundled")
+        #expect(json["version"] == nil)
+        let current = try #require(json["current"] as? [String: Any])
+        #expect(current["id"] as? String == "bundled")
+        #expect((current["packages"] as? [[String: Any]])?.count == 8, "every product of Market.storekit")
+        let usage = try TallyProcess.run(["market", "--data", sandbox.directory.path, "offerings", "--placement", ""])
+        #expect(usage.status == 2)
+    }
+
     @Test func aChangeMadeWithCurlShowsInTheRunningMarketAtItsNextRefresh() async throws {
         let world = try OfferingsLinkTests.World()
         let market = try TerminalMarket(Self.arguments(world))
