@@ -6,6 +6,10 @@
 # a customer token for every customer, customers.requireToken). One line tells where each listens; Ctrl-C (or `quit`) stops all three.
 # Data in $DEMO_DATA (default $DATA/demo, i.e. ./.tally/demo), kept between runs; `make run` uses its own.
 # Ports: $SANDBOX_PORT and $PORT (default 0: free ones, printed). $TALLY: a built tally binary to use.
+# Offerings: the server is seeded with Examples/Market/offerings.json; $DEMO_OFFERING_AFTER seconds (default 30;
+# "off": never) after the market opened, the demo switches the current offering (default <-> intro) with
+# `curl -X PUT …/v1/offerings` (secret key, If-Match on the live version), and the running market shows the change
+# at its next refresh (an offeringsChanged line). The answer of that PUT is in $DEMO_DATA/offerings-change.log.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${DEMO_DATA:-${DATA:-./.tally}/demo}"
@@ -72,6 +76,7 @@ cat >"$server/tally-server.json" <<JSON
   "appConfiguration": "$root/Examples/Market/tally.json",
   "verification": {"environments": ["Sandbox"], "roots": ["sandbox-root.pem"]},
   "clock": {"sandboxURL": "$app_store_base"},
+  "offerings": {"file": "$root/Examples/Market/offerings.json", "refreshSeconds": 5},
   "customers": {"requireToken": true, "tokenKeys": [{"alg": "HS256", "secretFile": "customer-token.secret"}]},
   "signing": {"privateKeyFile": "signing.pem"},
   "keys": [$entries]
@@ -82,6 +87,27 @@ pids+=($!)
 api="$(listening "$data/serve.log" "tally serve: listening on " "$!")"
 "$bin" sandbox set notification-url "$api/v1/notifications/apple" --data "$sandbox" >/dev/null
 
-echo "make demo: App Store (tally sandbox serve) $app_store, notifying $api/v1/notifications/apple · server (tally serve) $api · market as customer $user (refund, advance: tally sandbox … --data $sandbox) · Ctrl-C stops all"
+# The offering change: the live document read with the secret key, its current offering switched, PUT back with
+# If-Match on its version (412 if another save came first: nothing changes then).
+change_offering() {
+    local live="$data/offerings-live.json" next="$data/offerings-next.json" version
+    curl -s -H "Authorization: Bearer $secret_key" "$api/v1/offerings/document" >"$live"
+    version="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' "$live")"
+    python3 -c 'import json,sys
+document = json.load(open(sys.argv[1]))["document"]
+document["current"] = "default" if document.get("current") == "intro" else "intro"
+json.dump(document, open(sys.argv[2], "w"))' "$live" "$next"
+    curl -s -X PUT -H "Authorization: Bearer $secret_key" -H "If-Match: \"$version\"" \
+        -H "Content-Type: application/json" --data-binary @"$next" -w '\n%{http_code}\n' "$api/v1/offerings"
+}
+after="${DEMO_OFFERING_AFTER:-30}"
+offering_note=""
+if [ "$after" != "off" ]; then
+    (sleep "$after"; change_offering >"$data/offerings-change.log" 2>&1) &
+    pids+=($!)
+    offering_note=" · in ${after} s the demo switches the current offering with curl -X PUT $api/v1/offerings (the market shows it at its next refresh)"
+fi
+
+echo "make demo: App Store (tally sandbox serve) $app_store, notifying $api/v1/notifications/apple · server (tally serve) $api · market as customer $user (refund, advance: tally sandbox … --data $sandbox)$offering_note · Ctrl-C stops all"
 "$bin" market --data "$sandbox" --server "$api" --key "$public_key" --user "$user" --server-signing-key "$server_signing_key" \
     --backend-key "$secret_key" --customer-token-secret "$server/customer-token.secret" "$@"

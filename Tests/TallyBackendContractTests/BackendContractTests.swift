@@ -48,6 +48,14 @@ extension OneAtATime {
 /// The contract of a ``StoreBackend``, the same expectations for every backend, observed through the engine.
 @Suite("Backend contract")
 struct BackendContractTests {
+    @Test("storefront: the store's country code (StoreKit's Storefront.current, the sandbox's _storefront)",
+          arguments: WorldKind.allCases)
+    func storefrontIsTheStoresCountryCode(kind: WorldKind) async throws {
+        let world = try kind.make()
+        let backend = try world.launch()
+        #expect(await backend.storefront == "USA")
+    }
+
     @Test("products: the ones sold, with prices and subscription details; an unknown id reported invalid",
           arguments: WorldKind.allCases)
     func productsWithAnInvalidId(kind: WorldKind) async throws {

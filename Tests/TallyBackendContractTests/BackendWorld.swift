@@ -76,6 +76,7 @@ struct CrashBeforeFinish: StoreBackend {
     func transactionUpdates() -> AsyncStream<TransactionUpdate> { base.transactionUpdates() }
     func subscriptionStatuses() async throws -> [SignedRenewalInfo] { try await base.subscriptionStatuses() }
     var canMakePayments: Bool { get async { await base.canMakePayments } }
+    var storefront: String? { get async { await base.storefront } }
     var clock: StoreClock { base.clock }
     var transactionVerifier: any TransactionVerifier { base.transactionVerifier }
     func renewalInfoUpdates() -> AsyncStream<SignedRenewalInfo> { base.renewalInfoUpdates() }

@@ -100,6 +100,7 @@ struct ForgingBackend: StoreBackend {
     func transactionUpdates() -> AsyncStream<TransactionUpdate> { base.transactionUpdates() }
     func subscriptionStatuses() async throws -> [SignedRenewalInfo] { try await base.subscriptionStatuses() }
     var canMakePayments: Bool { get async { await base.canMakePayments } }
+    var storefront: String? { get async { await base.storefront } }
     var clock: StoreClock { base.clock }
     var transactionVerifier: any TransactionVerifier { base.transactionVerifier }
     func declinedPurchases() async throws -> [String] { try await base.declinedPurchases() }

@@ -27,6 +27,7 @@ struct DemoScriptTests {
         var environment = ProcessInfo.processInfo.environment
         environment["DEMO_DATA"] = data.path
         environment["TALLY"] = TallyProcess.productsDirectory.appendingPathComponent("tally").path
+        environment["DEMO_OFFERING_AFTER"] = "10"
         demo.environment = environment
         let stdin = Pipe(), stdout = Pipe()
         demo.standardInput = stdin
@@ -38,6 +39,8 @@ struct DemoScriptTests {
         defer { if demo.isRunning { kill(-demo.processIdentifier, SIGKILL) } }
 
         #expect(try await Self.eventually { output.text.contains("Commands: products") }, "\(output.text)")
+        // The server is seeded with the example's offerings; the market shows the current one at start.
+        #expect(output.text.contains("Offering default (version 1, from the server)"), "\(output.text)")
         // The market pins the server's signing key (`tally serve signing-key`): no unchecked-link warning.
         #expect(!output.text.contains("serverAnswersUnsigned"), "\(output.text)")
         let line = try #require(output.line(startingWith: "make demo: "), "\(output.text)")
@@ -55,6 +58,13 @@ struct DemoScriptTests {
         // the rate buckets must refill in real time although the server's clock follows the standing sandbox
         // (before, every request of the demo user was 429 for good after about 40).
         try await Task.sleep(for: .seconds(60))
+        // Meanwhile (10 s in) the demo switched the current offering with curl -X PUT …/v1/offerings; the running
+        // market showed it at its next refresh, without a restart.
+        #expect(line.contains("the demo switches the current offering with curl -X PUT \(api)/v1/offerings"))
+        let changeLog = data.appendingPathComponent("offerings-change.log")
+        #expect(try await Self.eventually {
+            output.text.contains("offeringsChanged intro v2 (server): monthly market.pro.monthly")
+        }, "\(output.text) \((try? String(contentsOf: changeLog, encoding: .utf8)) ?? "no offerings-change.log")")
         stdin.fileHandleForWriting.write(Data("buy market.coins.10\n".utf8))
         #expect(try await Self.eventually { output.text.contains("Purchased market.coins.10") }, "\(output.text)")
         let secret = try Self.key(data.appendingPathComponent("server/keys.json"), role: "secret")

@@ -21,20 +21,34 @@ final class LinkedServer {
     private(set) var port = 0
     private var process: Process?
     private let output = OutputCollector()
+    /// The server's standard error: with `accessLog`, one line per request (`GET /v1/offerings 304 0.2ms`).
+    private let log = OutputCollector()
+    private let accessLog: Bool
 
     /// Writes the configuration (the Market example, `bundleId`, `ownership` and `rateLimit` overridden when given;
     /// with `signing`, a key made by `tally serve signing-key` in `signing.privateKeyFile`; with
     /// `requireCustomerTokens`, `customers.requireToken` on with an HS256 secret made by
-    /// `tally serve customer-token --new-secret`, see ``customerToken(for:)``) and starts the server.
+    /// `tally serve customer-token --new-secret`, see ``customerToken(for:)``) and starts the server. With
+    /// `offerings`, the Market example's `offerings.json` seeds the offerings (`offerings.file`); `extraProducts`
+    /// (.storekit `products` entries) are added to the server's copy of the catalog only; with `accessLog`, the
+    /// server logs each request (``accessLines(_:)``).
     init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil, signing: Bool = false,
-         requireCustomerTokens: Bool = false, rateLimit: [String: Any]? = nil) throws {
+         requireCustomerTokens: Bool = false, rateLimit: [String: Any]? = nil, offerings: Bool = false,
+         extraProducts: [[String: Any]] = [], accessLog: Bool = false) throws {
+        self.accessLog = accessLog
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
         let files = FileManager.default
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in ["Market.storekit", "tally.json"] {
+        for name in ["Market.storekit", "tally.json"] + (offerings ? ["offerings.json"] : []) {
             try files.copyItem(at: TallyProcess.packageRoot.appendingPathComponent("Examples/Market/\(name)"),
                                to: directory.appendingPathComponent(name))
+        }
+        if !extraProducts.isEmpty {
+            let file = directory.appendingPathComponent("Market.storekit")
+            var storeKit = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
+            storeKit["products"] = (storeKit["products"] as? [[String: Any]] ?? []) + extraProducts
+            try JSONSerialization.data(withJSONObject: storeKit).write(to: file)
         }
         let root = try TallyProcess.run(["sandbox", "root", "--data", sandbox.path])
         guard root.status == 0 else { throw CLITestError("tally sandbox root failed: \(root.stderr)") }
@@ -50,6 +64,7 @@ final class LinkedServer {
             "keys": [publicEntry, secretEntry],
         ]
         if let ownership { document["ownership"] = ownership }
+        if offerings { document["offerings"] = ["file": "offerings.json", "refreshSeconds": 0] }
         if requireCustomerTokens {
             let secret = directory.appendingPathComponent("customer-token.secret")
             let made = try TallyProcess.run(["serve", "customer-token", "--new-secret", secret.path])
@@ -108,9 +123,16 @@ final class LinkedServer {
         let server = Process()
         server.executableURL = TallyProcess.productsDirectory.appendingPathComponent("tally")
         server.arguments = ["serve", "--data", data.path, "--config", configFile.path, "--listen", "127.0.0.1:\(port)"]
+            + (accessLog ? ["--access-log"] : [])
         let stdout = Pipe()
         server.standardOutput = stdout
-        server.standardError = FileHandle.nullDevice
+        if accessLog {
+            let stderr = Pipe()
+            server.standardError = stderr
+            stderr.fileHandleForReading.readabilityHandler = { [log] in log.append($0.availableData) }
+        } else {
+            server.standardError = FileHandle.nullDevice
+        }
         server.standardInput = FileHandle.nullDevice
         output.reset()
         stdout.fileHandleForReading.readabilityHandler = { [output] in output.append($0.availableData) }
@@ -127,6 +149,13 @@ final class LinkedServer {
         }
         stop()
         throw CLITestError("tally serve did not start: \(output.text)")
+    }
+
+    /// The access-log lines (``init(trusting:bundleId:ownership:signing:requireCustomerTokens:rateLimit:offerings:extraProducts:accessLog:)``
+    /// with `accessLog`), without their `tally serve: `, that start with `prefix`, such as `GET /v1/offerings 304`.
+    func accessLines(_ prefix: String) -> [String] {
+        log.text.split(separator: "\n").map { $0.hasPrefix("tally serve: ") ? String($0.dropFirst(13)) : String($0) }
+            .filter { $0.hasPrefix(prefix + " ") || $0 == prefix }
     }
 
     /// Kills the server (SIGKILL) and waits for it to go.

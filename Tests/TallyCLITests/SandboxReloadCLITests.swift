@@ -1,4 +1,6 @@
 import Foundation
+import Tally
+import TallySandboxBackend
 import Testing
 
 /// A sandbox created from copies of the Market example's `.storekit` and `tally.json`, which a test edits.
@@ -111,6 +113,24 @@ struct SandboxReloadCLITests {
         let transactions = try #require(history["transactions"] as? [[String: Any]])
         #expect(transactions.compactMap { ($0["transaction"] as? [String: Any])?["transactionId"] as? String }.first == premiumId)
         #expect(transactions.count == 2)
+    }
+
+    @Test func aRunningAppOnTheSandboxSellsTheAddedProductAfterReloadWithoutRestarting() async throws {
+        let store = try EditableMarketSandbox()
+        let backend = SandboxBackend(directory: store.directory, pollInterval: 0.05)
+        let before = try await backend.products(for: ["market.coins.500"])
+        #expect(before.products.isEmpty && before.invalidProductIds == ["market.coins.500"])
+        try store.editStoreKit { json in
+            json["products"] = (json["products"] as? [[String: Any]] ?? []) + [Self.coinPack("market.coins.500")]
+        }
+        #expect(try store.run("reload").status == 0)
+        let after = try await backend.products(for: ["market.coins.500"])
+        #expect(after.products.map(\.id) == ["market.coins.500"], "the same backend, no new process")
+        guard case .purchased(let update) = try await backend.purchase(PurchaseRequest(productId: "market.coins.500")) else {
+            Issue.record("not purchased")
+            return
+        }
+        #expect(update.transaction.productId == "market.coins.500")
     }
 
     @Test func removingABoughtProductIsRefusedNamingItAndNothingChanges() throws {

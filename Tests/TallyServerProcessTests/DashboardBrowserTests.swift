@@ -31,6 +31,23 @@ enum BrowserTools {
         return true
     }
 
+    /// Runs `python3 Tests/TallyServerProcessTests/<script> <arguments>`, printing its output; its exit status and output.
+    static func runScript(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent("Tests/TallyServerProcessTests/\(script)").path]
+            + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        print(text)
+        return (process.terminationStatus, text)
+    }
+
     /// Where the screenshots go (`TALLY_SCREENSHOTS`, else `.build/dashboard-screenshots`).
     static var screenshots: URL {
         if let path = ProcessInfo.processInfo.environment["TALLY_SCREENSHOTS"] { return URL(fileURLWithPath: path) }
@@ -76,22 +93,11 @@ extension ServerProcessTests {
             let screenshots = BrowserTools.screenshots
             try? FileManager.default.removeItem(at: screenshots)
             print("dashboard screenshots: \(screenshots.path)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", TestPaths.packageRoot.appendingPathComponent("Tests/TallyServerProcessTests/dashboard_browser.py").path,
+            let (status, text) = try BrowserTools.runScript("dashboard_browser.py", [
                 fixture.client.base, fixture.keys.dashboardKey, screenshots.path, bob.transactionId, "bob", "cy",
                 "<img src=x onerror=alert(1)>",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
-            print(text)
-            #expect(process.terminationStatus == 0, "the browser checks failed:\n\(text)")
+            ])
+            #expect(status == 0, "the browser checks failed:\n\(text)")
             for name in ["login-error", "overview", "search", "refunded", "xss-as-text", "overview-range", "notifications"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
                         "screenshot \(name).png")
@@ -107,22 +113,10 @@ extension ServerProcessTests {
             let fixture = try ServerFixture(options)
             let screenshots = BrowserTools.screenshots.appendingPathComponent("offerings")
             try? FileManager.default.removeItem(at: screenshots)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3",
-                TestPaths.packageRoot.appendingPathComponent("Tests/TallyServerProcessTests/dashboard_offerings_browser.py").path,
+            let (status, text) = try BrowserTools.runScript("dashboard_offerings_browser.py", [
                 fixture.client.base, fixture.keys.dashboardKey, fixture.keys.secretKey, screenshots.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
-            print(text)
-            #expect(process.terminationStatus == 0, "the offerings page checks failed:\n\(text)")
+            ])
+            #expect(status == 0, "the offerings page checks failed:\n\(text)")
             for name in ["offerings", "offerings-saved", "offerings-conflict", "offerings-rollback"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
                         "screenshot \(name).png")

@@ -5,25 +5,14 @@ Usage: dashboard_browser.py BASE_URL DASHBOARD_KEY SCREENSHOT_DIR SEARCH_TRANSAC
 Exits 0 when every check passes; prints each failure and exits 1 otherwise.
 """
 import json
-import os
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_session import BrowserSession
 
 base, key, shots, transaction_id, owner, refunded_customer, xss_id = sys.argv[1:8]
-os.makedirs(shots, exist_ok=True)
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
 
 
 def api(path):
@@ -32,27 +21,9 @@ def api(path):
         return json.load(response)
 
 
-options = Options()
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--window-size=1200,900", "--lang=en-US", "--no-first-run", "--disable-extensions"]:
-    options.add_argument(argument)
-options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
-wait = WebDriverWait(driver, 15)
-
-
-def console_errors(allowed=()):
-    errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-    return [e for e in errors if not any(a in e for a in allowed)]
-
-
-def ready():
-    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-state") == "ready")
-
-
-def shot(name):
-    driver.save_screenshot(os.path.join(shots, name + ".png"))
+session = BrowserSession(shots)
+driver, wait, check, console_errors, ready, shot = (session.driver, session.wait, session.check, session.console_errors,
+                                                    session.ready, session.shot)
 
 
 def text(element_id):
@@ -136,7 +107,7 @@ try:
     check(driver.find_elements(By.CSS_SELECTOR, "#view img") == [], "no <img> on the XSS id's page")
     try:
         alert = driver.switch_to.alert
-        failures.append("an alert ran: %r" % alert.text)
+        check(False, "an alert ran: %r" % alert.text)
     except Exception:
         pass
     shot("xss-as-text")
@@ -262,10 +233,5 @@ try:
         check(not driver.find_elements(By.CSS_SELECTOR, "#view .error"), "the %s page loads" % page)
     check(console_errors() == [], "console errors on transactions / notifications / catalog")
 finally:
-    driver.quit()
-
-print("screenshots:", shots)
-if failures:
-    print("%d failure(s)" % len(failures))
-    sys.exit(1)
-print("dashboard browser checks passed")
+    print("screenshots:", shots)
+    session.finish("dashboard browser checks passed")

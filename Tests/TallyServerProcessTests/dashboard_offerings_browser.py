@@ -7,26 +7,15 @@ Usage: dashboard_offerings_browser.py BASE_URL DASHBOARD_KEY SECRET_KEY SCREENSH
 Exits 0 when every check passes; prints each failure and exits 1 otherwise.
 """
 import json
-import os
 import sys
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+from browser_session import BrowserSession
 
 base, key, secret, shots = sys.argv[1:5]
-os.makedirs(shots, exist_ok=True)
-failures = []
 XSS = "<img src=x onerror=alert(1)>"
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
 
 
 def api(method, path, body=None, auth=None, headers=None):
@@ -41,27 +30,9 @@ def api(method, path, body=None, auth=None, headers=None):
         return error.code, json.load(error)
 
 
-options = Options()
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--window-size=1200,1600", "--lang=en-US", "--no-first-run", "--disable-extensions"]:
-    options.add_argument(argument)
-options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
-wait = WebDriverWait(driver, 15)
-
-
-def console_errors(allowed=()):
-    errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-    return [e for e in errors if not any(a in e for a in allowed)]
-
-
-def ready():
-    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-state") == "ready")
-
-
-def shot(name):
-    driver.save_screenshot(os.path.join(shots, name + ".png"))
+session = BrowserSession(shots, height=1600)
+driver, wait, check, console_errors, ready, shot = (session.driver, session.wait, session.check, session.console_errors,
+                                                    session.ready, session.shot)
 
 
 def tables():
@@ -173,9 +144,4 @@ try:
     shot("offerings-rollback")
     check(console_errors(allowed=("412", "422")) == [], "console errors: %r" % console_errors(allowed=("412", "422")))
 finally:
-    driver.quit()
-
-if failures:
-    print("%d check(s) failed" % len(failures))
-    sys.exit(1)
-print("all offerings page checks passed")
+    session.finish("all offerings page checks passed")

@@ -114,6 +114,20 @@ struct StoreOfferingsTests {
         await other.close()
     }
 
+    @Test func afterASwitchThePreviousCustomersAnswerIsNotShown() async throws {
+        let server = try ScriptedOfferingsServer()
+        server.set(ShopOfferings.answer(version: 5, current: "intro"))
+        let store = try await Self.launch(Harness(), server.url)
+        #expect(await store.offerings().version == 5)
+        _ = try await store.switchCustomer(to: "user-2")
+        #expect(await store.cachedOfferings().source == .bundled, "user-1's answer is not user-2's")
+        let asked = await store.offerings()
+        #expect(asked.source == .server && asked.version == 5)
+        #expect(server.requests.last?.queryValues("appUserId") == ["user-2"])
+        #expect(server.requests.last?.header("If-None-Match") == nil, "user-1's ETag is not sent for user-2")
+        await store.close()
+    }
+
     @Test func withNeitherServerNorKeptCopyTheBundledCatalogIsOneOffering() async throws {
         let server = try ScriptedOfferingsServer()
         server.stop()

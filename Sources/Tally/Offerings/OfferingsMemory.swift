@@ -12,8 +12,9 @@ struct OfferingsMemory: Sendable {
 
     /// The kept answers; nil until first read.
     var cache: OfferingsCache?
-    /// The last answer given per placement.
-    var shown: [Key: StoreOfferings] = [:]
+    /// The last answer given per placement, and the customer (the link's `appUserId`; nil without a link) it was
+    /// given for.
+    var shown: [Key: (appUserId: String?, answer: StoreOfferings)] = [:]
     /// When each placement was last asked of the server (monotonic).
     var askedAt: [Key: ContinuousClock.Instant] = [:]
     /// Skipped packages already reported in ``Store/diagnostics`` (each once per process).
@@ -21,15 +22,26 @@ struct OfferingsMemory: Sendable {
 
     static func key(_ placement: String?) -> Key { placement.map(UTF8Key.init) }
 
-    /// Keeps `answer` as the last one for its placement; returns the one it replaces.
-    mutating func remember(_ answer: StoreOfferings) -> StoreOfferings? {
+    /// The last answer given for `placement` to `appUserId` (compared as bytes): an answer given to a customer
+    /// switched away from is not this one's (its experiment arm and targeting were that customer's).
+    func last(_ placement: Key, for appUserId: String?) -> StoreOfferings? {
+        guard let shown = shown[placement], (shown.appUserId == nil) == (appUserId == nil),
+              (shown.appUserId ?? "").hasSameBytes(as: appUserId ?? "") else { return nil }
+        return shown.answer
+    }
+
+    /// Keeps `answer` as the last one for its placement, given to `appUserId`; returns the one it replaces when
+    /// it was given to the same customer.
+    mutating func remember(_ answer: StoreOfferings, for appUserId: String?) -> StoreOfferings? {
         let key = Self.key(answer.placement)
         if shown[key] == nil, shown.count >= Self.maximumPlacements,
            let oldest = askedAt.min(by: { $0.value < $1.value })?.key {
             shown[oldest] = nil
             askedAt[oldest] = nil
         }
-        return shown.updateValue(answer, forKey: key)
+        let before = last(key, for: appUserId)
+        shown[key] = (appUserId, answer)
+        return before
     }
 
     /// Whether `placement` was asked of the server less than `interval` seconds ago.

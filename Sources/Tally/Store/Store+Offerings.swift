@@ -17,17 +17,21 @@ extension Store {
     /// also emitted as ``StoreEvent/offeringsChanged(_:)``; ``refresh()`` asks again for every placement asked.
     public func offerings(placement: String? = nil) async -> StoreOfferings {
         let answer = await askOfferings(placement: placement)
-        if let before = offeringsMemory.remember(answer), !answer.showsSame(as: before) {
+        // After a switch during the request, the answer is the new customer's kept one (see askOfferings).
+        let customerId = serverLink?.appUserId
+        if let before = offeringsMemory.remember(answer, for: customerId), !answer.showsSame(as: before) {
             emit([.offeringsChanged(answer)])
         }
         return answer
     }
 
-    /// The offerings for `placement` without asking the server: the last answer given in this process, else the
-    /// one kept in `offerings-cache.json` for this server and customer (``OfferingsSource/cache``; at cold start,
+    /// The offerings for `placement` without asking the server: the last answer given in this process to this
+    /// customer, else the one kept in `offerings-cache.json` for this server and customer (``OfferingsSource/cache``; at cold start,
     /// before the network answers), else the bundled catalog.
     public func cachedOfferings(placement: String? = nil) async -> StoreOfferings {
-        if let shown = offeringsMemory.shown[OfferingsMemory.key(placement)] { return shown }
+        if let shown = offeringsMemory.last(OfferingsMemory.key(placement), for: serverLink?.appUserId) {
+            return shown
+        }
         if let (entry, answer) = keptOfferings(placement: placement) {
             return await storeOfferings(answer, placement: placement, source: .cache, answeredAt: entry.savedAt)
         }
@@ -66,7 +70,7 @@ extension Store {
             guard let kept else { return await bundledOfferings(placement: placement, problem: nil) }
             return await storeOfferings(kept.answer, placement: placement, source: .server, answeredAt: now)
         case .failed(let problem):
-            if offeringsMemory.shown[OfferingsMemory.key(placement)]?.problem == nil {
+            if offeringsMemory.last(OfferingsMemory.key(placement), for: customerId)?.problem == nil {
                 report(StoreDiagnostic(.offeringsUnavailable, "the server's offerings for placement "
                     + "\(placement.map { "'\($0)'" } ?? "(none)") could not be read (\(problem)); showing "
                     + (kept.map { "the answer kept from \($0.entry.savedAt)" } ?? "the bundled catalog")))
