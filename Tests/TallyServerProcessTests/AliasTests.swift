@@ -46,7 +46,10 @@ extension ServerProcessTests {
             let state = try await sameState(client, anon, alice)
             #expect(JSONFields.nonConsumables(state) == ["market.premium"])
             #expect(JSONFields.balance(state) == 7, "the coins and the spend moved")
-            #expect(JSONFields.transactionIds(try await client.history(alice)).contains(premium.transactionId))
+            let history = try await client.history(alice)
+            #expect(JSONFields.transactionIds(history).contains(premium.transactionId))
+            #expect(JSONFields.items(history, kind: "alias").map { $0["alias"] as? String } == [anon],
+                    "the history says when the anonymous purchases arrived")
             let again = try await client.alias(anon, to: alice)
             #expect(again.status == 200, "\(again)")
             #expect(try again.json()["outcome"] as? String == "unchanged")

@@ -22,8 +22,10 @@ extension EntitlementAPI {
             cursor = decoded
         }
         let now = clock.now()
-        let record = try storeCall { () throws(CustomerStoreError) in try store.customer(appUserId) }
-        let items = HistoryItems.all(record, catalog: configuration.catalog,
+        let (record, aliases) = try storeCall { () throws(CustomerStoreError) in
+            (try store.customer(appUserId), try store.aliases(of: appUserId))
+        }
+        let items = HistoryItems.all(record, aliases: aliases, catalog: configuration.catalog,
                                      configuration: offerings.current().rules.configuration, now: now)
         let start = cursor.map { cursor in items.firstIndex { $0.follows(cursor) } ?? items.count } ?? 0
         let page = items[start..<min(items.count, start + limit)]

@@ -3,9 +3,9 @@ import TallyCore
 
 /// A customer's history as items: transactions, ledger entries, ownership transfers and notifications.
 enum HistoryItems {
-    /// Every item of `record`, newest first; the ledger is computed through `now`.
-    static func all(_ record: CustomerRecord, catalog: Catalog, configuration: AppConfiguration,
-                    now: Date) -> [HistoryItem] {
+    /// Every item of `record` and its `aliases`, newest first; the ledger is computed through `now`.
+    static func all(_ record: CustomerRecord, aliases: [CustomerAlias] = [], catalog: Catalog,
+                    configuration: AppConfiguration, now: Date) -> [HistoryItem] {
         var items: [HistoryItem] = []
         items.reserveCapacity(record.transactions.count * 2 + record.spends.count + record.transfers.count)
         for stored in record.transactions { items.append(transaction(stored)) }
@@ -14,6 +14,7 @@ enum HistoryItems {
         for entry in ledger.entries { items.append(ledgerEntry(entry)) }
         for (index, transfer) in record.transfers.enumerated() { items.append(self.transfer(transfer, index: index)) }
         for entry in record.notifications { items.append(notification(entry)) }
+        for alias in aliases { items.append(self.alias(alias)) }
         items.sort { $0.precedes($1) }
         return items
     }
@@ -61,6 +62,11 @@ enum HistoryItems {
             writer.field("fromAppUserId", transfer.fromAppUserId)
             writer.field("toAppUserId", transfer.toAppUserId)
         }
+    }
+
+    /// The moment an anonymous id became an alias of the customer (and its purchases moved here).
+    private static func alias(_ alias: CustomerAlias) -> HistoryItem {
+        item("alias", date: alias.created, id: alias.alias) { writer in writer.field("alias", alias.alias) }
     }
 
     private static func notification(_ entry: NotificationEntry) -> HistoryItem {

@@ -134,6 +134,7 @@ function historyRow(item) {
       break;
     case "ledger": detail = `${item.entry} ${item.amount} ${item.currency}`; break;
     case "transfer": detail = `${item.originalTransactionId}: ${item.fromAppUserId} → ${item.toAppUserId}`; break;
+    case "alias": detail = `${item.alias} became an alias: its purchases moved here`; break;
     case "notification": detail = [item.type, item.subtype].filter(Boolean).join(" / "); state = item.result; break;
     default: detail = item.kind;
   }
