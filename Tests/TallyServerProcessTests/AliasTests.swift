@@ -179,6 +179,31 @@ extension ServerProcessTests {
             #expect(String(decoding: page.body, as: UTF8.self).contains("Aliases"), "the customer page lists them")
         }
 
+        @Test func postsInFlightDuringTheAliasAllLandWithTheIdentifiedCustomer() async throws {
+            let fixture = try ServerFixture()
+            let client = fixture.client
+            var market = try fixture.market()
+            let anon = Self.anonymous()
+            var purchases: [String] = []
+            for _ in 0..<24 { purchases.append(try market.buySigned("market.coins.10", account: "device").1) }
+            let all = purchases
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, jws) in all.enumerated() {
+                    group.addTask {
+                        if index == 12 { _ = try await client.alias(anon, to: "alice") }
+                        return try await client.postTransaction(jws, for: anon).status
+                    }
+                }
+                var found: [Int] = []
+                for try await status in group { found.append(status) }
+                return found
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            let state = try await sameState(client, anon, "alice")
+            #expect(JSONFields.balance(state) == 240, "every post, before, during or after the alias, is alice's")
+            #expect(JSONFields.transactionIds(try await client.history("alice")).count == 24)
+        }
+
         @Test func twoServersOnOnePostgreSQLAnswerTheAliasedStateByEitherId() async throws {
             guard let cluster = try PostgresCluster.shared() else { return }
             let pair = try ServerPair(cluster: cluster)
