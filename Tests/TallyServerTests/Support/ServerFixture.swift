@@ -42,7 +42,8 @@ struct ServerFixture {
     init(ownership: OwnershipPolicy = .transfer, limits: ServerLimits = ServerLimits(requestsPerSecond: 1000, burst: 1000),
          environments: [StoreEnvironment] = [.sandbox], bundleId: String = "com.example.market",
          catalog: Catalog? = nil, appConfiguration: AppConfiguration? = nil,
-         database: StoreUnderTest? = nil, signing: SigningSettings? = nil) throws {
+         database: StoreUnderTest? = nil, signing: SigningSettings? = nil,
+         offerings: OfferingsSettings = OfferingsSettings()) throws {
         self.database = database
         let authority = try Signing.authority()
         signer = try authority.signer()
@@ -53,6 +54,7 @@ struct ServerFixture {
                                                environments: environments, roots: [root]),
             ownership: ownership, keys: Self.keys, limits: limits)
         configuration.signing = signing
+        configuration.offerings = offerings
         clock = TestClock(Self.start)
         directory = try TemporaryDirectory()
         let credits = CurrencyCredits(catalog: configuration.catalog, configuration: configuration.appConfiguration)
