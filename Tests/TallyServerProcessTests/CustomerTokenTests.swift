@@ -32,6 +32,24 @@ extension ServerProcessTests {
                                           headers: token.map { ["Tally-Customer-Token": $0] } ?? [:])
         }
 
+        /// Offerings are not private: no token is needed even with `requireToken`; one sent must be the customer's.
+        @Test func offeringsNeedNoTokenButOneSentMustSpeakForTheCustomerAsked() async throws {
+            let fixture = try fixture()
+            #expect(try await fixture.client.offerings(["appUserId": "alice@example.com"]).status == 200)
+            let alice = try token(fixture, for: "alice@example.com")
+            let own = try await fixture.client.offerings(["appUserId": "alice@example.com"],
+                                                         headers: ["Tally-Customer-Token": alice])
+            #expect(own.status == 200, "\(own)")
+            let other = try await fixture.client.offerings(["appUserId": "bob@example.com"],
+                                                           headers: ["Tally-Customer-Token": alice])
+            #expect(other.status == 403 && other.errorCode == "customer_token_mismatch", "\(other)")
+            let none = try await fixture.client.offerings([:], headers: ["Tally-Customer-Token": alice])
+            #expect(none.status == 400, "a token without the appUserId it speaks for: \(none)")
+            let forged = try await fixture.client.offerings(["appUserId": "alice@example.com"],
+                                                            headers: ["Tally-Customer-Token": alice + "x"])
+            #expect(forged.status == 401 && forged.errorCode == "invalid_customer_token", "\(forged)")
+        }
+
         @Test func thePublicKeyAloneNoLongerReadsOrWritesACustomer() async throws {
             let fixture = try fixture()
             var market = try fixture.market()

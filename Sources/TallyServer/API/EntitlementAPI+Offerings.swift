@@ -3,7 +3,8 @@ import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {
-    /// `GET /v1/offerings?placement=&appUserId=&storefront=&appVersion=` (public key): every offering of the live
+    /// `GET /v1/offerings?placement=&appUserId=&storefront=&appVersion=` (public key, and the customer's token when
+    /// the app has one): every offering of the live
     /// document and the one chosen for the placement and customer (TallyCore's `OfferingsDocument/choose`). The ETag
     /// names the document and what was chosen, so `If-None-Match` is answered 304 without building the body.
     func getOfferings(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
@@ -17,6 +18,12 @@ extension EntitlementAPI {
         let appVersion = try Self.queryText(request, "appVersion", maxBytes: 64)
         if let appVersion, AppVersionNumber(appVersion) == nil {
             throw .invalidRequest("appVersion must be a dotted version such as 2.1 (CFBundleShortVersionString)")
+        }
+        // A customer token, when sent, must speak for the `appUserId` asked about (an app that sends one finds a
+        // wrong one out here too); the answer itself is not private, so none is required.
+        if request.header(CustomerTokenCheck.headerName) != nil {
+            guard let appUserId else { throw .invalidRequest("a customer token needs the appUserId it speaks for") }
+            if let refusal = customerTokens.refusal(request, appUserId: appUserId) { throw refusal }
         }
         let context = OfferingsContext(appUserId: appUserId, storefront: storefront, appVersion: appVersion)
         let (current, experiment) = live.document.choose(placement: placement, context: context)
