@@ -15,8 +15,11 @@ struct OfferingsMemory: Sendable {
     /// The last answer given per placement, and the customer (the link's `appUserId`; nil without a link) it was
     /// given for.
     var shown: [Key: (appUserId: String?, answer: StoreOfferings)] = [:]
-    /// When each placement was last asked of the server (monotonic).
-    var askedAt: [Key: ContinuousClock.Instant] = [:]
+    /// When each placement was last asked of the server: the system's uptime (monotonic; Swift's clocks need iOS 16).
+    var askedAt: [Key: TimeInterval] = [:]
+
+    /// Now, as ``askedAt`` counts it.
+    static var now: TimeInterval { ProcessInfo.processInfo.systemUptime }
     /// Skipped packages already reported in ``Store/diagnostics`` (each once per process).
     var reportedSkips: Set<SkippedPackage> = []
 
@@ -47,6 +50,6 @@ struct OfferingsMemory: Sendable {
     /// Whether `placement` was asked of the server less than `interval` seconds ago.
     func askedRecently(_ placement: Key, within interval: TimeInterval) -> Bool {
         guard interval > 0, let asked = askedAt[placement] else { return false }
-        return asked.duration(to: .now) < .milliseconds(Int64(interval * 1000))
+        return Self.now - asked < interval
     }
 }

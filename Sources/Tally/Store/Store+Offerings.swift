@@ -55,7 +55,7 @@ extension Store {
         }
         let kept = keptOfferings(placement: placement)
         let customerId = link.appUserId
-        offeringsMemory.askedAt[OfferingsMemory.key(placement)] = .now
+        offeringsMemory.askedAt[OfferingsMemory.key(placement)] = OfferingsMemory.now
         let fetch = await server.offerings(placement: placement, storefront: await backend.storefront,
                                            appVersion: link.appVersion, etag: kept?.entry.etag)
         // A customer switched while the request ran: its answer was chosen for the one before.
