@@ -9,13 +9,11 @@ extension EntitlementAPI {
     /// names the document and what was chosen, so `If-None-Match` is answered 304 without building the body.
     func getOfferings(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let live = offerings.current()
-        let placement = try Self.queryText(request, "placement", maxBytes: OfferingsLimits.maxIdBytes)
-        let appUserId = try Self.queryText(request, "appUserId", maxBytes: Router.maxAppUserIdBytes)
-        let storefront = try Self.queryText(request, "storefront", maxBytes: 3)
+        let query = try Self.offeringsQuery(request)
+        let placement = query[0], appUserId = query[1], storefront = query[2], appVersion = query[3]
         if let storefront, storefront.utf8.count != 3 || !storefront.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) {
             throw .invalidRequest("storefront must be an ISO 3166-1 alpha-3 code such as USA (StoreKit's countryCode)")
         }
-        let appVersion = try Self.queryText(request, "appVersion", maxBytes: 64)
         if let appVersion, AppVersionNumber(appVersion) == nil {
             throw .invalidRequest("appVersion must be a dotted version such as 2.1 (CFBundleShortVersionString)")
         }
@@ -28,23 +26,29 @@ extension EntitlementAPI {
         let context = OfferingsContext(appUserId: appUserId, storefront: storefront, appVersion: appVersion)
         let (current, experiment) = live.document.choose(placement: placement, context: context)
         let tag = Self.offeringsETag(live, current: current, placement: placement, experiment: experiment)
-        let headers = [HTTPResponse.Field("ETag", tag), HTTPResponse.Field("Cache-Control", "private, no-cache")]
+        let headers = [HTTPResponse.Field("ETag", tag), Self.offeringsCacheControl]
         if let condition = request.header("if-none-match"), Self.matches(condition, tag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        var body = Array(#"{"current":"#.utf8)
-        body += current.map { JSONTree.string($0).canonicalBytes() } ?? Array("null".utf8)
-        body += Array(#","experiment":"#.utf8)
-        if let experiment {
-            body += JSONTree.object(["id": .string(experiment.id), "arm": .string(experiment.arm)]).canonicalBytes()
-        } else {
-            body += Array("null".utf8)
+        let body = live.answer(current: current, placement: placement, experiment: experiment) {
+            var body = Array(#"{"current":"#.utf8)
+            body += current.map { JSONTree.string($0).canonicalBytes() } ?? Array("null".utf8)
+            body += Array(#","experiment":"#.utf8)
+            if let experiment {
+                body += JSONTree.object(["id": .string(experiment.id), "arm": .string(experiment.arm)]).canonicalBytes()
+            } else {
+                body += Array("null".utf8)
+            }
+            body += Array(#","offerings":"#.utf8) + live.offeringsJSON + Array(#","placement":"#.utf8)
+            body += placement.map { JSONTree.string($0).canonicalBytes() } ?? Array("null".utf8)
+            body += Array(#","version":\#(live.version)}"#.utf8)
+            return body
         }
-        body += Array(#","offerings":"#.utf8) + live.offeringsJSON + Array(#","placement":"#.utf8)
-        body += placement.map { JSONTree.string($0).canonicalBytes() } ?? Array("null".utf8)
-        body += Array(#","version":\#(live.version)}"#.utf8)
         return HTTPResponse(status: 200, headers: [APIResponse.jsonContentType] + headers, body: body)
     }
+
+    /// What every offerings answer says to caches: the client's own may keep it, and must ask again (with the ETag).
+    static let offeringsCacheControl = HTTPResponse.Field("Cache-Control", "private, no-cache")
 
     /// `GET /v1/offerings/document[?version=N]` (secret or dashboard key): a saved version (the newest by default)
     /// with its document, read from the store (not this server's copy), ETag `"N"`.
@@ -165,21 +169,35 @@ extension EntitlementAPI {
     /// `"<document tag>-<version>-<choice>"`: changes when the document or what was chosen from it changes.
     static func offeringsETag(_ live: OfferingsSnapshot, current: String?, placement: String?,
                               experiment: ExperimentAssignment?) -> String {
+        // FNV-1a over each part (absent: 0; present: 1 and its bytes), each closed by 0xFF; no allocation.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in [current, placement, experiment?.id, experiment?.arm] {
-            for byte in (part.map { [1] + Array($0.utf8) } ?? [0]) + [0xFF] {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        func add(_ part: String?) {
+            if let part {
+                add(1)
+                part.utf8.forEach(add)
+            } else {
+                add(0)
             }
+            add(0xFF)
         }
-        return "\"\(live.documentTag)-\(live.version)-\(String(hash, radix: 16))\""
+        add(current)
+        add(placement)
+        add(experiment?.id)
+        add(experiment?.arm)
+        return live.etagPrefix + String(hash, radix: 16) + "\""
     }
 
-    /// Whether an `If-None-Match` value (a list of entity tags, weak ones compared weakly, or `*`) names `tag`.
+    /// Whether an `If-None-Match` value (a list of entity tags, weak ones compared weakly, or `*`) names `tag`,
+    /// compared as bytes; the usual single tag sent back as received is one comparison.
     static func matches(_ condition: String, _ tag: String) -> Bool {
-        condition.split(separator: ",").contains { item in
-            var text = item.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("W/") { text.removeFirst(2) }
-            return text == "*" || text == tag
+        if condition.utf8.elementsEqual(tag.utf8) { return true }
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        return condition.utf8.split(separator: UInt8(ascii: ",")).contains { item in
+            var text = item.drop(while: blank)
+            while let last = text.last, blank(last) { text = text.dropLast() }
+            if text.starts(with: "W/".utf8) { text = text.dropFirst(2) }
+            return text.elementsEqual("*".utf8) || text.elementsEqual(tag.utf8)
         }
     }
 
@@ -192,6 +210,25 @@ extension EntitlementAPI {
             throw .invalidRequest("If-Match must be the version this change follows, in quotes, such as \"3\"")
         }
         return version
+    }
+
+    /// `placement`, `appUserId`, `storefront` and `appVersion` of `GET /v1/offerings`, in that order, read in one pass
+    /// (names compared as bytes; others ignored): nil when absent; 400 when empty, repeated or over its limit.
+    static func offeringsQuery(_ request: HTTPRequest) throws(APIError) -> [String?] {
+        let names = ["placement", "appUserId", "storefront", "appVersion"]
+        let limits = [OfferingsLimits.maxIdBytes, Router.maxAppUserIdBytes, 3, 64]
+        var values: [String?] = [nil, nil, nil, nil]
+        for item in request.queryItems {
+            guard let index = names.firstIndex(where: { $0.utf8.elementsEqual(item.name.utf8) }) else { continue }
+            let name = names[index], value = item.value
+            guard values[index] == nil else { throw .invalidRequest("\(name) is given more than once") }
+            guard !value.isEmpty else { throw .invalidRequest("\(name) is empty") }
+            guard value.utf8.count <= limits[index] else {
+                throw .invalidRequest("\(name) is \(value.utf8.count) bytes; the limit is \(limits[index])")
+            }
+            values[index] = value
+        }
+        return values
     }
 
     /// A query item's text: nil when absent; 400 when empty, repeated or longer than `maxBytes`.

@@ -60,7 +60,7 @@ enum SpendBenchmark {
                 headers: ["Authorization: \(setup.authorization)", "Content-Type: application/json"],
                 script: files.script, scriptArguments: [files.requests.path, String(round.threads)]))
         }
-        guard let fresh = rounds[freshCustomer].map(Combined.init), let long = rounds[longHistoryCustomer].map(Combined.init)
+        guard let fresh = rounds[freshCustomer].map(WrkRounds.init), let long = rounds[longHistoryCustomer].map(WrkRounds.init)
         else { return }
         Report.line(String(format: "POST …/spend, fresh customer: %.0f spends/s, p50 %.2f ms, p99 %.2f ms",
                            fresh.rate, fresh.p50 * 1e3, fresh.p99 * 1e3))
@@ -80,22 +80,6 @@ enum SpendBenchmark {
         if let most = rounds.values.joined().map(\.requests).max(), most > count {
             Report.line("note: a round sent \(most) spends for \(count) ids: repeats (answered `duplicate`) are "
                 + "included; raise TALLY_BENCH_SPENDS")
-        }
-    }
-
-    /// One customer's rounds taken together.
-    private struct Combined {
-        var rate: Double, p50: Double, p99: Double, requests: Int, non2xx: Int, socketErrors: Int
-
-        init(_ rounds: [WrkResult]) {
-            let seconds = rounds.reduce(0) { $0 + Double($1.requests) / max($1.requestsPerSecond, 1e-9) }
-            requests = rounds.reduce(0) { $0 + $1.requests }
-            rate = seconds > 0 ? Double(requests) / seconds : 0
-            let p50s = rounds.map(\.p50).sorted()
-            p50 = p50s.isEmpty ? 0 : p50s[p50s.count / 2]
-            p99 = rounds.map(\.p99).max() ?? 0
-            non2xx = rounds.reduce(0) { $0 + $1.non2xx }
-            socketErrors = rounds.reduce(0) { $0 + $1.socketErrors }
         }
     }
 
