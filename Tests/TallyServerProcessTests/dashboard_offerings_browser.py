@@ -78,7 +78,9 @@ try:
     check(t["Offerings"][1][1] == XSS, "markup shown as text: %r" % t["Offerings"][1][1])
     check(driver.find_elements(By.CSS_SELECTOR, "img[src=x]") == [], "no markup made it into the page")
     check("monthly → market.pro.monthly" in t["Offerings"][0][2], "packages with their products")
-    check(t["Placements"] == [["onboarding", "intro"], ["settings", "default"]], "placements: %r" % t.get("Placements"))
+    chosen = driver.execute_script(
+        "return [...document.querySelectorAll('select.placement-offering')].map(s => [s.dataset.placement, s.value])")
+    check(chosen == [["onboarding", "intro"], ["settings", "default"]], "placements: %r" % chosen)
     arms = driver.find_element(By.CSS_SELECTOR, ".arms").text
     check(arms == "a: 50% → intro · b: 50% → default", "the experiment split: %r" % arms)
     widths = driver.execute_script(
@@ -91,11 +93,22 @@ try:
     driver.find_element(By.ID, "offerings-save").click()
     wait.until(lambda d: "secret key" in text_of("offerings-status"))
 
-    # An edit saved with the secret key: a 30/70 split and intro as current.
+    # An edit saved with the secret key: a 30/70 split set with the shares' fields, the settings placement moved to
+    # intro with its menu, and intro as current in the JSON.
     document["current"] = "intro"
-    document["targeting"][0]["experiment"]["arms"][0]["percent"] = 30
-    document["targeting"][0]["experiment"]["arms"][1]["percent"] = 70
     set_editor(document)
+    for arm, share in [("a", "30"), ("b", "70")]:
+        field = driver.find_element(By.CSS_SELECTOR, "input.arm-percent[data-arm='%s']" % arm)
+        field.clear()
+        field.send_keys(share)
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", field)
+    menu = driver.find_element(By.CSS_SELECTOR, "select.placement-offering[data-placement='settings']")
+    menu.find_element(By.CSS_SELECTOR, "option[value='intro']").click()
+    check("Edited; not saved yet" in text_of("offerings-status"), "the controls say the edit is not saved yet")
+    edited = json.loads(driver.execute_script("return document.getElementById('offerings-json').value"))
+    check([a["percent"] for a in edited["targeting"][0]["experiment"]["arms"]] == [30, 70], "the shares in the JSON")
+    check(edited["placements"]["settings"] == "intro" and edited["current"] == "intro", "the placement in the JSON")
+    document = edited
     driver.find_element(By.ID, "secret-key").send_keys(secret)
     driver.find_element(By.ID, "offerings-save").click()
     wait.until(lambda d: text_of("offerings-version") == "version 3")
@@ -104,6 +117,8 @@ try:
     check(driver.find_element(By.CSS_SELECTOR, ".arms").text == "a: 30% → intro · b: 70% → default", "the new split")
     status, answer = api("GET", "/v1/offerings", auth=None)
     check(answer["current"] == "intro" and answer["version"] == 3, "the API serves the page's edit: %r" % answer.get("current"))
+    status, settings = api("GET", "/v1/offerings?placement=settings")
+    check(settings["current"] == "intro", "the settings placement moved: %r" % settings.get("current"))
     check(driver.execute_script("return Object.keys(sessionStorage).concat(Object.keys(localStorage)).join()")
           == "tally.dashboardKey", "the secret key is kept in no storage")
     shot("offerings-saved")

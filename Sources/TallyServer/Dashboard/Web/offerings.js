@@ -1,5 +1,6 @@
 // The Offerings page: the live offerings document (offerings, placements, targeting and the experiment split),
-// edited as JSON and saved with a secret key (the dashboard key only reads), with its history and rollback.
+// edited as JSON (or a placement's offering and an experiment's shares with controls, which write into the JSON) and
+// saved with a secret key (the dashboard key only reads), with its history and rollback.
 import { get, send, path, APIError } from "./api.js";
 import { el, table, formatDate } from "./dom.js";
 
@@ -65,6 +66,29 @@ export async function offerings(view) {
   });
 
   const names = new Map(doc.offerings.map((o) => [o.id, o]));
+  // Structured edits write into the JSON in the editor; Save sends it.
+  function edit(change) {
+    let draft;
+    try { draft = JSON.parse(editor.value); } catch (error) {
+      status.className = "error"; status.textContent = "Not JSON: " + error.message; return;
+    }
+    change(draft);
+    editor.value = JSON.stringify(draft, null, 2);
+    status.className = "note";
+    status.textContent = "Edited; not saved yet.";
+  }
+  const placementSelect = (placement) => el("select", {
+    className: "placement-offering", "data-placement": placement, "aria-label": `Offering of ${placement}`,
+    onchange: (event) => edit((draft) => { draft.placements[placement] = event.target.value; }),
+  }, doc.offerings.map((o) => el("option", { value: o.id, selected: o.id === doc.placements[placement], text: o.id })));
+  const armInputs = (ruleIndex, arms) => el("div", { className: "toolbar" }, arms.map((arm, armIndex) =>
+    el("label", {}, `${arm.id} `, el("input", {
+      type: "number", min: 0, max: 100, step: "0.01", value: arm.percent, className: "arm-percent",
+      "data-rule": doc.targeting[ruleIndex].id, "data-arm": arm.id, "aria-label": `Share of arm ${arm.id} (%)`,
+      onchange: (event) => edit((draft) => {
+        draft.targeting[ruleIndex].experiment.arms[armIndex].percent = Number(event.target.value);
+      }),
+    }), "%")));
   view.replaceChildren(
     el("h2", {}, "Offerings ", el("span", { id: "offerings-version", text: `version ${live.version}` })),
     el("p", { className: "note", text: `Saved ${formatDate(live.savedAt)} (${live.origin}). Current: ${doc.current ?? "none"}.` }),
@@ -72,10 +96,11 @@ export async function offerings(view) {
     table(["Offering", "Description", "Packages", ""], doc.offerings.map((o) => [o.id, o.description, packagesText(o),
       o.id === doc.current ? "current" : ""]), "Offerings"),
     el("h3", { text: "Placements" }),
-    table(["Placement", "Offering"], Object.keys(doc.placements).sort().map((p) => [p, doc.placements[p]]), "Placements"),
+    table(["Placement", "Offering"], Object.keys(doc.placements).sort().map((p) => [p, placementSelect(p)]), "Placements"),
     el("h3", { text: "Targeting and experiments (first match wins)" }),
-    table(["Rule", "For", "Shows"], doc.targeting.map((r) => [r.id, conditions(r),
-      r.experiment ? split(r.experiment.arms) : (names.has(r.offering) ? r.offering : `${r.offering} (missing)`)]), "Targeting"),
+    table(["Rule", "For", "Shows"], doc.targeting.map((r, index) => [r.id, conditions(r),
+      r.experiment ? el("div", {}, split(r.experiment.arms), armInputs(index, r.experiment.arms))
+        : (names.has(r.offering) ? r.offering : `${r.offering} (missing)`)]), "Targeting"),
     el("h3", { text: "Edit" }),
     form,
     el("h3", { text: "History" }),
