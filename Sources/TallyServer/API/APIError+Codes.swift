@@ -12,6 +12,10 @@ extension APIError {
         401, "unauthorized", "send a configured key as 'Authorization: Bearer <key>'",
         headers: [HTTPResponse.Field("WWW-Authenticate", "Bearer")])
     static let forbidden = APIError(403, "forbidden", "this key's role may not use this route (a public key: no spends or history; a dashboard key: reads only)")
+    static func offerNotAllowed(_ offerIdentifier: String) -> APIError {
+        APIError(403, "offer_not_allowed", "offers.promotional in tally-server.json does not list the offer '\(offerIdentifier)'")
+    }
+    static func invalidOffer(_ message: String) -> APIError { APIError(422, "invalid_offer", message) }
     static let notFound = APIError(404, "not_found", "no such route; see docs/server.md for the API")
     static func unknownCurrency(_ currency: String, known: [String]) -> APIError {
         APIError(404, "unknown_currency", "tally.json defines no currency '\(currency)' (currencies: "

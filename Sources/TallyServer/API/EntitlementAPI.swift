@@ -162,6 +162,8 @@ public final class EntitlementAPI: Sendable {
         case .offeringsDocument: return try offeringsDocument(request)
         case .offeringsHistory: return try offeringsHistory(request)
         case .offeringsRollback: return try rollBackOfferings(request)
+        case .promotionalOfferSignature: return try promotionalOfferSignature(request)
+        case .introductoryOfferEligibility: return try introductoryOfferEligibility(request)
         }
     }
 

@@ -17,7 +17,8 @@ extension Route {
         case .appleNotifications: min(notifications.maxBodyBytes, limits.maxBodyBytes)
         case .receipts: limits.maxBodyBytes
         case .transactions: min(limits.maxTransactionBodyBytes, limits.maxBodyBytes)
-        case .spend, .aliases: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
+        case .spend, .aliases, .promotionalOfferSignature, .introductoryOfferEligibility:
+            min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .attributes: limits.maxBodyBytes
         case .offeringsUpdate: limits.maxBodyBytes
         case .offeringsRollback: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)

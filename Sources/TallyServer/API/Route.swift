@@ -39,6 +39,10 @@ enum Route: String, Sendable, CaseIterable {
     case offeringsHistory = "/v1/offerings/history"
     /// Saves an earlier version's document again.
     case offeringsRollback = "/v1/offerings/rollback"
+    /// A promotional offer's V1 signature and V2 JWS, signed with the in-app purchase key (docs/server.md, *Offers*).
+    case promotionalOfferSignature = "/v1/offers/promotional/signature"
+    /// An introductory offer eligibility JWS from the customer's stored history (docs/server.md, *Offers*).
+    case introductoryOfferEligibility = "/v1/offers/introductory/eligibility"
 
     /// The template: the metrics label and the access log's route.
     var template: String { self == .offeringsUpdate ? Route.offerings.rawValue : rawValue }
@@ -50,7 +54,7 @@ enum Route: String, Sendable, CaseIterable {
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
              .offeringsDocument, .offeringsHistory, .dashboardIdentity: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
-             .aliases, .attributes: "POST"
+             .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility: "POST"
         case .offeringsUpdate: "PUT"
         }
     }
@@ -88,7 +92,8 @@ enum Route: String, Sendable, CaseIterable {
     var role: KeyRole? {
         switch self {
         case .customer, .transactions, .receipts, .accountToken, .offerings, .aliases, .attributes: .public
-        case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback: .secret
+        case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback, .promotionalOfferSignature,
+             .introductoryOfferEligibility: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
              .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile: nil

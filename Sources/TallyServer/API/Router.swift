@@ -18,6 +18,8 @@ enum Router {
         case "/v1/offerings/document": return RouteMatch(route: .offeringsDocument)
         case "/v1/offerings/history": return RouteMatch(route: .offeringsHistory)
         case "/v1/offerings/rollback": return RouteMatch(route: .offeringsRollback)
+        case "/v1/offers/promotional/signature": return RouteMatch(route: .promotionalOfferSignature)
+        case "/v1/offers/introductory/eligibility": return RouteMatch(route: .introductoryOfferEligibility)
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)

@@ -5,7 +5,7 @@ import TallyHTTP
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
-                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "clock", "store",
+                                  "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "offers", "clock", "store",
                                   "dashboard", "customers", "signing", "transfersPerChainPerHour", "offerings"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
@@ -105,6 +105,7 @@ extension ServerConfiguration {
         let customers = loadCustomers(members["customers"], reader: &reader)
         let signing = loadSigning(members["signing"], reader: &reader)
         let offerings = loadOfferings(members["offerings"], catalog: catalog, app: app, reader: &reader)
+        let offers = loadOffers(members["offers"], reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
@@ -115,6 +116,7 @@ extension ServerConfiguration {
         configuration.signing = signing
         configuration.transferLimit = transferLimit
         configuration.offerings = offerings
+        configuration.offers = offers
         return configuration
     }
 

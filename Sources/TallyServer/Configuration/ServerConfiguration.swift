@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var transferLimit = TransferLimit()
     /// The offerings document's seed and refresh (`offerings`).
     public var offerings = OfferingsSettings()
+    /// Which promotional offers the server signs (`offers`).
+    public var offers = OfferSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

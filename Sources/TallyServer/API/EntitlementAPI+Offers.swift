@@ -1,0 +1,121 @@
+import Foundation
+import TallyCore
+import TallyCrypto
+import TallyHTTP
+
+extension EntitlementAPI {
+    /// `POST /v1/offers/promotional/signature` (secret key): the V1 signature and the V2 JWS of a promotional offer
+    /// that `offers.promotional` lists, for an auto-renewable product of the catalog whose promotional offers hold it.
+    func promotionalOfferSignature(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let body = try bodyObject(request)
+        let productId = try requiredString(body, "productId")
+        let offerIdentifier = try requiredString(body, "offerIdentifier")
+        let token = try optionalString(body, "appAccountToken")
+        let accountToken = try token.map { (text) throws(APIError) in
+            guard let canonical = AccountToken.canonical(text) else {
+                throw .invalidRequest("the field \"appAccountToken\" must be a UUID")
+            }
+            return canonical
+        }
+        let transactionId = try optionalString(body, "transactionId")
+        let signatures = try offerSignatures()
+        let subscription = try autoRenewable(productId)
+        guard subscription.promotionalOffers.contains(where: { $0.id.map { $0.hasSameBytes(as: offerIdentifier) } ?? false })
+        else { throw .invalidOffer("the product '\(productId)' has no promotional offer '\(offerIdentifier)' in the catalog") }
+        guard configuration.offers.allowsPromotional(offerIdentifier) else { throw .offerNotAllowed(offerIdentifier) }
+        let now = clock.now()
+        let v1: OfferSignatures.V1
+        let v2: String
+        do throws(CryptoError) {
+            v1 = try signatures.v1(productId: productId, offerIdentifier: offerIdentifier, appAccountToken: accountToken, now: now)
+            v2 = try signatures.v2(productId: productId, offerIdentifier: offerIdentifier, transactionId: transactionId, now: now)
+        } catch {
+            throw Self.signingFailure(error)
+        }
+        let v1JSON = JSONWriter.object { writer in
+            writer.field("keyIdentifier", v1.keyIdentifier)
+            writer.field("nonce", v1.nonce)
+            writer.field("timestamp", Int(v1.timestamp))
+            writer.field("signature", v1.signature)
+        }
+        return APIResponse.json(JSONWriter.object { writer in
+            writer.field("v1", raw: v1JSON)
+            writer.field("v2", v2)
+        })
+    }
+
+    /// `POST /v1/offers/introductory/eligibility` (secret key): the introductory offer eligibility JWS for the
+    /// customer `appUserId` and an auto-renewable product, allowing the offer when the customer's stored history
+    /// has used none in the product's group (``CustomerState/isEligibleForIntroductoryOffer(groupId:)``).
+    /// `transactionId` defaults to the customer's first stored transaction in the group, else any of theirs.
+    func introductoryOfferEligibility(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let body = try bodyObject(request)
+        let productId = try requiredString(body, "productId")
+        let appUserId = try requiredString(body, "appUserId")
+        guard appUserId.utf8.count <= Router.maxAppUserIdBytes else {
+            throw .invalidRequest("appUserId is \(appUserId.utf8.count) bytes; the limit is \(Router.maxAppUserIdBytes)")
+        }
+        if let token = try optionalString(body, "appAccountToken"), AccountToken.canonical(token) == nil {
+            throw .invalidRequest("the field \"appAccountToken\" must be a UUID")
+        }
+        let givenTransactionId = try optionalString(body, "transactionId")
+        let signatures = try offerSignatures()
+        let subscription = try autoRenewable(productId)
+        let now = clock.now()
+        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
+        let state = Self.encodeCustomer(record, rules: offerings.current().rules, now: now).state
+        let allow = state.isEligibleForIntroductoryOffer(groupId: subscription.groupId)
+        let inGroup = record.transactions.map(\.transaction)
+            .filter { configuration.catalog.product($0.productId)?.subscription?.groupId == subscription.groupId }
+            .min { $0.purchaseDate < $1.purchaseDate }
+        guard let transactionId = givenTransactionId ?? inGroup?.originalTransactionId
+            ?? record.transactions.first?.transaction.transactionId
+        else { throw .invalidRequest("the field \"transactionId\" is required: the customer has no stored transaction") }
+        let jws: String
+        do throws(CryptoError) {
+            jws = try signatures.eligibility(productId: productId, allowIntroductoryOffer: allow,
+                                             transactionId: transactionId, now: now)
+        } catch {
+            throw Self.signingFailure(error)
+        }
+        return APIResponse.json(JSONWriter.object { writer in
+            writer.field("signature", jws)
+            writer.field("allowIntroductoryOffer", allow)
+        })
+    }
+
+    /// The signer of the configured in-app purchase key; 409 `not_configured` without `appStoreServerAPI`.
+    private func offerSignatures() throws(APIError) -> OfferSignatures {
+        guard let settings = configuration.appStoreServerAPI else { throw Self.apiError(ReconcileError.notConfigured) }
+        return OfferSignatures(keyId: settings.keyId, issuerId: settings.issuerId,
+                               bundleId: configuration.verification.bundleId, key: settings.privateKey)
+    }
+
+    /// The subscription of catalog product `productId`; 422 `invalid_offer` when the catalog lacks it or it is
+    /// not an auto-renewable subscription.
+    private func autoRenewable(_ productId: String) throws(APIError) -> CatalogProduct.Subscription {
+        guard let product = configuration.catalog.product(productId) else {
+            throw .invalidOffer("the catalog has no product '\(productId)'")
+        }
+        guard product.kind == .autoRenewable, let subscription = product.subscription else {
+            throw .invalidOffer("the product '\(productId)' is not an auto-renewable subscription")
+        }
+        return subscription
+    }
+
+    /// An optional string field: nil when absent or null, 400 for another type, empty or over 1,024 bytes.
+    private func optionalString(_ members: [String: JSONTree], _ name: String) throws(APIError) -> String? {
+        guard let value = members[name] else { return nil }
+        if case .null = value { return nil }
+        let text = try requiredString(members, name)
+        guard text.utf8.count <= 1_024 else { throw .invalidRequest("the field \"\(name)\" is over 1024 bytes") }
+        return text
+    }
+
+    /// A key OpenSSL would not sign with: a server fault, logged.
+    private static func signingFailure(_ error: CryptoError) -> APIError {
+        var answer = APIError(500, "signing_failed", "the offer could not be signed with the in-app purchase key")
+        answer.logMessage = "offers: \(error)"
+        return answer
+    }
+}
