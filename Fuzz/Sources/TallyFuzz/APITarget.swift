@@ -12,13 +12,13 @@ enum APITarget {
         400: ["malformed_request", "malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
               "spend_id_too_long"],
         401: ["unauthorized", "customer_token_required", "invalid_customer_token"],
-        403: ["forbidden", "customer_token_mismatch"], 404: ["not_found", "unknown_currency", "unknown_version"],
+        403: ["forbidden", "customer_token_mismatch", "offer_not_allowed"], 404: ["not_found", "unknown_currency", "unknown_version"],
         412: ["version_conflict"], 428: ["precondition_required"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",
               "nothing_to_reconcile", "alias_conflict"],
         502: ["app_store_unavailable", "app_store_unauthorized", "app_store_unverifiable"],
-        413: ["body_too_large"], 422: ["verification_failed", "invalid_offerings", "invalid_alias", "invalid_attributes"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
+        413: ["body_too_large"], 422: ["verification_failed", "invalid_offerings", "invalid_alias", "invalid_attributes", "invalid_offer"], 429: ["rate_limited", "transfer_limited"], 501: ["unsupported_transfer_coding", "not_implemented"],
         503: ["unavailable", "not_ready", "reconcile_busy"],
     ]
 

@@ -20,7 +20,8 @@ enum RoutingTarget {
         switch match.route {
         case .healthz, .readyz, .metrics, .appleNotifications, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
-             .offeringsUpdate, .offeringsDocument, .offeringsHistory, .offeringsRollback, .dashboardIdentity:
+             .offeringsUpdate, .offeringsDocument, .offeringsHistory, .offeringsRollback, .dashboardIdentity,
+             .promotionalOfferSignature, .introductoryOfferEligibility:
             require(match.appUserId.isEmpty && match.currency.isEmpty, "\(match.route) has an appUserId or a currency")
             return
         case .spend:
