@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+extension ServerProcessTests {
+    /// A real `tally serve` signs promotional offers (V1 and V2) and introductory offer eligibility with the
+    /// configured in-app purchase key; `offer_signatures.py` verifies them with the documented algorithm and PyJWT.
+    @Suite struct OfferSignatures {
+        static let bundleId = "com.example.market", keyId = "OFFERKEY01", issuerId = "57246542-96fe-1a63-e053-0824d011072a"
+
+        /// A server whose catalog gives `market.pro.monthly` the promotional offers `winback_50` and `loyal_30`,
+        /// with `offers.promotional` listing only `winback_50`; `configured: false` leaves out `appStoreServerAPI`.
+        private static func server(configured: Bool = true) throws -> (ServerFixture, keyPath: String) {
+            let fixture = try ServerFixture()
+            let keyPath = fixture.directory.appendingPathComponent("offer-key.p8").path
+            let keygen = try BrowserTools.runScript("offer_signatures.py", ["keygen", keyPath])
+            guard keygen.status == 0 else { throw HarnessError("keygen: \(keygen.output)") }
+            let storeKitURL = fixture.directory.appendingPathComponent("Market.storekit")
+            var storeKit = try JSONSerialization.jsonObject(with: Data(contentsOf: storeKitURL)) as? [String: Any] ?? [:]
+            var groups = storeKit["subscriptionGroups"] as? [[String: Any]] ?? []
+            var subscriptions = groups[0]["subscriptions"] as? [[String: Any]] ?? []
+            subscriptions[0]["adHocOffers"] = ["winback_50", "loyal_30"].enumerated().map { index, id in
+                ["internalID": "6E1A009\(index)", "offerID": id, "paymentMode": "payUpFront", "subscriptionPeriod": "P1M",
+                 "numberOfPeriods": 1, "displayPrice": "0.99", "referenceName": id] as [String: Any]
+            }
+            groups[0]["subscriptions"] = subscriptions
+            storeKit["subscriptionGroups"] = groups
+            try JSONSerialization.data(withJSONObject: storeKit).write(to: storeKitURL)
+            try fixture.reconfigure { document in
+                document["offers"] = ["promotional": [["offerIdentifier": "winback_50"]]]
+                if configured {
+                    document["appStoreServerAPI"] = ["issuerId": issuerId, "keyId": keyId, "privateKey": keyPath,
+                                                     "environment": "Sandbox"]
+                }
+            }
+            return (fixture, keyPath)
+        }
+
+        private static func post(_ fixture: ServerFixture, _ path: String, _ body: [String: Any], key: String? = nil)
+            async throws -> HTTPReply
+        {
+            try await fixture.client.send("POST", path, key: key ?? fixture.keys.secretKey,
+                                          body: try JSONSerialization.data(withJSONObject: body))
+        }
+
+        /// Runs the verifier on `reply`'s body; its exit status and output.
+        private static func verify(_ fixture: ServerFixture, _ mode: String, _ arguments: [String], _ reply: HTTPReply)
+            throws -> (status: Int32, output: String)
+        {
+            let answer = fixture.directory.appendingPathComponent("answer-\(UUID().uuidString).json")
+            try Data(reply.body).write(to: answer)
+            return try BrowserTools.runScript("offer_signatures.py", [mode] + arguments + [answer.path])
+        }
+
+        @Test func promotionalSignaturesVerifyWithTheDocumentedStringAndAppleClaims() async throws {
+            let (fixture, keyPath) = try Self.server()
+            let token = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+            let reply = try await Self.post(fixture, "/v1/offers/promotional/signature",
+                                            ["productId": "market.pro.monthly", "offerIdentifier": "winback_50",
+                                             "appAccountToken": token, "transactionId": "2000000123456789"])
+            #expect(reply.status == 200, "\(reply)")
+            let checked = try Self.verify(fixture, "promotional", [keyPath, Self.bundleId, Self.keyId, Self.issuerId,
+                                                                   "market.pro.monthly", "winback_50", token, "2000000123456789"], reply)
+            #expect(checked.status == 0, "\(checked.output)")
+
+            let bare = try await Self.post(fixture, "/v1/offers/promotional/signature",
+                                           ["productId": "market.pro.monthly", "offerIdentifier": "winback_50"])
+            #expect(bare.status == 200, "\(bare)")
+            let bareChecked = try Self.verify(fixture, "promotional", [keyPath, Self.bundleId, Self.keyId, Self.issuerId,
+                                                                       "market.pro.monthly", "winback_50", "-", "-"], bare)
+            #expect(bareChecked.status == 0, "\(bareChecked.output)")
+            let first = try bare.json()["v1"] as? [String: Any], second = try reply.json()["v1"] as? [String: Any]
+            #expect(first?["nonce"] as? String != second?["nonce"] as? String, "each signature has a fresh nonce")
+        }
+
+        @Test func eligibilityFollowsTheStoredHistoryAndVerifies() async throws {
+            let (fixture, keyPath) = try Self.server()
+            var market = try fixture.market()
+            let (pro, proJWS) = try market.buySigned("market.pro.monthly", account: "ann")
+            #expect(try await fixture.client.postTransaction(proJWS, for: "ann").status == 200)
+
+            let used = try await Self.post(fixture, "/v1/offers/introductory/eligibility",
+                                           ["productId": "market.plus.monthly", "appUserId": "ann"])
+            #expect(used.status == 200, "\(used)")
+            let usedChecked = try Self.verify(fixture, "eligibility", [keyPath, Self.bundleId, Self.keyId, Self.issuerId,
+                                                                       "market.plus.monthly", "false", pro.originalTransactionId], used)
+            #expect(usedChecked.status == 0, "the free week ann had counts for the whole group: \(usedChecked.output)")
+
+            let fresh = try await Self.post(fixture, "/v1/offers/introductory/eligibility",
+                                            ["productId": "market.pro.monthly", "appUserId": "bob",
+                                             "transactionId": "2000000000000042"])
+            #expect(fresh.status == 200, "\(fresh)")
+            let freshChecked = try Self.verify(fixture, "eligibility", [keyPath, Self.bundleId, Self.keyId, Self.issuerId,
+                                                                        "market.pro.monthly", "true", "2000000000000042"], fresh)
+            #expect(freshChecked.status == 0, "\(freshChecked.output)")
+
+            let nothing = try await Self.post(fixture, "/v1/offers/introductory/eligibility",
+                                              ["productId": "market.pro.monthly", "appUserId": "carol"])
+            #expect(nothing.status == 400 && nothing.errorCode == "invalid_request", "\(nothing)")
+        }
+
+        @Test func refusalsNameTheirCodes() async throws {
+            let (fixture, _) = try Self.server()
+            let path = "/v1/offers/promotional/signature"
+            let publicKey = try await Self.post(fixture, path, ["productId": "market.pro.monthly", "offerIdentifier": "winback_50"],
+                                                key: fixture.keys.publicKey)
+            #expect(publicKey.status == 403 && publicKey.errorCode == "forbidden", "\(publicKey)")
+            let eligibilityPublic = try await Self.post(fixture, "/v1/offers/introductory/eligibility",
+                                                        ["productId": "market.pro.monthly", "appUserId": "ann"],
+                                                        key: fixture.keys.publicKey)
+            #expect(eligibilityPublic.status == 403 && eligibilityPublic.errorCode == "forbidden", "\(eligibilityPublic)")
+            let unlisted = try await Self.post(fixture, path, ["productId": "market.pro.monthly", "offerIdentifier": "loyal_30"])
+            #expect(unlisted.status == 403 && unlisted.errorCode == "offer_not_allowed", "\(unlisted)")
+            for (product, offer) in [("market.premium", "winback_50"), ("market.nothing", "winback_50"),
+                                     ("market.pro.yearly", "winback_50"), ("market.pro.monthly", "winback_5")] {
+                let refused = try await Self.post(fixture, path, ["productId": product, "offerIdentifier": offer])
+                #expect(refused.status == 422 && refused.errorCode == "invalid_offer", "\(product) \(offer): \(refused)")
+            }
+            let badToken = try await Self.post(fixture, path, ["productId": "market.pro.monthly", "offerIdentifier": "winback_50",
+                                                               "appAccountToken": "not-a-uuid"])
+            #expect(badToken.status == 400 && badToken.errorCode == "invalid_request", "\(badToken)")
+
+            let (unconfigured, _) = try Self.server(configured: false)
+            let missing = try await Self.post(unconfigured, path, ["productId": "market.pro.monthly", "offerIdentifier": "winback_50"])
+            #expect(missing.status == 409 && missing.errorCode == "not_configured", "\(missing)")
+        }
+    }
+}
