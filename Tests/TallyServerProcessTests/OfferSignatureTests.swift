@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TallySandbox
 
 extension ServerProcessTests {
     /// A real `tally serve` signs promotional offers (V1 and V2) and introductory offer eligibility with the
@@ -7,8 +8,8 @@ extension ServerProcessTests {
     @Suite struct OfferSignatures {
         static let bundleId = "com.example.market", keyId = "OFFERKEY01", issuerId = "57246542-96fe-1a63-e053-0824d011072a"
 
-        /// A server whose catalog gives `market.pro.monthly` the promotional offers `winback_50` and `loyal_30`,
-        /// with `offers.promotional` listing only `winback_50`; `configured: false` leaves out `appStoreServerAPI`.
+        /// A server whose catalog gives `market.pro.monthly` the promotional offers `winback_50`, `loyal_30` and
+        /// `lapsed_20`, with `offers.promotional` listing `winback_50` and `lapsed_20` (`onlyLapsed`); `configured: false` leaves out `appStoreServerAPI`.
         private static func server(configured: Bool = true) throws -> (ServerFixture, keyPath: String) {
             let fixture = try ServerFixture()
             let keyPath = fixture.directory.appendingPathComponent("offer-key.p8").path
@@ -18,7 +19,7 @@ extension ServerProcessTests {
             var storeKit = try JSONSerialization.jsonObject(with: Data(contentsOf: storeKitURL)) as? [String: Any] ?? [:]
             var groups = storeKit["subscriptionGroups"] as? [[String: Any]] ?? []
             var subscriptions = groups[0]["subscriptions"] as? [[String: Any]] ?? []
-            subscriptions[0]["adHocOffers"] = ["winback_50", "loyal_30"].enumerated().map { index, id in
+            subscriptions[0]["adHocOffers"] = ["winback_50", "loyal_30", "lapsed_20"].enumerated().map { index, id in
                 ["internalID": "6E1A009\(index)", "offerID": id, "paymentMode": "payUpFront", "subscriptionPeriod": "P1M",
                  "numberOfPeriods": 1, "displayPrice": "0.99", "referenceName": id] as [String: Any]
             }
@@ -26,7 +27,8 @@ extension ServerProcessTests {
             storeKit["subscriptionGroups"] = groups
             try JSONSerialization.data(withJSONObject: storeKit).write(to: storeKitURL)
             try fixture.reconfigure { document in
-                document["offers"] = ["promotional": [["offerIdentifier": "winback_50"]]]
+                document["offers"] = ["promotional": [["offerIdentifier": "winback_50"],
+                                                      ["offerIdentifier": "lapsed_20", "onlyLapsed": true] as [String: Any]]]
                 if configured {
                     document["appStoreServerAPI"] = ["issuerId": issuerId, "keyId": keyId, "privateKey": keyPath,
                                                      "environment": "Sandbox"]
@@ -96,6 +98,30 @@ extension ServerProcessTests {
             let nothing = try await Self.post(fixture, "/v1/offers/introductory/eligibility",
                                               ["productId": "market.pro.monthly", "appUserId": "carol"])
             #expect(nothing.status == 400 && nothing.errorCode == "invalid_request", "\(nothing)")
+        }
+
+        @Test func anOnlyLapsedOfferIsSignedForALapsedCustomerOnly() async throws {
+            let (fixture, _) = try Self.server()
+            var market = try fixture.market(start: Date().addingTimeInterval(-40 * 86_400))
+            let (_, lapsedJWS) = try market.buySigned("market.pro.monthly", account: "dan")
+            #expect(try await fixture.client.postTransaction(lapsedJWS, for: "dan").status == 200)
+            market.advance(by: SandboxDuration(40 * 86_400 - 120, .second))
+            let (_, activeJWS) = try market.buySigned("market.pro.monthly", account: "ann")
+            #expect(try await fixture.client.postTransaction(activeJWS, for: "ann").status == 200)
+            let path = "/v1/offers/promotional/signature"
+            func ask(_ customer: String?) async throws -> HTTPReply {
+                var body: [String: Any] = ["productId": "market.pro.monthly", "offerIdentifier": "lapsed_20"]
+                if let customer { body["appUserId"] = customer }
+                return try await Self.post(fixture, path, body)
+            }
+            let dan = try await ask("dan")
+            #expect(dan.status == 200, "dan's only subscription in the group expired a month ago: \(dan)")
+            let ann = try await ask("ann")
+            #expect(ann.status == 403 && ann.errorCode == "offer_not_eligible", "ann is subscribed: \(ann)")
+            let bob = try await ask("bob")
+            #expect(bob.status == 403 && bob.errorCode == "offer_not_eligible", "bob never subscribed: \(bob)")
+            let nobody = try await ask(nil)
+            #expect(nobody.status == 400 && nobody.errorCode == "invalid_request", "\(nobody)")
         }
 
         @Test func refusalsNameTheirCodes() async throws {

@@ -12,7 +12,7 @@ enum APITarget {
         400: ["malformed_request", "malformed_json", "json_too_deep", "json_too_many_elements", "invalid_request", "invalid_amount",
               "spend_id_too_long"],
         401: ["unauthorized", "customer_token_required", "invalid_customer_token"],
-        403: ["forbidden", "customer_token_mismatch", "offer_not_allowed"], 404: ["not_found", "unknown_currency", "unknown_version"],
+        403: ["forbidden", "customer_token_mismatch", "offer_not_allowed", "offer_not_eligible"], 404: ["not_found", "unknown_currency", "unknown_version"],
         412: ["version_conflict"], 428: ["precondition_required"],
         405: ["method_not_allowed"],
         409: ["insufficient_balance", "conflicting_id", "owned_by_another_customer", "not_configured",

@@ -85,4 +85,11 @@ extension CustomerState {
     public func isEligibleForIntroductoryOffer(groupId: String) -> Bool {
         !introductoryOfferUsedGroups.contains(groupId)
     }
+
+    /// Whether the customer has lapsed in a group: subscribed there before, and every subscription of the group is
+    /// now expired or revoked (none entitled, none in billing retry). Group ids compared as bytes.
+    public func hasLapsed(groupId: String) -> Bool {
+        let inGroup = subscriptions.filter { $0.groupId.utf8.elementsEqual(groupId.utf8) }
+        return !inGroup.isEmpty && inGroup.allSatisfy { $0.status == .expired || $0.status == .revoked }
+    }
 }

@@ -15,6 +15,7 @@ extension APIError {
     static func offerNotAllowed(_ offerIdentifier: String) -> APIError {
         APIError(403, "offer_not_allowed", "offers.promotional in tally-server.json does not list the offer '\(offerIdentifier)'")
     }
+    static func offerNotEligible(_ message: String) -> APIError { APIError(403, "offer_not_eligible", message) }
     static func invalidOffer(_ message: String) -> APIError { APIError(422, "invalid_offer", message) }
     static let notFound = APIError(404, "not_found", "no such route; see docs/server.md for the API")
     static func unknownCurrency(_ currency: String, known: [String]) -> APIError {

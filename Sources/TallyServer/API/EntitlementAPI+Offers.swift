@@ -22,8 +22,16 @@ extension EntitlementAPI {
         let subscription = try autoRenewable(productId)
         guard subscription.promotionalOffers.contains(where: { $0.id.map { $0.hasSameBytes(as: offerIdentifier) } ?? false })
         else { throw .invalidOffer("the product '\(productId)' has no promotional offer '\(offerIdentifier)' in the catalog") }
-        guard configuration.offers.allowsPromotional(offerIdentifier) else { throw .offerNotAllowed(offerIdentifier) }
+        guard let policy = configuration.offers.promotionalPolicy(offerIdentifier) else {
+            throw .offerNotAllowed(offerIdentifier)
+        }
         let now = clock.now()
+        if policy.onlyLapsed {
+            let appUserId = try customerId(body, required: "offers.promotional lists '\(offerIdentifier)' with onlyLapsed")
+            guard try customerState(appUserId, now: now).state.hasLapsed(groupId: subscription.groupId) else {
+                throw .offerNotEligible("'\(offerIdentifier)' is only for customers who lapsed in the group of '\(productId)'")
+            }
+        }
         let v1: OfferSignatures.V1
         let v2: String
         do throws(CryptoError) {
@@ -51,10 +59,7 @@ extension EntitlementAPI {
     func introductoryOfferEligibility(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let body = try bodyObject(request)
         let productId = try requiredString(body, "productId")
-        let appUserId = try requiredString(body, "appUserId")
-        guard appUserId.utf8.count <= Router.maxAppUserIdBytes else {
-            throw .invalidRequest("appUserId is \(appUserId.utf8.count) bytes; the limit is \(Router.maxAppUserIdBytes)")
-        }
+        let appUserId = try customerId(body, required: nil)
         if let token = try optionalString(body, "appAccountToken"), AccountToken.canonical(token) == nil {
             throw .invalidRequest("the field \"appAccountToken\" must be a UUID")
         }
@@ -62,8 +67,7 @@ extension EntitlementAPI {
         let signatures = try offerSignatures()
         let subscription = try autoRenewable(productId)
         let now = clock.now()
-        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
-        let state = Self.encodeCustomer(record, rules: offerings.current().rules, now: now).state
+        let (record, state) = try customerState(appUserId, now: now)
         let allow = state.isEligibleForIntroductoryOffer(groupId: subscription.groupId)
         let inGroup = record.transactions.map(\.transaction)
             .filter { configuration.catalog.product($0.productId)?.subscription?.groupId == subscription.groupId }
@@ -82,6 +86,22 @@ extension EntitlementAPI {
             writer.field("signature", jws)
             writer.field("allowIntroductoryOffer", allow)
         })
+    }
+
+    /// The body's `appUserId` (400 when missing, with `reason` saying why it is needed, or over the length limit).
+    private func customerId(_ body: [String: JSONTree], required reason: String?) throws(APIError) -> String {
+        if let reason, body["appUserId"] == nil { throw .invalidRequest("the field \"appUserId\" is required: \(reason)") }
+        let appUserId = try requiredString(body, "appUserId")
+        guard appUserId.utf8.count <= Router.maxAppUserIdBytes else {
+            throw .invalidRequest("appUserId is \(appUserId.utf8.count) bytes; the limit is \(Router.maxAppUserIdBytes)")
+        }
+        return appUserId
+    }
+
+    /// The customer's stored record and its state at `now`.
+    private func customerState(_ appUserId: String, now: Date) throws(APIError) -> (record: CustomerRecord, state: CustomerState) {
+        let record = try storeCall { () throws(CustomerStoreError) in try store.customerState(appUserId, at: now) }
+        return (record, Self.encodeCustomer(record, rules: offerings.current().rules, now: now).state)
     }
 
     /// The signer of the configured in-app purchase key; 409 `not_configured` without `appStoreServerAPI`.
