@@ -19,7 +19,7 @@ extension ServerProcessTests {
             var storeKit = try JSONSerialization.jsonObject(with: Data(contentsOf: storeKitURL)) as? [String: Any] ?? [:]
             var groups = storeKit["subscriptionGroups"] as? [[String: Any]] ?? []
             var subscriptions = groups[0]["subscriptions"] as? [[String: Any]] ?? []
-            subscriptions[0]["adHocOffers"] = ["winback_50", "loyal_30", "lapsed_20"].enumerated().map { index, id in
+            subscriptions[0]["adHocOffers"] = ["winback_50", "loyal_30", "lapsed_20", "once_10"].enumerated().map { index, id in
                 ["internalID": "6E1A009\(index)", "offerID": id, "paymentMode": "payUpFront", "subscriptionPeriod": "P1M",
                  "numberOfPeriods": 1, "displayPrice": "0.99", "referenceName": id] as [String: Any]
             }
@@ -28,7 +28,8 @@ extension ServerProcessTests {
             try JSONSerialization.data(withJSONObject: storeKit).write(to: storeKitURL)
             try fixture.reconfigure { document in
                 document["offers"] = ["promotional": [["offerIdentifier": "winback_50"],
-                                                      ["offerIdentifier": "lapsed_20", "onlyLapsed": true] as [String: Any]]]
+                                                      ["offerIdentifier": "lapsed_20", "onlyLapsed": true] as [String: Any],
+                                                      ["offerIdentifier": "once_10", "perCustomer": 1] as [String: Any]]]
                 if configured {
                     document["appStoreServerAPI"] = ["issuerId": issuerId, "keyId": keyId, "privateKey": keyPath,
                                                      "environment": "Sandbox"]
@@ -120,6 +121,25 @@ extension ServerProcessTests {
             #expect(ann.status == 403 && ann.errorCode == "offer_not_eligible", "ann is subscribed: \(ann)")
             let bob = try await ask("bob")
             #expect(bob.status == 403 && bob.errorCode == "offer_not_eligible", "bob never subscribed: \(bob)")
+            let nobody = try await ask(nil)
+            #expect(nobody.status == 400 && nobody.errorCode == "invalid_request", "\(nobody)")
+        }
+
+        @Test func aPerCustomerLimitCountsSignaturesDurably() async throws {
+            let (fixture, _) = try Self.server()
+            func ask(_ customer: String?) async throws -> HTTPReply {
+                var body: [String: Any] = ["productId": "market.pro.monthly", "offerIdentifier": "once_10"]
+                if let customer { body["appUserId"] = customer }
+                return try await Self.post(fixture, "/v1/offers/promotional/signature", body)
+            }
+            let first = try await ask("eve")
+            #expect(first.status == 200, "\(first)")
+            #expect(try fixture.server.terminate() == 0)
+            try fixture.restart()
+            let again = try await ask("eve")
+            #expect(again.status == 403 && again.errorCode == "offer_not_eligible", "the count survives a restart: \(again)")
+            let other = try await ask("frank")
+            #expect(other.status == 200, "the limit is per customer: \(other)")
             let nobody = try await ask(nil)
             #expect(nobody.status == 400 && nobody.errorCode == "invalid_request", "\(nobody)")
         }

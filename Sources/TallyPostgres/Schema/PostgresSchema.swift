@@ -224,6 +224,15 @@ enum PostgresSchema {
             PRIMARY KEY (app_user_id, key)
         );
         """,
+        // 12: promotional offer signatures issued per customer and offer (the SQLite store's fourteenth migration).
+        """
+        CREATE TABLE IF NOT EXISTS offer_signatures (
+            app_user_id bytea NOT NULL REFERENCES customers(app_user_id),
+            offer_identifier bytea NOT NULL,
+            issued bigint NOT NULL,
+            PRIMARY KEY (app_user_id, offer_identifier)
+        );
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

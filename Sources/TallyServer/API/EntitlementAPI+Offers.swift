@@ -26,10 +26,15 @@ extension EntitlementAPI {
             throw .offerNotAllowed(offerIdentifier)
         }
         let now = clock.now()
-        if policy.onlyLapsed {
-            let appUserId = try customerId(body, required: "offers.promotional lists '\(offerIdentifier)' with onlyLapsed")
-            guard try customerState(appUserId, now: now).state.hasLapsed(groupId: subscription.groupId) else {
+        if policy.needsCustomer {
+            let appUserId = try customerId(body, required: "offers.promotional limits who gets '\(offerIdentifier)'")
+            if policy.onlyLapsed, try !customerState(appUserId, now: now).state.hasLapsed(groupId: subscription.groupId) {
                 throw .offerNotEligible("'\(offerIdentifier)' is only for customers who lapsed in the group of '\(productId)'")
+            }
+            if let limit = policy.perCustomer, !(try storeCall { () throws(CustomerStoreError) in
+                try store.countOfferSignature(offerIdentifier, for: appUserId, limit: limit)
+            }) {
+                throw .offerNotEligible("'\(offerIdentifier)' was signed \(limit) time(s) for this customer, the limit (perCustomer)")
             }
         }
         let v1: OfferSignatures.V1

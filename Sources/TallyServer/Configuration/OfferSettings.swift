@@ -2,7 +2,7 @@ import Foundation
 import TallyCore
 
 /// `offers` of `tally-server.json`: which promotional offers the server signs (`offers.promotional`, a list of
-/// `{"offerIdentifier": "…", "onlyLapsed": false}`). An offer id not listed is refused with 403 `offer_not_allowed`.
+/// `{"offerIdentifier": "…", "onlyLapsed": false, "perCustomer": 1}`). An offer id not listed is refused with 403 `offer_not_allowed`.
 public struct OfferSettings: Sendable, Hashable {
     /// One promotional offer the server may sign, and who may get it.
     public struct Promotional: Sendable, Hashable {
@@ -11,11 +11,18 @@ public struct OfferSettings: Sendable, Hashable {
         /// Only for a customer who lapsed in the product's group (``CustomerState/hasLapsed(groupId:)``); the
         /// request must then name the customer (`appUserId`).
         public var onlyLapsed: Bool
+        /// At most this many signatures per customer (`perCustomer`, counted by the store); nil: no limit. The
+        /// request must then name the customer (`appUserId`).
+        public var perCustomer: Int?
+
+        /// Whether the request must name the customer.
+        public var needsCustomer: Bool { onlyLapsed || perCustomer != nil }
 
         /// Creates a policy.
-        public init(offerIdentifier: String, onlyLapsed: Bool = false) {
+        public init(offerIdentifier: String, onlyLapsed: Bool = false, perCustomer: Int? = nil) {
             self.offerIdentifier = offerIdentifier
             self.onlyLapsed = onlyLapsed
+            self.perCustomer = perCustomer
         }
     }
 
@@ -34,20 +41,22 @@ public struct OfferSettings: Sendable, Hashable {
 }
 
 extension ServerConfiguration {
-    /// Reads `offers`: `{"promotional": [{"offerIdentifier": "…", "onlyLapsed": true}, …]}`.
+    /// Reads `offers`: `{"promotional": [{"offerIdentifier": "…", "onlyLapsed": true, "perCustomer": 1}, …]}`.
     static func loadOffers(_ node: JSONCursor?, reader: inout ConfigurationReader) -> OfferSettings {
         var settings = OfferSettings()
         guard let node, let members = reader.object(node, allowed: ["promotional"]),
               let list = members["promotional"] else { return settings }
         guard let entries = reader.array(list) else { return settings }
         for (index, entry) in entries.enumerated() {
-            guard let fields = reader.object(entry, allowed: ["offerIdentifier", "onlyLapsed"]) else { continue }
+            guard let fields = reader.object(entry, allowed: ["offerIdentifier", "onlyLapsed", "perCustomer"]) else { continue }
             guard let value = fields["offerIdentifier"], let id = reader.string(value), !id.isEmpty else {
                 reader.problem("offers.promotional[\(index)].offerIdentifier", "is required: a non-empty string")
                 continue
             }
             let onlyLapsed = fields["onlyLapsed"].flatMap { reader.bool($0) } ?? false
-            settings.promotional.append(OfferSettings.Promotional(offerIdentifier: id, onlyLapsed: onlyLapsed))
+            let perCustomer = fields["perCustomer"].flatMap { reader.integer($0, in: 1...1_000_000) }.map { Int($0) }
+            settings.promotional.append(OfferSettings.Promotional(offerIdentifier: id, onlyLapsed: onlyLapsed,
+                                                                  perCustomer: perCustomer))
         }
         return settings
     }

@@ -171,6 +171,10 @@ public protocol CustomerStore: OfferingsStore {
     /// found them (so concurrent writes never pass the bounds); a refusal throws ``CustomerStoreError/Reason/refused``
     /// with the ``TallyCore/CustomerAttributesProblem`` in ``CustomerStoreError/underlying`` and writes nothing.
     /// Returns the attributes after the write.
+    /// Counts one promotional offer signature issued to `appUserId` for `offerIdentifier` when fewer than `limit`
+    /// were, in one durable transaction; false (nothing written) when `limit` were issued already.
+    func countOfferSignature(_ offerIdentifier: String, for appUserId: String, limit: Int) throws(CustomerStoreError) -> Bool
+
     func setAttributes(_ changes: [String: String?], for appUserId: String) throws(CustomerStoreError)
         -> [String: String]
 }

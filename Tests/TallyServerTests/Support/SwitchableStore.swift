@@ -200,6 +200,12 @@ final class SwitchableStore: CustomerStore {
         return try base.attributes(of: appUserId)
     }
 
+    func countOfferSignature(_ offerIdentifier: String, for appUserId: String, limit: Int) throws(CustomerStoreError)
+        -> Bool {
+        try check()
+        return try base.countOfferSignature(offerIdentifier, for: appUserId, limit: limit)
+    }
+
     func setAttributes(_ changes: [String: String?], for appUserId: String) throws(CustomerStoreError)
         -> [String: String] {
         try check()

@@ -257,6 +257,17 @@ enum StoreSchema {
             ) WITHOUT ROWID
             """,
         ],
+        // 14: promotional offer signatures issued per customer and offer (docs/server.md, *Offers*, `perCustomer`).
+        [
+            """
+            CREATE TABLE IF NOT EXISTS offer_signatures (
+                app_user_id TEXT NOT NULL REFERENCES customers(app_user_id),
+                offer_identifier TEXT NOT NULL,
+                issued INTEGER NOT NULL,
+                PRIMARY KEY (app_user_id, offer_identifier)
+            ) WITHOUT ROWID
+            """,
+        ],
     ]
 
     /// The schema version this code writes.
