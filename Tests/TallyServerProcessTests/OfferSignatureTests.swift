@@ -10,8 +10,17 @@ extension ServerProcessTests {
 
         /// A server whose catalog gives `market.pro.monthly` the promotional offers `winback_50`, `loyal_30` and
         /// `lapsed_20`, with `offers.promotional` listing `winback_50` and `lapsed_20` (`onlyLapsed`); `configured: false` leaves out `appStoreServerAPI`.
-        private static func server(configured: Bool = true) throws -> (ServerFixture, keyPath: String) {
-            let fixture = try ServerFixture()
+        /// `postgres`: on a new database of the cluster (`store.kind: "postgres"`) instead of SQLite.
+        private static func server(configured: Bool = true, postgres: PostgresCluster? = nil) throws
+            -> (ServerFixture, keyPath: String)
+        {
+            var options = ServerOptions()
+            var environment: [String: String] = [:]
+            if let postgres {
+                options.postgresURLEnv = ServerPair.urlVariable
+                environment[ServerPair.urlVariable] = try postgres.createDatabase()
+            }
+            let fixture = try ServerFixture(options, environment: environment)
             let keyPath = fixture.directory.appendingPathComponent("offer-key.p8").path
             let keygen = try BrowserTools.runScript("offer_signatures.py", ["keygen", keyPath])
             guard keygen.status == 0 else { throw HarnessError("keygen: \(keygen.output)") }
@@ -126,7 +135,17 @@ extension ServerProcessTests {
         }
 
         @Test func aPerCustomerLimitCountsSignaturesDurably() async throws {
-            let (fixture, _) = try Self.server()
+            try await Self.checkPerCustomerLimit(try Self.server().0)
+        }
+
+        @Test func aPerCustomerLimitCountsSignaturesOnPostgreSQL() async throws {
+            guard let cluster = try PostgresCluster.shared() else { return }
+            try await Self.checkPerCustomerLimit(try Self.server(postgres: cluster).0)
+        }
+
+        /// `once_10` (`perCustomer: 1`): signed once for eve, refused the second time (also after a restart),
+        /// signed for frank; 400 without `appUserId`.
+        private static func checkPerCustomerLimit(_ fixture: ServerFixture) async throws {
             func ask(_ customer: String?) async throws -> HTTPReply {
                 var body: [String: Any] = ["productId": "market.pro.monthly", "offerIdentifier": "once_10"]
                 if let customer { body["appUserId"] = customer }
