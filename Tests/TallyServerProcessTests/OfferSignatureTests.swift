@@ -70,6 +70,7 @@ extension ServerProcessTests {
                                             ["productId": "market.pro.monthly", "offerIdentifier": "winback_50",
                                              "appAccountToken": token, "transactionId": "2000000123456789"])
             #expect(reply.status == 200, "\(reply)")
+            #expect(reply.header("Cache-Control") == "no-store", "a signature is kept by no cache")
             let checked = try Self.verify(fixture, "promotional", [keyPath, Self.bundleId, Self.keyId, Self.issuerId,
                                                                    "market.pro.monthly", "winback_50", token, "2000000123456789"], reply)
             #expect(checked.status == 0, "\(checked.output)")

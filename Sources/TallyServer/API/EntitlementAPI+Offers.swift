@@ -51,10 +51,12 @@ extension EntitlementAPI {
             writer.field("timestamp", Int(v1.timestamp))
             writer.field("signature", v1.signature)
         }
-        return APIResponse.json(JSONWriter.object { writer in
+        var response = APIResponse.json(JSONWriter.object { writer in
             writer.field("v1", raw: v1JSON)
             writer.field("v2", v2)
         })
+        response.headers.append(Self.noStore)  // a signature is for one purchase: no cache keeps it
+        return response
     }
 
     /// `POST /v1/offers/introductory/eligibility` (secret key): the introductory offer eligibility JWS for the
@@ -87,10 +89,12 @@ extension EntitlementAPI {
         } catch {
             throw Self.signingFailure(error)
         }
-        return APIResponse.json(JSONWriter.object { writer in
+        var response = APIResponse.json(JSONWriter.object { writer in
             writer.field("signature", jws)
             writer.field("allowIntroductoryOffer", allow)
         })
+        response.headers.append(Self.noStore)
+        return response
     }
 
     /// The body's `appUserId` (400 when missing, with `reason` saying why it is needed, or over the length limit).
