@@ -82,12 +82,6 @@ struct OfferingsCache: Codable, Sendable, Hashable {
 
     /// Replaces the file in `directory`.
     func write(in directory: URL) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(self) } catch {
-            throw StoreError(.storage, "cannot encode the kept offerings: \(error)")
-        }
-        try POSIXFile.writeAtomically(data, to: Self.path(in: directory), durable: false)
+        try POSIXFile.writeJSON(self, to: Self.path(in: directory), durable: false, naming: "the kept offerings")
     }
 }

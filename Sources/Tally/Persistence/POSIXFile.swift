@@ -70,6 +70,20 @@ enum POSIXFile {
         #endif
     }
 
+    /// `value` as JSON (keys sorted), written atomically to `path` (``writeAtomically(_:to:durable:)``); `what` names
+    /// it in the error when it does not encode.
+    static func writeJSON<Value: Encodable>(_ value: Value, to path: String, durable: Bool = true, naming what: String)
+        throws(StoreError)
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            throw StoreError(.storage, "cannot encode \(what): \(error)")
+        }
+        try writeAtomically(data, to: path, durable: durable)
+    }
+
     /// Writes `data` so readers see the old or the new contents, never a mix: a temporary file beside `path`,
     /// fsync, rename over `path`, fsync the directory. Not `durable`: no fsync at all (for a cache whose loss
     /// is harmless: after a power cut it may hold the old contents, or be empty and fail to decode).

@@ -57,12 +57,7 @@ struct SavedAccountTokens: Codable, Sendable, Hashable {
 
     /// Replaces the file in `directory`.
     func write(in directory: URL) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(self) } catch {
-            throw StoreError(.storage, "cannot encode the account tokens: \(error)")
-        }
-        try POSIXFile.writeAtomically(data, to: directory.appendingPathComponent(Self.fileName).path, durable: false)
+        try POSIXFile.writeJSON(self, to: directory.appendingPathComponent(Self.fileName).path, durable: false,
+                                naming: "the account tokens")
     }
 }

@@ -30,12 +30,6 @@ struct SavedCustomerId: Codable, Sendable, Hashable {
 
     /// Replaces the file in `directory`, durably (the id owns purchases made before sign-up).
     func write(in directory: URL) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(self) } catch {
-            throw StoreError(.storage, "cannot encode the customer id: \(error)")
-        }
-        try POSIXFile.writeAtomically(data, to: directory.appendingPathComponent(Self.fileName).path)
+        try POSIXFile.writeJSON(self, to: directory.appendingPathComponent(Self.fileName).path, naming: "the customer id")
     }
 }

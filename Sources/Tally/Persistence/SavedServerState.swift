@@ -97,13 +97,7 @@ struct SavedServerState: Codable, Sendable, Hashable {
 
     /// Replaces the file in `directory` with this state.
     func write(in directory: URL) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(self) } catch {
-            throw StoreError(.storage, "cannot encode the server's state: \(error)")
-        }
-        try POSIXFile.writeAtomically(data, to: Self.path(in: directory), durable: false)
+        try POSIXFile.writeJSON(self, to: Self.path(in: directory), durable: false, naming: "the server's state")
     }
 
     /// The saved state as shown at `now`, by one rule — what ended at or before `now` has ended: an entitlement

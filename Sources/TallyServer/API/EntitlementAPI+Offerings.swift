@@ -145,7 +145,7 @@ extension EntitlementAPI {
         guard let saved else {
             throw .versionConflict(current: try storeCall { () throws(CustomerStoreError) in try store.offeringsVersion() })
         }
-        offerings.install(saved)
+        offerings.install(saved, document: document)
         return Self.documentResponse(saved)
     }
 

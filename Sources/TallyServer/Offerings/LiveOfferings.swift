@@ -58,8 +58,8 @@ final class LiveOfferings: Sendable {
         }
         guard ask else { return snapshot }
         do {
-            let saved = try latest(known: snapshot.saved)
-            return install(saved, checkedAt: now)
+            let (saved, document) = try latest(known: snapshot.saved)
+            return install(saved, document: document, checkedAt: now)
         } catch {
             // Before the first load the request itself meets the failing store (and logs it); after, it is said once.
             let first = state.withLock { state -> Bool in
@@ -72,14 +72,23 @@ final class LiveOfferings: Sendable {
         }
     }
 
-    /// Runs `saved` (a version this server just saved, or read) when it is newer than the one running.
+    /// Runs `saved` (a version this server just saved, or read) when it is newer than the one running; `document` is
+    /// its document when the caller already read it (else it is read from `saved`'s bytes).
     @discardableResult
-    func install(_ saved: SavedOfferings, checkedAt: TimeInterval? = nil) -> OfferingsSnapshot {
+    func install(_ saved: SavedOfferings, document known: OfferingsDocument? = nil, checkedAt: TimeInterval? = nil)
+        -> OfferingsSnapshot
+    {
         let running = state.withLock { $0.snapshot }
         var next: OfferingsSnapshot?
         if saved.version != running.version || running.saved == nil {
             do {
-                let document = try OfferingsDocument(jsonData: Data(saved.document), fileName: "offerings version \(saved.version)")
+                let document: OfferingsDocument
+                if let known {
+                    document = known
+                } else {
+                    document = try OfferingsDocument(jsonData: Data(saved.document),
+                                                     fileName: "offerings version \(saved.version)")
+                }
                 next = OfferingsSnapshot(saved: saved, document: document, catalog: configuration.catalog,
                                          bundleId: configuration.appConfiguration.bundleId)
             } catch {
@@ -101,28 +110,26 @@ final class LiveOfferings: Sendable {
     }
 
     /// The newest version in the store, after seeding the first and bringing `tally.json`'s currencies in: they move
-    /// every customer's balances, which the store rebuilds only at start, so they are never changed by a save.
-    private func latest(known: SavedOfferings?) throws(CustomerStoreError) -> SavedOfferings {
+    /// every customer's balances, which the store rebuilds only at start, so they are never changed by a save. With
+    /// it the document, when read here (nil: `known`, unchanged, or a version another server saved meanwhile).
+    private func latest(known: SavedOfferings?) throws(CustomerStoreError) -> (SavedOfferings, OfferingsDocument?) {
         let version = try store.offeringsVersion()
-        if let known, known.version == version { return known }
+        if let known, known.version == version { return (known, nil) }
         var saved = try store.savedOfferings(version: nil)
         if saved == nil {
             saved = try store.saveOfferings(Self.seed(configuration).jsonBytes(), following: 0, origin: .seed,
                                             rolledBackTo: nil, at: clock.now())
             if saved == nil { saved = try store.savedOfferings(version: nil) }  // another server seeded first
         }
-        guard var saved else { throw CustomerStoreError(.failed, "the offerings version saved was not found") }
+        guard let saved else { throw CustomerStoreError(.failed, "the offerings version saved was not found") }
         let currencies = configuration.appConfiguration.currencies
-        if let document = try? OfferingsDocument(jsonData: Data(saved.document)), document.currencies != currencies {
-            var moved = document
-            moved.currencies = currencies
-            if let next = try store.saveOfferings(moved.jsonBytes(), following: saved.version, origin: .seed,
-                                                  rolledBackTo: nil, at: clock.now()) {
-                saved = next
-            } else if let newer = try store.savedOfferings(version: nil) {
-                saved = newer
-            }
+        guard var document = try? OfferingsDocument(jsonData: Data(saved.document)) else { return (saved, nil) }
+        guard document.currencies != currencies else { return (saved, document) }
+        document.currencies = currencies
+        if let next = try store.saveOfferings(document.jsonBytes(), following: saved.version, origin: .seed,
+                                              rolledBackTo: nil, at: clock.now()) {
+            return (next, document)
         }
-        return saved
+        return (try store.savedOfferings(version: nil) ?? saved, nil)
     }
 }
