@@ -9,11 +9,14 @@ public struct PurchaseRequest: Sendable, Hashable {
     public var quantity: Int
     /// The UUID the app links to the purchase (StoreKit's `appAccountToken` purchase option).
     public var appAccountToken: UUID?
+    /// The subscription offer to apply, if any.
+    public var offer: PurchaseOffer?
 
     /// Creates a request.
-    public init(productId: String, quantity: Int = 1, appAccountToken: UUID? = nil) {
+    public init(productId: String, quantity: Int = 1, appAccountToken: UUID? = nil, offer: PurchaseOffer? = nil) {
         self.productId = productId
         self.quantity = quantity
         self.appAccountToken = appAccountToken
+        self.offer = offer
     }
 }

@@ -89,6 +89,11 @@ public protocol StoreBackend: Sendable {
     /// shown. The default is none: a backend that cannot list its history.
     func allTransactions() async throws -> [TransactionUpdate]
 
+    /// Which offers of subscription group `groupId` the customer may have, as the store decides it
+    /// (`Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`, `RenewalInfo.eligibleWinBackOfferIDs`); nil when
+    /// the backend cannot tell, and the engine decides from the customer's history.
+    func offerEligibility(groupId: String) async throws -> OfferEligibility?
+
     // What the App Store starts or shows outside a purchase call; defaults in StoreBackend+AppStoreSheets.swift.
 
     /// Purchases the customer started in the App Store (promoted in-app purchases: StoreKit's
@@ -150,4 +155,7 @@ extension StoreBackend {
 
     /// No history: for backends that cannot list it.
     public func allTransactions() async throws -> [TransactionUpdate] { [] }
+
+    /// Nil: the engine decides from the customer's history.
+    public func offerEligibility(groupId: String) async throws -> OfferEligibility? { nil }
 }

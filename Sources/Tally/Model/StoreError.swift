@@ -39,6 +39,19 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// bound at ``Store/setAttributes(_:)``): ``StoreError/serverCode`` holds its error code; retrying the same
         /// request cannot succeed.
         case serverRefused
+        /// The offer's signature does not verify, its nonce was used before, it is older than 24 hours, or it
+        /// was made for another product, token or key: StoreKit's `invalidOfferSignature`.
+        case invalidOfferSignature
+        /// The product has no offer with that id: StoreKit's `invalidOfferIdentifier`.
+        case invalidOfferIdentifier
+        /// The offer's price is not valid in the customer's storefront: StoreKit's `invalidOfferPrice`.
+        case invalidOfferPrice
+        /// The customer may not have the offer (a win-back offer for a subscriber who has not lapsed, an offer
+        /// code already redeemed): StoreKit's `ineligibleForOffer`.
+        case ineligibleForOffer
+        /// The offer lacks a part StoreKit needs (an empty signature, key id or offer id):
+        /// StoreKit's `missingOfferParameters`.
+        case missingOfferParameters
     }
 
     /// The kind of failure.

@@ -45,6 +45,11 @@ public struct ServerLink: Sendable {
     /// was last asked at least this many seconds ago (0, the default: at every refresh; an unchanged answer is a
     /// `304` without a body).
     public var offeringsRefreshInterval: TimeInterval
+    /// How ``Store/purchase(_:promotionalOffer:quantity:context:)`` gets a promotional offer signed: the app's own
+    /// backend, which asks `tally serve` with the secret key. Nil (the default): the engine asks `tally serve`
+    /// itself with the customer's token, which the server's policy must allow for the offer
+    /// (`offers.promotional[].customerToken`, docs/server.md *Offers*).
+    public var promotionalOfferSigner: PromotionalOfferSigner?
 
     /// The bundle's `CFBundleShortVersionString`, the default ``appVersion``.
     public static var bundleVersion: String? {
@@ -63,11 +68,13 @@ public struct ServerLink: Sendable {
     ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).
     ///   - appVersion: the app's version for offerings targeting (``appVersion``).
     ///   - offeringsRefreshInterval: see ``offeringsRefreshInterval``.
+    ///   - promotionalOfferSigner: see ``promotionalOfferSigner``.
     public init(url: URL, publicKey: String, appUserId: String? = nil, appAccountToken: UUID? = nil,
                 retry: RetryPolicy = RetryPolicy(), requestTimeout: TimeInterval = 15,
                 customerToken: (@Sendable (_ appUserId: String) async throws -> String?)? = nil,
                 serverPublicKey: Data? = nil, appVersion: String? = ServerLink.bundleVersion,
-                offeringsRefreshInterval: TimeInterval = 0) {
+                offeringsRefreshInterval: TimeInterval = 0, promotionalOfferSigner: PromotionalOfferSigner? = nil) {
+        self.promotionalOfferSigner = promotionalOfferSigner
         self.appVersion = appVersion
         self.offeringsRefreshInterval = offeringsRefreshInterval
         self.url = url

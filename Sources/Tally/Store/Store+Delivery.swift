@@ -10,7 +10,7 @@ extension Store {
     ///
     /// - Parameters:
     ///   - context: the purchase call's context; nil for updates, which take a matching pending purchase's.
-    ///   - fromPurchaseCall: true for the answer to ``purchase(_:quantity:appAccountToken:context:)``: it
+    ///   - fromPurchaseCall: true for the answer to ``purchase(_:quantity:appAccountToken:offer:context:)``: it
     ///     completes no pending purchase.
     ///   - announcing: the events that replace the delivery events (purchased, renewed, revoked), emitted even
     ///     when nothing changed: a scheduled subscription change. Nil for the delivery events, which are

@@ -11,6 +11,10 @@ extension Store {
     ///   - appAccountToken: the UUID linking the purchase to the app's account; nil takes the link's
     ///     ``ServerLink/appAccountToken``, else the token the server minted for the link's customer (asked once,
     ///     then kept), else none.
+    ///   - offer: the subscription offer to apply (``PurchaseOffer``): a promotional offer with its server-made
+    ///     signature, a win-back offer, or an introductory offer eligibility JWS; the store refuses an offer it
+    ///     does not accept (`invalidOfferSignature`, `invalidOfferIdentifier`, `invalidOfferPrice`,
+    ///     `ineligibleForOffer`, `missingOfferParameters`).
     ///   - context: what the app wants back with the purchase (screen, offer); kept with a pending purchase,
     ///     even across restarts, and returned in ``StoreEvent/purchased(_:context:)`` when it is approved.
     /// - Returns: `.purchased` (for a product already owned, its existing transaction, not announced again),
@@ -22,8 +26,9 @@ extension Store {
     /// ``switchCustomer(to:appAccountToken:)`` is refused, and an Ask to Buy approved after a switch is posted
     /// for the customer who asked for it (``PendingPurchase/appUserId``), not the one logged in at approval.
     /// - Throws: ``StoreError`` — `purchaseNotAllowed`, `productUnavailable`, `networkError`,
-    ///   `verificationFailed`, `invalidQuantity`, `storage`, `backend`.
+    ///   `verificationFailed`, `invalidQuantity`, `storage`, `backend`, and the offer codes above.
     public func purchase(_ productId: String, quantity: Int = 1, appAccountToken: UUID? = nil,
+                         offer: PurchaseOffer? = nil,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
         openPurchases.append(productId)
         defer { if let index = openPurchases.firstIndex(of: productId) { openPurchases.remove(at: index) } }
@@ -37,7 +42,7 @@ extension Store {
         // App Store's notifications of it) to the customer whoever posts it; a token the app passes wins.
         var token = appAccountToken
         if token == nil { token = await purchaseAccountToken() }
-        let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: token)
+        let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: token, offer: offer)
         let result: BackendPurchaseResult
         do {
             result = try await backend.purchase(request)
@@ -67,10 +72,12 @@ extension Store {
         }
     }
 
-    /// Buys a product shown from ``products(_:)``; see ``purchase(_:quantity:appAccountToken:context:)``.
+    /// Buys a product shown from ``products(_:)``; see ``purchase(_:quantity:appAccountToken:offer:context:)``.
     public func purchase(_ product: StoreProduct, quantity: Int = 1, appAccountToken: UUID? = nil,
+                         offer: PurchaseOffer? = nil,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
-        try await purchase(product.id, quantity: quantity, appAccountToken: appAccountToken, context: context)
+        try await purchase(product.id, quantity: quantity, appAccountToken: appAccountToken, offer: offer,
+                           context: context)
     }
 
     /// Emits `failed` and returns the error to throw.

@@ -1,0 +1,66 @@
+import Foundation
+
+
+/// The subscription offer a purchase applies (StoreKit 2's offer purchase options).
+///
+/// A promotional offer needs a signature made with the app's in-app purchase key, which never ships in the app:
+/// the app's server makes it (`tally serve`, `POST /v1/offers/promotional/signature`) and the app passes it here,
+/// or the engine asks for it through ``Store/purchase(_:promotionalOffer:quantity:context:)``'s signer.
+public enum PurchaseOffer: Sendable, Hashable {
+    /// A promotional offer (`adHocOffers` of the `.storekit` file) with its signature:
+    /// `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)` or, for a JWS,
+    /// `promotionalOffer(_:compactJWS:)`.
+    case promotional(id: String, signature: PromotionalOfferSignature)
+    /// A win-back offer for a lapsed subscriber (`Product.PurchaseOption.winBackOffer(_:)`, iOS 18+); the store
+    /// refuses it to a customer it does not find eligible (``StoreError/Code/ineligibleForOffer``).
+    case winBack(id: String)
+    /// The introductory offer as an introductory offer eligibility JWS made by the app's server allows or denies
+    /// it (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`), overriding the store's own rule of
+    /// one introductory offer per subscription group.
+    case introductoryEligibility(jws: String)
+
+    /// The offer id, nil for the introductory offer.
+    public var offerId: String? {
+        switch self {
+        case .promotional(let id, _), .winBack(let id): id
+        case .introductoryEligibility: nil
+        }
+    }
+}
+
+/// A promotional offer's signature, made by the app's server with its in-app purchase key.
+public enum PromotionalOfferSignature: Sendable, Hashable {
+    /// The V1 signature: ECDSA P-256 with SHA-256 over the bundle id, key id, product id, offer id, app account
+    /// token, nonce and timestamp joined by U+2063 (`v1` of `tally serve`'s answer). The purchase must carry the
+    /// same `appAccountToken` the signature was made for.
+    case v1(keyId: String, nonce: UUID, signature: Data, timestamp: Int64)
+    /// The V2 compact JWS (`v2` of `tally serve`'s answer; claims `aud: "promotional-offer"`, `bid`, `productId`,
+    /// `offerIdentifier`, `nonce`, `iat`).
+    case jws(String)
+}
+
+/// What the app's signer is asked for: a promotional offer of a product, for the customer buying.
+public struct PromotionalOfferRequest: Sendable, Hashable {
+    /// The subscription's product id.
+    public var productId: String
+    /// The promotional offer id.
+    public var offerId: String
+    /// The customer (the server link's `appUserId`), nil without a server link.
+    public var appUserId: String?
+    /// The app account token the purchase will carry, which a V1 signature must be made for.
+    public var appAccountToken: UUID?
+
+    /// Creates a request.
+    public init(productId: String, offerId: String, appUserId: String?, appAccountToken: UUID?) {
+        self.productId = productId
+        self.offerId = offerId
+        self.appUserId = appUserId
+        self.appAccountToken = appAccountToken
+    }
+}
+
+/// How the app gets a promotional offer signed: typically a call to its own backend, which asks `tally serve`
+/// with the secret key (`POST /v1/offers/promotional/signature`) and hands back the answer; the key never
+/// reaches the app. ``ServerLink`` signs through `tally serve` with the customer's token when the server's
+/// policy allows it (`offers.promotional[].customerToken`).
+public typealias PromotionalOfferSigner = @Sendable (PromotionalOfferRequest) async throws -> PromotionalOfferSignature

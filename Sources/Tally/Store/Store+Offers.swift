@@ -1,0 +1,55 @@
+import Foundation
+import TallyCore
+
+
+extension Store {
+    /// Buys `productId` with its promotional offer `offerId`, the signature made by the app's server: the link's
+    /// ``ServerLink/promotionalOfferSigner`` when it has one (the app's backend, holding the secret key), else
+    /// `tally serve` itself with the customer's token (`POST /v1/offers/promotional/signature`, allowed only for
+    /// offers whose policy says `customerToken`). The in-app purchase key never reaches the app.
+    ///
+    /// - Throws: ``StoreError`` — `missingOfferParameters` without a server link or signer, `serverRefused` when
+    ///   the server will not sign (`offer_not_allowed`, `offer_not_eligible`), `networkError` when it cannot be
+    ///   reached, and everything ``purchase(_:quantity:appAccountToken:offer:context:)`` throws.
+    public func purchase(_ productId: String, promotionalOffer offerId: String, quantity: Int = 1,
+                         context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
+        let token = await purchaseAccountToken()
+        let request = PromotionalOfferRequest(productId: productId, offerId: offerId,
+                                              appUserId: serverLink?.appUserId, appAccountToken: token)
+        let signature: PromotionalOfferSignature
+        if let signer = serverLink?.promotionalOfferSigner {
+            do { signature = try await signer(request) } catch {
+                throw failed(productId, StoreError.from(error, doing: "signing the offer \(offerId) of \(productId)"))
+            }
+        } else if let server {
+            signature = try await server.promotionalOfferSignature(request).get()
+        } else {
+            throw failed(productId, StoreError(.missingOfferParameters, "the promotional offer \(offerId) of "
+                + "\(productId) needs a signature from the app's server: give the Store a ServerLink (with a "
+                + "promotionalOfferSigner, or a server whose offers.promotional allows customerToken), or pass "
+                + "the signature with purchase(_:offer:)"))
+        }
+        return try await purchase(productId, quantity: quantity, appAccountToken: token,
+                                  offer: .promotional(id: offerId, signature: signature), context: context)
+    }
+
+    /// Whether the customer's next purchase in subscription group `groupId` gets its introductory offer, as the
+    /// store decides (StoreKit's `isEligibleForIntroOffer(for:)`); from the customer's history when the backend
+    /// cannot tell (one introductory offer per group).
+    public func isEligibleForIntroOffer(groupId: String) async -> Bool {
+        if let answer = try? await backend.offerEligibility(groupId: groupId) { return answer.introductoryOffer }
+        return state.isEligibleForIntroductoryOffer(groupId: groupId)
+    }
+
+    /// The win-back offers of subscription group `groupId` the customer may buy with now, best first (StoreKit's
+    /// `RenewalInfo.eligibleWinBackOfferIDs`, iOS 18+), as catalog offers; from the customer's history when the
+    /// backend cannot tell: every win-back offer of the group for a customer who lapsed in it, none otherwise.
+    public func eligibleWinBackOffers(groupId: String) async -> [SubscriptionOffer] {
+        let offers = catalog.products.filter { $0.subscription?.groupId == groupId }
+            .flatMap { $0.subscription?.winBackOffers ?? [] }
+        if let answer = try? await backend.offerEligibility(groupId: groupId) {
+            return answer.winBackOfferIds.compactMap { id in offers.first { $0.id.map { $0.utf8.elementsEqual(id.utf8) } ?? false } }
+        }
+        return state.hasLapsed(groupId: groupId) ? offers : []
+    }
+}
