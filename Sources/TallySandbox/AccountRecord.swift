@@ -17,6 +17,8 @@ struct AccountRecord: Sendable, Hashable {
     var unfinished: [String: [String: Int]] = [:]
     /// Groups whose introductory offer the account used.
     var introductoryOfferUsedGroups: Set<String> = []
+    /// Ids of the win-back offers the account redeemed.
+    var redeemedWinBackOffers: Set<String> = []
     /// Ids of the account's Ask to Buy purchases a parent declined, oldest first (for the app to end them).
     var declinedPurchases: [String] = []
     /// Transaction id → its order ID (``SandboxOrderId``); kept in `transactions.order_id`.
@@ -80,7 +82,7 @@ struct AccountRecord: Sendable, Hashable {
 extension AccountRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case transactions, chains, devices, unfinished, introductoryOfferUsedGroups, declinedPurchases
-        case refundRequests, consumption, purchaseIntents, messages, sheetCalls
+        case refundRequests, consumption, purchaseIntents, messages, sheetCalls, redeemedWinBackOffers
     }
 
     init(from decoder: Decoder) throws {
@@ -97,6 +99,7 @@ extension AccountRecord: Codable {
         purchaseIntents = try container.decodeIfPresent([SandboxPurchaseIntent].self, forKey: .purchaseIntents) ?? []
         messages = try container.decodeIfPresent([SandboxMessage].self, forKey: .messages) ?? []
         sheetCalls = try container.decodeIfPresent([SandboxSheetCall].self, forKey: .sheetCalls) ?? []
+        redeemedWinBackOffers = Set(try container.decodeIfPresent([String].self, forKey: .redeemedWinBackOffers) ?? [])
         reindex()
     }
 
@@ -113,5 +116,6 @@ extension AccountRecord: Codable {
         if !purchaseIntents.isEmpty { try container.encode(purchaseIntents, forKey: .purchaseIntents) }
         if !messages.isEmpty { try container.encode(messages, forKey: .messages) }
         if !sheetCalls.isEmpty { try container.encode(sheetCalls, forKey: .sheetCalls) }
+        if !redeemedWinBackOffers.isEmpty { try container.encode(redeemedWinBackOffers.sorted(), forKey: .redeemedWinBackOffers) }
     }
 }

@@ -26,6 +26,8 @@ public struct PendingPurchase: Sendable, Codable, Hashable {
     public var createdDate: Date
     /// The UUID the app linked to the purchase.
     public var appAccountToken: String?
+    /// The offer the purchase was checked for, applied when it completes.
+    var offerGrant: OfferGrant?
 
     /// Creates a pending purchase.
     public init(purchaseId: String, productId: String, account: String, device: String, quantity: Int,

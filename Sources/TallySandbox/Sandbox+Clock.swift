@@ -61,21 +61,32 @@ extension Sandbox {
         guard var chain = accounts[account]?.chains[group], let entry = productIndex[chain.nextProductId] else { return }
         let previousProduct = chain.productId
         let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
-        let expires = timeRate.end(of: period, from: date)
+        var expires = timeRate.end(of: period, from: date)
         var price = entry.priceMillis
         var offer: SubscriptionOffer?
-        if chain.offerPeriodsLeft > 0, entry.product.id == previousProduct,
-           let intro = entry.product.subscription?.introductoryOffer, intro.paymentMode == .payAsYouGo {
-            offer = intro
-            price = IndexedProduct.millis(intro.price)
+        if let scheduled = chain.scheduledOffer {
+            // An offer redeemed during the last period begins now.
+            offer = scheduled
+            (expires, price, chain.offerPeriodsLeft) = firstPeriod(of: entry, offer: scheduled, from: date)
+            chain.offer = chain.offerPeriodsLeft > 0 ? scheduled : nil
+            chain.scheduledOffer = nil
+        } else if chain.offerPeriodsLeft > 0, entry.product.id == previousProduct,
+           let running = chain.offer ?? entry.product.subscription?.introductoryOffer, running.paymentMode == .payAsYouGo {
+            offer = running
+            price = IndexedProduct.millis(running.price)
             chain.offerPeriodsLeft -= 1
         } else {
             chain.offerPeriodsLeft = 0
+            chain.offer = nil
         }
+        if chain.offerPeriodsLeft == 0 { chain.offer = nil }
         var transaction = makeTransaction(
             entry, purchaseDate: date, appAccountToken: chain.renewalInfo.appAccountToken, reason: .renewal,
             chain: (chain.originalTransactionId, chain.originalPurchaseDate), expiresDate: expires, priceMillis: price)
-        if let offer { transaction.applyIntroductoryOffer(offer) }
+        if let offer { transaction.apply(offer) }
+        let nextIsOffer = chain.offerPeriodsLeft > 0
+        chain.renewalInfo.offerType = nextIsOffer ? offer?.kind.offerType : nil
+        chain.renewalInfo.offerIdentifier = nextIsOffer && offer?.kind != .introductory ? offer?.id : nil
         chain.latestTransactionId = transaction.transactionId
         chain.productId = entry.product.id
         chain.expiresDate = expires

@@ -4,10 +4,13 @@ import TallyCore
 extension Sandbox {
     /// Buys a product for an account on a device, as `Product.purchase()` does under StoreKit Testing.
     ///
-    /// Checks in order: injected fault, `failTransactions`, unknown product, parental controls, quantity,
-    /// already owned (returns the existing transaction, nothing charged), Ask to Buy, interrupted; then completes.
+    /// Checks in order: injected fault, `failTransactions`, unknown product, parental controls, quantity, the
+    /// offer (``SandboxOffer``, checked with `offerKeys` as the App Store does), already owned (returns the
+    /// existing transaction, nothing charged; a promotional or offer-code offer on the subscription in force is
+    /// scheduled for its next renewal), Ask to Buy, interrupted; then completes.
     public mutating func purchase(_ productId: String, account: String = "default", device: String = "default",
-                                  quantity: Int = 1, appAccountToken: String? = nil) -> PurchaseResult {
+                                  quantity: Int = 1, appAccountToken: String? = nil, offer: SandboxOffer? = nil,
+                                  offerKeys: SandboxOfferKeys? = nil) -> PurchaseResult {
         if let failure = settings.takeFault(.purchase) {
             return fail(failure.error(for: .purchase), failure: failure, productId: productId, account: account,
                         device: device)
@@ -30,16 +33,30 @@ extension Sandbox {
                         productId: productId, account: account, device: device)
         }
         withAccount(account) { $0.connect(device) }
+        var grant: OfferGrant?
+        if let offer {
+            do throws(SandboxError) {
+                grant = try checkOffer(offer, for: entry, account: account, appAccountToken: appAccountToken,
+                                       keys: offerKeys ?? SandboxOfferKeys(keys: [:], wallClock: Date()))
+            } catch {
+                return fail(error, productId: productId, account: account, device: device)
+            }
+        }
         if let owned = alreadyOwned(entry.product, account: account) {
-            log(.alreadyOwned, account: account, device: device, transaction: owned)
+            if let offer = grant?.offer, let group = entry.product.subscription?.groupId {
+                scheduleOffer(offer, group: group, account: account, device: device, subtype: nil)
+            } else {
+                log(.alreadyOwned, account: account, device: device, transaction: owned)
+            }
             return .purchased(owned)
         }
         let reason: PendingPurchase.Reason? = settings.isEnabled(.askToBuy, account: account) ? .askToBuy
             : settings.isEnabled(.interrupted, account: account) ? .interrupted : nil
         if let reason {
-            let waiting = PendingPurchase(purchaseId: "purchase-\(nextPurchaseNumber)", productId: productId,
+            var waiting = PendingPurchase(purchaseId: "purchase-\(nextPurchaseNumber)", productId: productId,
                                           account: account, device: device, quantity: quantity, reason: reason,
                                           createdDate: now, appAccountToken: appAccountToken)
+            waiting.offerGrant = grant
             nextPurchaseNumber += 1
             pending.append(waiting)
             log(.pending, account: account, device: device, productId: productId, purchaseId: waiting.purchaseId,
@@ -47,7 +64,7 @@ extension Sandbox {
             return .pending(waiting)
         }
         let (transaction, isNew) = complete(entry, account: account, device: device, quantity: quantity,
-                                            appAccountToken: appAccountToken)
+                                            appAccountToken: appAccountToken, grant: grant)
         if isNew { deliver(transaction.transactionId, account: account, to: [device]) }
         return .purchased(transaction)
     }
@@ -131,12 +148,12 @@ extension Sandbox {
             return (owned, false)
         }
         return complete(entry, account: waiting.account, device: waiting.device, quantity: waiting.quantity,
-                        appAccountToken: waiting.appAccountToken)
+                        appAccountToken: waiting.appAccountToken, grant: waiting.offerGrant)
     }
 
     /// The existing transaction when buying would charge nothing: an owned non-consumable, or the product of
     /// the group's subscription in force (turning auto-renew back on and cancelling a pending change).
-    private mutating func alreadyOwned(_ product: CatalogProduct, account: String) -> StoreTransaction? {
+    mutating func alreadyOwned(_ product: CatalogProduct, account: String) -> StoreTransaction? {
         guard let record = accounts[account] else { return nil }
         switch product.kind {
         case .nonConsumable:
@@ -154,10 +171,10 @@ extension Sandbox {
 
     /// Makes the transaction of a purchase that goes through now.
     /// Returns the transaction and whether it is new (false for a change scheduled at renewal).
-    private mutating func complete(_ entry: IndexedProduct, account: String, device: String, quantity: Int,
-                                   appAccountToken: String?) -> (StoreTransaction, Bool) {
+    mutating func complete(_ entry: IndexedProduct, account: String, device: String, quantity: Int,
+                           appAccountToken: String?, grant: OfferGrant? = nil) -> (StoreTransaction, Bool) {
         if entry.product.kind == .autoRenewable {
-            return subscribe(entry, account: account, device: device, appAccountToken: appAccountToken)
+            return subscribe(entry, account: account, device: device, appAccountToken: appAccountToken, grant: grant)
         }
         let transaction = makeTransaction(entry, purchaseDate: now, quantity: quantity,
                                           appAccountToken: appAccountToken, reason: .purchase)

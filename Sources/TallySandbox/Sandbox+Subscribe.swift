@@ -9,7 +9,7 @@ extension Sandbox {
     /// eligible), an immediate upgrade or same-period crossgrade, or a change scheduled for the next renewal.
     /// Returns the transaction and whether it is new.
     mutating func subscribe(_ entry: IndexedProduct, account: String, device: String,
-                            appAccountToken: String?) -> (StoreTransaction, Bool) {
+                            appAccountToken: String?, grant: OfferGrant? = nil) -> (StoreTransaction, Bool) {
         let product = entry.product
         let group = product.subscription?.groupId ?? product.id
         let existing = accounts[account]?.chains[group]
@@ -18,40 +18,68 @@ extension Sandbox {
            let latest = accounts[account]?.transaction(chain.latestTransactionId) {
             let change = SubscriptionChange.classify(from: current, to: product)
             if change.takesEffectImmediately {
-                return (changeNow(to: entry, group: group, account: account, device: device, change: change), true)
+                return (changeNow(to: entry, group: group, account: account, device: device, change: change,
+                                  offer: grant?.offer), true)
             }
             scheduleChange(to: entry, group: group, account: account, device: device, change: change)
+            if let offer = grant?.offer {
+                scheduleOffer(offer, group: group, account: account, device: device, subtype: "DOWNGRADE")
+            }
             return (latest, false)
         }
         return (startPeriod(entry, group: group, previous: existing, account: account, device: device,
-                            appAccountToken: appAccountToken), true)
+                            appAccountToken: appAccountToken, grant: grant), true)
+    }
+
+    /// The first period of `entry` bought with `offer` (nil: the standard price) from `start`: when it ends, what
+    /// it costs, and how many more periods bill at the offer's price (pay as you go).
+    func firstPeriod(of entry: IndexedProduct, offer: SubscriptionOffer?, from start: Date)
+        -> (expires: Date, priceMillis: Int64, offerPeriodsLeft: Int)
+    {
+        let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
+        guard let offer else { return (timeRate.end(of: period, from: start), entry.priceMillis, 0) }
+        switch offer.paymentMode {
+        case .freeTrial:
+            return (timeRate.end(of: offer.period, count: offer.periodCount, from: start), 0, 0)
+        case .payUpFront:
+            return (timeRate.end(of: offer.period, count: offer.periodCount, from: start), IndexedProduct.millis(offer.price), 0)
+        case .payAsYouGo:
+            return (timeRate.end(of: offer.period, from: start), IndexedProduct.millis(offer.price),
+                    max(0, offer.periodCount - 1))
+        }
+    }
+
+    /// A promotional or offer-code offer redeemed on the subscription in force: it applies from the next renewal
+    /// (OFFER_REDEEMED, with `subtype` for a downgrade).
+    mutating func scheduleOffer(_ offer: SubscriptionOffer, group: String, account: String, device: String,
+                                subtype: String?) {
+        guard var chain = accounts[account]?.chains[group] else { return }
+        chain.scheduledOffer = offer
+        chain.renewalInfo.offerType = offer.kind.offerType
+        chain.renewalInfo.offerIdentifier = offer.id
+        chain.renewalInfo.renewalPrice = offer.paymentMode == .freeTrial ? 0 : IndexedProduct.millis(offer.price)
+        chain.renewalInfo.resign(at: now)
+        let updated = chain
+        withAccount(account) { $0.chains[group] = updated }
+        log(.offerRedeemed, account: account, device: device, productId: updated.nextProductId,
+            transaction: accounts[account]?.transaction(updated.latestTransactionId), detail: subtype)
     }
 
     /// A new subscription period starting now: a first purchase, or a resubscription on the same chain.
     private mutating func startPeriod(_ entry: IndexedProduct, group: String, previous: SubscriptionChain?,
-                                      account: String, device: String, appAccountToken: String?) -> StoreTransaction {
+                                      account: String, device: String, appAccountToken: String?,
+                                      grant: OfferGrant? = nil) -> StoreTransaction {
         let product = entry.product
-        let period = product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
         let usedIntro = accounts[account]?.introductoryOfferUsedGroups.contains(group) ?? false
-        let offer = usedIntro ? nil : product.subscription?.introductoryOffer
-        var expires = timeRate.end(of: period, from: now)
-        var price = entry.priceMillis
-        var offerPeriodsLeft = 0
-        if let offer {
-            price = IndexedProduct.millis(offer.price)
-            switch offer.paymentMode {
-            case .freeTrial, .payUpFront:
-                expires = timeRate.end(of: offer.period, count: offer.periodCount, from: now)
-                if offer.paymentMode == .freeTrial { price = 0 }
-            case .payAsYouGo:
-                offerPeriodsLeft = max(0, offer.periodCount - 1)
-            }
-        }
+        let introAllowed: Bool
+        if case .introductory(let allowed) = grant { introAllowed = allowed } else { introAllowed = !usedIntro }
+        let offer = grant?.offer ?? (introAllowed ? product.subscription?.introductoryOffer : nil)
+        let (expires, price, offerPeriodsLeft) = firstPeriod(of: entry, offer: offer, from: now)
         var transaction = makeTransaction(
             entry, purchaseDate: now, appAccountToken: appAccountToken, reason: .purchase,
             chain: previous.map { ($0.originalTransactionId, $0.originalPurchaseDate) }, expiresDate: expires,
             priceMillis: price)
-        if let offer { transaction.applyIntroductoryOffer(offer) }
+        if let offer { transaction.apply(offer) }
         record(transaction, account: account)
         var recentStart = now
         if let previous, previous.phase != .revoked, let start = previous.renewalInfo.recentSubscriptionStartDate,
@@ -68,9 +96,13 @@ extension Sandbox {
             originalPurchaseDate: transaction.originalPurchaseDate ?? now,
             latestTransactionId: transaction.transactionId, productId: product.id, expiresDate: expires,
             phase: .active, offerPeriodsLeft: offerPeriodsLeft, renewalInfo: info)
+        var running = chain
+        running.offer = offerPeriodsLeft > 0 ? offer : nil
+        let saved = running
         withAccount(account) { record in
-            record.chains[group] = chain
-            if offer != nil { record.introductoryOfferUsedGroups.insert(group) }
+            record.chains[group] = saved
+            if offer?.kind == .introductory { record.introductoryOfferUsedGroups.insert(group) }
+            if offer?.kind == .winBack, let id = offer?.id { record.redeemedWinBackOffers.insert(id) }
         }
         log(.purchased, account: account, device: device, transaction: transaction,
             detail: previous == nil ? "INITIAL_BUY" : "RESUBSCRIBE")
@@ -79,23 +111,25 @@ extension Sandbox {
 
     /// An upgrade (or same-period crossgrade): the old transaction is marked upgraded, a new period starts now.
     private mutating func changeNow(to entry: IndexedProduct, group: String, account: String, device: String,
-                                    change: SubscriptionChange) -> StoreTransaction {
+                                    change: SubscriptionChange, offer: SubscriptionOffer? = nil) -> StoreTransaction {
         guard var chain = accounts[account]?.chains[group],
               var old = accounts[account]?.transaction(chain.latestTransactionId) else {
             return startPeriod(entry, group: group, previous: nil, account: account, device: device,
-                               appAccountToken: nil)
+                               appAccountToken: nil, grant: offer.map(OfferGrant.offer))
         }
         old.isUpgraded = true
         old.resign(at: now)
-        let period = entry.product.subscription?.period ?? SubscriptionDuration(value: 1, unit: .month)
-        let expires = timeRate.end(of: period, from: now)
-        let transaction = makeTransaction(
+        let (expires, price, offerPeriodsLeft) = firstPeriod(of: entry, offer: offer, from: now)
+        var transaction = makeTransaction(
             entry, purchaseDate: now, appAccountToken: chain.renewalInfo.appAccountToken, reason: .purchase,
-            chain: (chain.originalTransactionId, chain.originalPurchaseDate), expiresDate: expires)
+            chain: (chain.originalTransactionId, chain.originalPurchaseDate), expiresDate: expires, priceMillis: price)
+        if let offer { transaction.apply(offer) }
         chain.latestTransactionId = transaction.transactionId
         chain.productId = entry.product.id
         chain.expiresDate = expires
-        chain.offerPeriodsLeft = 0
+        chain.offerPeriodsLeft = offerPeriodsLeft
+        chain.offer = offerPeriodsLeft > 0 ? offer : nil
+        chain.scheduledOffer = nil
         chain.renewalInfo.productId = entry.product.id
         chain.renewalInfo.autoRenewProductId = entry.product.id
         chain.renewalInfo.autoRenewStatus = .on
@@ -108,7 +142,11 @@ extension Sandbox {
             record.chains[group] = updatedChain
         }
         record(transaction, account: account)
-        log(.upgraded, account: account, device: device, transaction: transaction, detail: change.notificationSubtype)
+        if offer != nil {
+            log(.offerRedeemed, account: account, device: device, transaction: transaction, detail: "UPGRADE")
+        } else {
+            log(.upgraded, account: account, device: device, transaction: transaction, detail: change.notificationSubtype)
+        }
         return transaction
     }
 
@@ -152,10 +190,24 @@ extension Sandbox {
     }
 }
 
+extension SubscriptionOffer.Kind {
+    /// Apple's `offerType` for the kind: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    var offerType: OfferType {
+        switch self {
+        case .introductory: .introductory
+        case .promotional: .promotional
+        case .offerCode: .offerCode
+        case .winBack: .winBack
+        }
+    }
+}
+
 extension StoreTransaction {
-    /// Marks the transaction as bought with an introductory offer.
-    mutating func applyIntroductoryOffer(_ offer: SubscriptionOffer) {
-        offerType = .introductory
+    /// Marks the transaction as bought with `offer`: `offerType`, `offerIdentifier` (none for an introductory
+    /// offer), `offerDiscountType` and `offerPeriod`.
+    mutating func apply(_ offer: SubscriptionOffer) {
+        offerType = offer.kind.offerType
+        offerIdentifier = offer.kind == .introductory ? nil : offer.id
         switch offer.paymentMode {
         case .freeTrial: offerDiscountType = .freeTrial
         case .payAsYouGo: offerDiscountType = .payAsYouGo

@@ -37,6 +37,10 @@ public struct Sandbox: Sendable {
     var nextWebOrderNumber: Int64 = 2_000_000_000_500_001
     var nextPurchaseNumber = 1
     var nextDeliverySequence = 1
+    /// Nonce (lowercase) → when its offer was signed: the nonces of offer signatures used, kept 24 hours.
+    var usedOfferNonces: [String: Date] = [:]
+    /// The offer codes made, oldest first.
+    public internal(set) var offerCodes: [SandboxOfferCode] = []
     /// Mass renewal-date extensions, oldest first.
     var massExtensions: [SandboxMassExtension] = []
     /// Product id → product and its price in milliunits (rebuilt from the catalog).

@@ -48,6 +48,20 @@ public struct SandboxError: Error, Sendable, Hashable, Codable, CustomStringConv
         case catalogConflict
         /// Reading or writing the state failed.
         case io
+        /// An offer's signature does not verify with a registered key, was made for another product, offer, bundle
+        /// or token, is older than 24 hours, or its nonce was used before (StoreKit's `invalidOfferSignature`).
+        case invalidOfferSignature
+        /// The product has no offer with that id (StoreKit's `invalidOfferIdentifier`).
+        case invalidOfferIdentifier
+        /// The offer's price is not valid for the product (StoreKit's `invalidOfferPrice`).
+        case invalidOfferPrice
+        /// The account may not have the offer: a win-back offer without having lapsed, an offer redeemed before,
+        /// an offer code already used (StoreKit's `ineligibleForOffer`).
+        case ineligibleForOffer
+        /// The offer lacks a part (an empty offer id) (StoreKit's `missingOfferParameters`).
+        case missingOfferParameters
+        /// No offer code with that text was made (`tally sandbox offer-code create`).
+        case unknownOfferCode
     }
 
     /// The kind of failure.

@@ -73,6 +73,11 @@ public struct SandboxEvent: Sendable, Codable, Hashable {
         case renewalExtensionSummary
         /// The app's server set the app account token of a purchase; `detail` is the token.
         case appAccountTokenSet
+        /// A promotional offer or offer code redeemed on a subscription in force, applying from its next renewal,
+        /// or with an upgrade (OFFER_REDEEMED; `detail` is the subtype, `UPGRADE` or `DOWNGRADE`, or nil).
+        case offerRedeemed
+        /// Offer codes were made (`tally sandbox offer-code create`); `detail` names the offer and the count.
+        case offerCodesCreated
     }
 
     /// Position in the log, from 1.

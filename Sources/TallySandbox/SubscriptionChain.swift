@@ -27,6 +27,11 @@ struct SubscriptionChain: Sendable, Codable, Hashable {
     var retryEnd: Date?
     /// Introductory pay-as-you-go periods still to bill at the offer price.
     var offerPeriodsLeft = 0
+    /// The offer whose pay-as-you-go periods ``offerPeriodsLeft`` counts; nil: the introductory offer (chains
+    /// saved before other offers were kept).
+    var offer: SubscriptionOffer?
+    /// A promotional or offer-code offer redeemed during the period in force: it applies at the next renewal.
+    var scheduledOffer: SubscriptionOffer?
     var renewalInfo: RenewalInfo
     /// Renewal-date extensions, oldest first; nil in chains saved before they were kept.
     var extensions: [SandboxRenewalExtension]?

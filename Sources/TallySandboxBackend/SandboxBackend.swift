@@ -39,9 +39,12 @@ public actor SandboxBackend: StoreBackend {
     }
 
     public func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
+        let offer = request.offer.map(Self.sandboxOffer)
+        let keys = offer == nil ? nil : SandboxOfferKeys(directory: directory.url)
         let (result, sandbox) = try change { sandbox in
             (sandbox.purchase(request.productId, account: account, device: device, quantity: request.quantity,
-                              appAccountToken: request.appAccountToken?.uuidString.lowercased()), sandbox)
+                              appAccountToken: request.appAccountToken?.uuidString.lowercased(), offer: offer,
+                              offerKeys: keys), sandbox)
         }
         switch result {
         case .purchased(let transaction): return .purchased(try update(transaction, in: sandbox))
@@ -49,6 +52,25 @@ public actor SandboxBackend: StoreBackend {
         case .cancelled: return .cancelled
         case .failed(let error) where error.code == .userCancelled: return .cancelled
         case .failed(let error): throw Self.storeError(error)
+        }
+    }
+
+    /// The sandbox's answer: the introductory offer once per group, win-back offers for an account that lapsed.
+    public func offerEligibility(groupId: String) async throws -> OfferEligibility? {
+        let sandbox = try load()
+        return OfferEligibility(introductoryOffer: sandbox.isEligibleForIntroOffer(groupId: groupId, account: account),
+                                winBackOfferIds: sandbox.eligibleWinBackOfferIds(groupId: groupId, account: account))
+    }
+
+    /// The engine's offer as the sandbox's purchase option.
+    static func sandboxOffer(_ offer: PurchaseOffer) -> SandboxOffer {
+        switch offer {
+        case .promotional(let id, .v1(let keyId, let nonce, let signature, let timestamp)):
+            .promotional(offerId: id, keyId: keyId, nonce: nonce.uuidString.lowercased(), signature: signature,
+                         timestamp: timestamp)
+        case .promotional(let id, .jws(let jws)): .promotionalJWS(offerId: id, jws: jws)
+        case .winBack(let id): .winBack(offerId: id)
+        case .introductoryEligibility(let jws): .introductoryEligibility(jws: jws)
         }
     }
 
@@ -181,6 +203,11 @@ public actor SandboxBackend: StoreBackend {
         case .networkError: StoreError(.networkError, error.message)
         case .invalidQuantity: StoreError(.invalidQuantity, error.message)
         case .userCancelled: StoreError(.cancelled, error.message)
+        case .invalidOfferSignature: StoreError(.invalidOfferSignature, error.message)
+        case .invalidOfferIdentifier, .unknownOfferCode: StoreError(.invalidOfferIdentifier, error.message)
+        case .invalidOfferPrice: StoreError(.invalidOfferPrice, error.message)
+        case .ineligibleForOffer: StoreError(.ineligibleForOffer, error.message)
+        case .missingOfferParameters: StoreError(.missingOfferParameters, error.message)
         case .corruptState, .noState, .io: StoreError(.backend, error.message)
         default: StoreError(.backend, error.message)
         }

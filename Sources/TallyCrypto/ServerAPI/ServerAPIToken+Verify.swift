@@ -9,38 +9,16 @@ extension ServerAPIToken {
                               key: (String) -> (key: PublicKey, issuerId: String)?)
         -> Result<ServerAPIToken, ServerAPITokenFailure>
     {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= 8_192, parts.count == 3 else {
-            return .failure(.init(.malformed, "a JWT has three base64url parts separated by dots"))
+        let verified: KeyedJWS
+        switch KeyedJWS.verify(token, key: key) {
+        case .success(let jws): verified = jws
+        case .failure(let failure): return .failure(failure)
         }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else {
-            return .failure(.init(.malformed, "a part of the JWT is not base64url"))
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: verified.claims) else {
+            return .failure(.init(.malformed, "the JWT's claims must be a JSON object, with string iss, aud and bid "
+                + "and whole-second iat and exp"))
         }
-        guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
-              let claims = try? JSONDecoder().decode(Claims.self, from: Data(payloadBytes)) else {
-            return .failure(.init(.malformed, "the JWT's header and claims must be JSON objects, with string "
-                + "iss, aud and bid and whole-second iat and exp"))
-        }
-        guard header["alg"] as? String == "ES256" else {
-            return .failure(.init(.unsupportedAlgorithm, "the JWT must be signed with ES256, not \(header["alg"] ?? "nothing")"))
-        }
-        if let type = header["typ"], type as? String != "JWT" {
-            return .failure(.init(.malformed, "the JWT header's typ must be \"JWT\""))
-        }
-        guard header["crit"] == nil else {
-            return .failure(.init(.malformed, "the JWT header has crit, which this API does not understand"))
-        }
-        guard let keyId = header["kid"] as? String, !keyId.isEmpty else {
-            return .failure(.init(.missingClaim, "the JWT header has no kid (the in-app purchase key id)"))
-        }
-        guard let known = key(keyId) else {
-            return .failure(.init(.unknownKey, "no in-app purchase key has the id '\(keyId.prefix(64))'"))
-        }
-        let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        let valid = signingInput.withUnsafeBytes { ECDSA.verifyES256(message: $0, rawSignature: signature, key: known.key) }
-        guard valid else { return .failure(.init(.badSignature, "the JWT's signature does not verify with key '\(keyId)'")) }
-        return claimsChecked(claims, keyId: keyId, issuer: known.issuerId, at: now, leeway: leeway)
+        return claimsChecked(claims, keyId: verified.keyId, issuer: verified.issuerId, at: now, leeway: leeway)
     }
 
     /// The claims as sent; a claim of the wrong type fails the decoding (malformed), a missing one is nil.

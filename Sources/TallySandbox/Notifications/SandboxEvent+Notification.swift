@@ -34,7 +34,8 @@ extension SandboxEvent {
         case .renewalExtended: return (.renewalExtended, nil)
         case .renewalExtensionFailed: return (.renewalExtension, .failure)
         case .renewalExtensionSummary: return (.renewalExtension, .summary)
-        case .consumptionInfoReceived, .appAccountTokenSet: return nil
+        case .offerRedeemed: return (.offerRedeemed, detail.map(NotificationSubtype.init(rawValue:)))
+        case .consumptionInfoReceived, .appAccountTokenSet, .offerCodesCreated: return nil
         case .created, .productsRequested, .alreadyOwned, .pending, .approved, .declined, .resolved, .cancelled,
              .failed, .finished, .restored, .settingsChanged, .clockAdvanced, .catalogReloaded:
             return nil

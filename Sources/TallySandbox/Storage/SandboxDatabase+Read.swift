@@ -77,6 +77,7 @@ extension SandboxDatabase {
         record.purchaseIntents = info.purchaseIntents ?? []
         record.messages = info.messages ?? []
         record.sheetCalls = info.sheetCalls ?? []
+        record.redeemedWinBackOffers = Set(info.redeemedWinBackOffers ?? [])
         try run("SELECT transaction_id, body, order_id FROM transactions WHERE account = ? ORDER BY position",
                 [.text(name)]) { (row) throws(SandboxError) in
             let id = try column(row, 0)

@@ -19,6 +19,10 @@ struct SandboxHeader: Codable, Hashable, Sendable {
     var massExtensions: [SandboxMassExtension]?
     /// The files the catalog was read from; absent in rows written before they were kept.
     var catalogSource: SandboxCatalogSource?
+    /// Offer signature nonces used in the last 24 hours; absent while none (and in rows written before).
+    var usedOfferNonces: [String: Date]?
+    /// Offer codes made; absent while none.
+    var offerCodes: [SandboxOfferCode]?
 }
 
 /// The small per-account facts kept as one JSON row (the transactions, chains and unfinished deliveries have
@@ -35,6 +39,8 @@ struct AccountInfo: Codable, Hashable, Sendable {
     var purchaseIntents: [SandboxPurchaseIntent]?
     var messages: [SandboxMessage]?
     var sheetCalls: [SandboxSheetCall]?
+    /// Win-back offers redeemed; absent while none.
+    var redeemedWinBackOffers: [String]?
 
     init(_ record: AccountRecord) {
         devices = record.devices
@@ -45,6 +51,7 @@ struct AccountInfo: Codable, Hashable, Sendable {
         purchaseIntents = record.purchaseIntents.isEmpty ? nil : record.purchaseIntents
         messages = record.messages.isEmpty ? nil : record.messages
         sheetCalls = record.sheetCalls.isEmpty ? nil : record.sheetCalls
+        redeemedWinBackOffers = record.redeemedWinBackOffers.isEmpty ? nil : record.redeemedWinBackOffers.sorted()
     }
 }
 
@@ -55,7 +62,9 @@ extension Sandbox {
                       environment: environment, pending: pending, resolvedPurchases: resolvedPurchases.sorted(),
                       nextTransactionNumber: nextTransactionNumber, nextWebOrderNumber: nextWebOrderNumber,
                       nextPurchaseNumber: nextPurchaseNumber, nextDeliverySequence: nextDeliverySequence,
-                      massExtensions: massExtensions.isEmpty ? nil : massExtensions, catalogSource: catalogSource)
+                      massExtensions: massExtensions.isEmpty ? nil : massExtensions, catalogSource: catalogSource,
+                      usedOfferNonces: usedOfferNonces.isEmpty ? nil : usedOfferNonces,
+                      offerCodes: offerCodes.isEmpty ? nil : offerCodes)
     }
 
     /// A sandbox put together from its stored parts: the header, the accounts read (all, or the few a change
@@ -74,6 +83,8 @@ extension Sandbox {
         nextDeliverySequence = header.nextDeliverySequence
         massExtensions = header.massExtensions ?? []
         catalogSource = header.catalogSource
+        usedOfferNonces = header.usedOfferNonces ?? [:]
+        offerCodes = header.offerCodes ?? []
         self.accounts = accounts
         self.events = events
         self.eventBase = eventBase

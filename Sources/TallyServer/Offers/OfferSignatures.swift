@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyCrypto
 
 /// The signatures Apple accepts for offers, made with the in-app purchase key of `appStoreServerAPI`: the V1
@@ -26,19 +27,11 @@ struct OfferSignatures: Sendable {
         var signature: String
     }
 
-    /// The string V1 signs: bundle id, key id, product id, offer id, account token (lowercase, empty for none),
-    /// nonce (lowercase) and timestamp, joined by U+2063 INVISIBLE SEPARATOR.
-    static func v1Payload(bundleId: String, keyId: String, productId: String, offerIdentifier: String,
-                          appAccountToken: String?, nonce: String, timestamp: Int64) -> String {
-        [bundleId, keyId, productId, offerIdentifier, appAccountToken?.lowercased() ?? "", nonce.lowercased(),
-         String(timestamp)].joined(separator: "\u{2063}")
-    }
-
     /// Signs a V1 promotional offer at `now` with a fresh nonce.
     func v1(productId: String, offerIdentifier: String, appAccountToken: String?, now: Date) throws(CryptoError) -> V1 {
         let nonce = UUID().uuidString.lowercased()
         let timestamp = Int64((now.timeIntervalSince1970 * 1_000).rounded(.down))
-        let payload = Self.v1Payload(bundleId: bundleId, keyId: keyId, productId: productId,
+        let payload = OfferSignatureRules.v1Payload(bundleId: bundleId, keyId: keyId, productId: productId,
                                      offerIdentifier: offerIdentifier, appAccountToken: appAccountToken,
                                      nonce: nonce, timestamp: timestamp)
         let der = try key.signature(digest: ECDSA.sha256(Array(payload.utf8)))
@@ -47,7 +40,7 @@ struct OfferSignatures: Sendable {
 
     /// The V2 promotional offer JWS (`aud` `promotional-offer`).
     func v2(productId: String, offerIdentifier: String, transactionId: String?, now: Date) throws(CryptoError) -> String {
-        try jws(audience: "promotional-offer", now: now) { writer in
+        try jws(audience: OfferSignatureRules.promotionalAudience, now: now) { writer in
             writer.field("productId", productId)
             writer.field("offerIdentifier", offerIdentifier)
             if let transactionId { writer.field("transactionId", transactionId) }
@@ -58,7 +51,7 @@ struct OfferSignatures: Sendable {
     func eligibility(productId: String, allowIntroductoryOffer: Bool, transactionId: String, now: Date)
         throws(CryptoError) -> String
     {
-        try jws(audience: "introductory-offer-eligibility", now: now) { writer in
+        try jws(audience: OfferSignatureRules.eligibilityAudience, now: now) { writer in
             writer.field("productId", productId)
             writer.field("allowIntroductoryOffer", allowIntroductoryOffer)
             writer.field("transactionId", transactionId)
