@@ -163,7 +163,7 @@ let package = Package(
                                    "TallySandboxBackend"],
                     exclude: ["apple_api_client.py", "apple_api_more.py", "apple_notification_client.py",
                               "notification_receiver.py", "slow_proxy.py",
-                              "verify_answer_signature.py"]),
+                              "verify_answer_signature.py", "offer_purchases.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(

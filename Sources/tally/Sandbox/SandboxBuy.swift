@@ -2,16 +2,21 @@ import Foundation
 import TallyCore
 import TallySandbox
 
-/// `tally sandbox buy PRODUCT_ID [--account A] [--device D] [--quantity N] [--app-account-token UUID] [--json]`
+/// `tally sandbox buy PRODUCT_ID [--account A] [--device D] [--quantity N] [--app-account-token UUID]
+/// [--offer ID (--key-id K --nonce UUID --signature BASE64 --timestamp MS | --offer-jws JWS) | --win-back ID |
+/// --intro-eligibility JWS] [--json]`
 enum SandboxBuy {
     static func run(_ words: [String]) throws -> Int32 {
-        let arguments = try Arguments.sandbox(words, allowed: ["quantity", "app-account-token"])
+        let arguments = try Arguments.sandbox(words, allowed: Set(["quantity", "app-account-token"]).union(offerOptions))
         let context = SandboxContext(arguments)
         let productId = try arguments.positional(0, "PRODUCT_ID")
         let quantity = try arguments.value("quantity").map(Self.parseQuantity) ?? 1
+        let offer = try Self.offer(arguments)
+        let keys = offer == nil ? nil : SandboxOfferKeys(directory: context.url)
         let result = try context.mutate(accounts: [context.account]) { sandbox in
             sandbox.purchase(productId, account: context.account, device: context.device, quantity: quantity,
-                             appAccountToken: arguments.value("app-account-token"))
+                             appAccountToken: arguments.value("app-account-token")?.lowercased(), offer: offer,
+                             offerKeys: keys)
         }
         let report = PurchaseReport(result)
         if context.json {
@@ -20,6 +25,32 @@ enum SandboxBuy {
             print(report.sentence)
         }
         return report.exitCode
+    }
+
+    /// The options naming an offer.
+    static let offerOptions: Set<String> = ["offer", "key-id", "nonce", "signature", "timestamp", "offer-jws",
+                                            "win-back", "intro-eligibility"]
+
+    /// The offer the options name, nil for none: `--offer ID` with a V1 signature (`--key-id`, `--nonce`,
+    /// `--signature` base64 DER, `--timestamp` ms) or a JWS (`--offer-jws`), `--win-back ID`, `--intro-eligibility JWS`.
+    static func offer(_ arguments: Arguments) throws -> SandboxOffer? {
+        let kinds = ["offer", "win-back", "intro-eligibility"].filter { arguments.value($0) != nil }
+        guard kinds.count <= 1 else { throw UsageError("give one of --offer, --win-back and --intro-eligibility, not \(kinds.count)") }
+        if let id = arguments.value("win-back") { return .winBack(offerId: id) }
+        if let jws = arguments.value("intro-eligibility") { return .introductoryEligibility(jws: jws) }
+        guard let id = arguments.value("offer") else {
+            let stray = offerOptions.subtracting(["offer", "win-back", "intro-eligibility"]).filter { arguments.value($0) != nil }
+            guard stray.isEmpty else { throw UsageError("--\(stray.sorted()[0]) needs --offer ID") }
+            return nil
+        }
+        if let jws = arguments.value("offer-jws") { return .promotionalJWS(offerId: id, jws: jws) }
+        guard let keyId = arguments.value("key-id"), let nonce = arguments.value("nonce"),
+              let signatureText = arguments.value("signature"), let timestampText = arguments.value("timestamp") else {
+            throw UsageError("--offer ID needs --offer-jws JWS, or --key-id, --nonce, --signature and --timestamp (a V1 signature)")
+        }
+        guard let signature = Data(base64Encoded: signatureText) else { throw UsageError("--signature must be base64 (of the DER ECDSA signature)") }
+        guard let timestamp = Int64(timestampText) else { throw UsageError("--timestamp must be milliseconds since 1970, not '\(timestampText)'") }
+        return .promotional(offerId: id, keyId: keyId, nonce: nonce, signature: signature, timestamp: timestamp)
     }
 
     static func parseQuantity(_ text: String) throws -> Int {
@@ -67,7 +98,8 @@ struct PurchaseReport: Encodable {
     var exitCode: Int32 {
         switch (outcome, errorCode) {
         case ("purchased", _), ("pending", _): ExitCode.ok
-        case (_, SandboxError.Code.unknownProduct.rawValue?), (_, SandboxError.Code.invalidQuantity.rawValue?):
+        case (_, SandboxError.Code.unknownProduct.rawValue?), (_, SandboxError.Code.invalidQuantity.rawValue?),
+             (_, SandboxError.Code.invalidOfferIdentifier.rawValue?), (_, SandboxError.Code.missingOfferParameters.rawValue?):
             ExitCode.usage
         default: ExitCode.refused
         }

@@ -21,6 +21,7 @@ enum SandboxCommand {
             case "reload": return try SandboxReloadCommand.run(rest)
             case "products": return try SandboxProducts.run(rest)
             case "buy": return try SandboxBuy.run(rest)
+            case "offer-code": return try SandboxOfferCodeCommand.run(rest)
             case "approve", "decline", "resolve": return try SandboxAskToBuy.run(name, rest)
             case "refund": return try SandboxRefund.run(rest)
             case "refund-request": return try SandboxRefundRequestCommand.run(rest)
