@@ -7,9 +7,9 @@ import TallyCore
 extension StoreKitBackend {
     /// StoreKit's product as the engine's: kind, exact price and currency (`priceFormatStyle.currencyCode`), the
     /// localized name and description StoreKit gives (for the device's locale), subscription group, level, period
-    /// and offers (win-back offers from iOS 18). Nil for a kind the engine does not sell (a newer SDK's bundle) or a subscription period of a
-    /// unit it does not know, which is then reported invalid; an offer it cannot read is left out. Each of these
-    /// is said in `problems`.
+    /// and offers (win-back offers from iOS 18). Nil for a kind the engine does not sell (a newer SDK's bundle) or
+    /// a subscription period of a unit it does not know, which is then reported invalid; an offer it cannot read is
+    /// left out. Each of these is said in `problems`.
     static func product(_ product: StoreKit.Product, problems: inout [String]) -> TallyCore.CatalogProduct? {
         let kind: ProductKind
         switch product.type {

@@ -22,19 +22,27 @@ struct StoreKitOffersTests {
         id: "pro.last-chance", kind: .winBack, paymentMode: .payAsYouGo,
         period: SubscriptionDuration(value: 1, unit: .month), periodCount: 2, price: Decimal(string: "1.99")!)
 
-    /// The Market with win-back offers on market.pro.monthly, as StoreKit answers it and as the engine's catalog.
-    static func marketWithWinBack(_ world: StoreKitWorld) throws -> Catalog {
-        var catalog = world.market.catalog
-        guard let index = catalog.products.firstIndex(where: { $0.id == pro }) else { throw StoreError(.backend, pro) }
-        catalog.products[index].subscription?.winBackOffers = [comeback, lastChance]
-        let products = catalog.products.map(StoreKitWorld.storeKitProduct)
-        StoreKitScript.shared.script { $0.products = products }
-        return catalog
-    }
+    /// An app launched on the Market with win-back offers on market.pro.monthly, in StoreKit's answer and in the
+    /// engine's catalog (the app is kept for its directory).
+    struct WinBackMarket {
+        let world: StoreKitWorld
+        let app: App
+        let store: Store
 
-    static func launch(_ world: StoreKitWorld, catalog: Catalog, in app: App) async throws -> Store {
-        try await Store(backend: try world.launch(), catalog: catalog, configuration: world.market.configuration,
-                        directory: app.directory, locale: "en_US")
+        init() async throws {
+            world = try StoreKitWorld()
+            app = App(world)
+            var catalog = world.market.catalog
+            guard let index = catalog.products.firstIndex(where: { $0.id == pro }) else {
+                throw StoreError(.backend, pro)
+            }
+            catalog.products[index].subscription?.winBackOffers = [comeback, lastChance]
+            let products = catalog.products.map(StoreKitWorld.storeKitProduct)
+            StoreKitScript.shared.script { $0.products = products }
+            store = try await Store(backend: try world.launch(), catalog: catalog,
+                                    configuration: world.market.configuration, directory: app.directory,
+                                    locale: "en_US")
+        }
     }
 
     static func groupId(_ world: StoreKitWorld) throws -> String {
@@ -85,9 +93,8 @@ struct StoreKitOffersTests {
 
     @Test("a win-back offer is .winBackOffer(_:) with the product's StoreKit offer of that id")
     func winBack() async throws {
-        let world = try StoreKitWorld()
-        let app = App(world)
-        let store = try await Self.launch(world, catalog: try Self.marketWithWinBack(world), in: app)
+        let market = try await WinBackMarket()
+        let store = market.store
         _ = try await store.purchase(Self.pro, offer: .winBack(id: "pro.last-chance"))
         let product = try #require(script.answers.products.first { $0.id == Self.pro })
         let offer = try #require(product.subscription?.winBackOffers.last)
@@ -101,9 +108,8 @@ struct StoreKitOffersTests {
 
     @Test("a win-back offer id the product does not have is invalidOfferIdentifier, and StoreKit is not asked")
     func unknownWinBack() async throws {
-        let world = try StoreKitWorld()
-        let app = App(world)
-        let store = try await Self.launch(world, catalog: try Self.marketWithWinBack(world), in: app)
+        let market = try await WinBackMarket()
+        let store = market.store
         do {
             _ = try await store.purchase(Self.pro, offer: .winBack(id: "pro.nope"))
             Issue.record("the purchase went through")
@@ -173,12 +179,12 @@ struct StoreKitOffersTests {
 
     @Test("eligibleWinBackOffers(groupId:) are the renewal info's eligibleWinBackOfferIDs, in StoreKit's order")
     func winBackEligibility() async throws {
-        let world = try StoreKitWorld()
-        let app = App(world)
-        let store = try await Self.launch(world, catalog: try Self.marketWithWinBack(world), in: app)
-        let group = try Self.groupId(world)
+        let market = try await WinBackMarket()
+        let store = market.store
+        let group = try Self.groupId(market.world)
         #expect(await store.eligibleWinBackOffers(groupId: group).isEmpty)
-        let status = try world.expiredStatus(Self.pro, eligibleWinBackOfferIds: ["pro.last-chance", "pro.comeback"])
+        let status = try market.world.expiredStatus(Self.pro,
+                                                    eligibleWinBackOfferIds: ["pro.last-chance", "pro.comeback"])
         script.script { $0.statuses[group] = [status] }
         let offers = await store.eligibleWinBackOffers(groupId: group)
         #expect(offers.map(\.id) == ["pro.last-chance", "pro.comeback"])
@@ -193,13 +199,14 @@ struct StoreKitOffersTests {
         let group = try Self.groupId(world)
         let backend = StoreKitBackend(catalog: world.market.catalog, verifier: world.verifier)
         let problems = backend.problems()
+        let statuses = [
+            try world.expiredStatus(Self.pro, eligibleWinBackOfferIds: ["pro.comeback"]),
+            try world.expiredStatus("market.plus.monthly", eligibleWinBackOfferIds: ["plus.back", "pro.comeback"]),
+            try world.expiredStatus(Self.pro, eligibleWinBackOfferIds: ["pro.forged"], storeKitRefuses: true),
+        ]
         script.script { answers in
             answers.introOfferUsedGroups = [group]
-            answers.statuses[group] = [
-                try! world.expiredStatus(Self.pro, eligibleWinBackOfferIds: ["pro.comeback"]),
-                try! world.expiredStatus("market.plus.monthly", eligibleWinBackOfferIds: ["plus.back", "pro.comeback"]),
-                try! world.expiredStatus(Self.pro, eligibleWinBackOfferIds: ["pro.forged"], storeKitRefuses: true),
-            ]
+            answers.statuses[group] = statuses
         }
         let answer = try await backend.offerEligibility(groupId: group)
         #expect(answer == OfferEligibility(introductoryOffer: false, winBackOfferIds: ["pro.comeback", "plus.back"]))
@@ -212,9 +219,8 @@ struct StoreKitOffersTests {
 
     @Test("a product's win-back offers reach the engine's product, read as win-back offers")
     func winBackOffersInProducts() async throws {
-        let world = try StoreKitWorld()
-        let app = App(world)
-        let store = try await Self.launch(world, catalog: try Self.marketWithWinBack(world), in: app)
+        let market = try await WinBackMarket()
+        let store = market.store
         let answer = try await store.products([Self.pro])
         #expect(answer.products.first?.product.subscription?.winBackOffers == [Self.comeback, Self.lastChance])
         await store.close()

@@ -196,7 +196,8 @@ final class StoreKitWorld: BackendWorld {
         let minted = try mint(productId, quantity: 1, token: nil, at: Date().addingTimeInterval(-90 * 86_400))
         let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(minted))
         let info = RenewalInfo(originalTransactionId: minted.originalTransactionId, productId: productId,
-                               autoRenewProductId: productId, autoRenewStatus: .off, expirationIntent: .customerCancelled,
+                               autoRenewProductId: productId, autoRenewStatus: .off,
+                               expirationIntent: .customerCancelled,
                                signedDate: Date(), environment: .sandbox,
                                eligibleWinBackOfferIds: eligibleWinBackOfferIds)
         let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
