@@ -48,9 +48,17 @@ NEWER_APIS = [
     (r"\bAppTransaction\.(shared|refresh)\b", 16.0, "StoreKit's AppTransaction"),
     (r"\bStatus\.updates\b", 17.0, "StoreKit's Product.SubscriptionInfo.Status.updates"),
     (r"\.groupLevel\b", 16.4, "StoreKit's SubscriptionInfo.groupLevel"),
-    (r"\.(winBackOffer|introductoryOfferEligibility)\(", 17.4, "StoreKit's newer purchase options"),
+    # `promotionalOffer(_:compactJWS:)` and `introductoryOfferEligibility(compactJWS:)` are back-deployed to iOS 15.
+    (r"\.winBackOffer\(", 18.0, "StoreKit's PurchaseOption.winBackOffer(_:)"),
+    (r"\bSubscriptionOffer\.Signature\b", 17.4, "StoreKit's Product.SubscriptionOffer.Signature"),
+    (r"\.winBackOffers\b", 18.0, "StoreKit's SubscriptionInfo.winBackOffers"),
+    (r"\.eligibleWinBackOfferIDs\b", 18.0, "StoreKit's RenewalInfo.eligibleWinBackOfferIDs"),
     (r"\bpresentOfferCodeRedeemSheet\(\s*in\s*:", 16.0, "AppStore.presentOfferCodeRedeemSheet(in:)"),
 ]
+# Names the engine's own types share (TallyCore's `CatalogProduct.Subscription.winBackOffers`): StoreKit's only in
+# a file that imports StoreKit.
+STOREKIT_ONLY = {"StoreKit's SubscriptionInfo.winBackOffers", "StoreKit's RenewalInfo.eligibleWinBackOfferIDs"}
+IMPORTS_STOREKIT = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*import\s+StoreKit\b", re.MULTILINE)
 COMPILED = [(re.compile(pattern), version, name) for pattern, version, name in NEWER_APIS]
 AVAILABLE = re.compile(r"[@#]available\(\s*iOS\s+(\d+(?:\.\d+)?)")
 GUARD_AVAILABLE = re.compile(r"\bguard\s+#available\(\s*iOS\s+(\d+(?:\.\d+)?)")
@@ -92,6 +100,7 @@ def strip(source):
 def findings(path, source):
     """(line, message) for each use of a newer API outside a scope that guards it."""
     text = strip(source)
+    apis = COMPILED if IMPORTS_STOREKIT.search(text) else [api for api in COMPILED if api[2] not in STOREKIT_ONLY]
     results = []
     scopes = []          # the iOS version each open brace's scope guarantees (FLOOR_IOS when none)
     pending = None       # a version from @available/#available waiting for its declaration's brace
@@ -109,7 +118,7 @@ def findings(path, source):
         if UNAVAILABLE_IOS.search(line):
             pending = max(pending or 0, 99.0)
         here = max(guaranteed, pending or 0)
-        for pattern, version, name in COMPILED:
+        for pattern, version, name in apis:
             if pattern.search(line) and version > here:
                 results.append((number, f"{name} needs iOS {version:g}; guard it with @available/#available "
                                         f"or use what works on iOS {FLOOR_IOS:g}"))
@@ -142,6 +151,11 @@ def self_test():
         "@Observable\nfinal class M {}\n": 1,
         "func f() {\n  guard #available(iOS 17, *) else { return }\n  _ = Status.updates\n}\n_ = Status.updates\n": 1,
         "let d: Duration = .seconds(1)\n": 1,
+        "import StoreKit\nfunc f(p: Product) -> [Product.SubscriptionOffer] { p.subscription?.winBackOffers ?? [] }\n": 1,
+        "import StoreKit\nfunc f(p: Product) {\n  if #available(iOS 18, *) { _ = p.subscription?.winBackOffers }\n}\n": 0,
+        "import TallyCore\nfunc f(p: CatalogProduct) { _ = p.subscription?.winBackOffers }\n": 0,
+        "import StoreKit\nlet o = Product.PurchaseOption.winBackOffer(offer)\n": 1,
+        "import StoreKit\nlet o = Product.PurchaseOption.introductoryOfferEligibility(compactJWS: j)\n": 0,
         "@available(iOS, unavailable)\nextension X {\n  func f() async throws { try await Task.sleep(for: .seconds(1)) }\n}\n": 0,
     }
     for source, expected in cases.items():

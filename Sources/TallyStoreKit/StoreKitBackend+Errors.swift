@@ -29,15 +29,18 @@ extension StoreKitBackend {
             StoreError(.purchaseNotAllowed, "\(action): this account may not make purchases (Screen Time, parental "
                 + "controls or device management)")
         case .ineligibleForOffer:
-            StoreError(.backend, "\(action): the customer is not eligible for the offer")
+            StoreError(.ineligibleForOffer, "\(action): the customer is not eligible for the offer (a win-back "
+                + "offer for a subscriber who has not lapsed, an offer already redeemed)")
         case .invalidOfferIdentifier:
-            StoreError(.backend, "\(action): the offer id is not one of the product's offers")
+            StoreError(.invalidOfferIdentifier, "\(action): the offer id is not one of the product's offers")
         case .invalidOfferPrice:
-            StoreError(.backend, "\(action): the offer's price is not valid")
+            StoreError(.invalidOfferPrice, "\(action): the offer's price is not valid in the customer's storefront")
         case .invalidOfferSignature:
-            StoreError(.backend, "\(action): the offer's signature does not verify")
+            StoreError(.invalidOfferSignature, "\(action): the offer's signature does not verify (wrong key, "
+                + "product, offer or app account token, a nonce used before, or older than 24 hours)")
         case .missingOfferParameters:
-            StoreError(.backend, "\(action): the offer is missing parameters")
+            StoreError(.missingOfferParameters, "\(action): the offer lacks a parameter StoreKit needs (offer id, "
+                + "key id, nonce, signature or timestamp)")
         @unknown default:
             StoreError(.backend, "\(action): StoreKit's purchase error \(error)")
         }

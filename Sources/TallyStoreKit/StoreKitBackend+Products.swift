@@ -7,9 +7,9 @@ import TallyCore
 extension StoreKitBackend {
     /// StoreKit's product as the engine's: kind, exact price and currency (`priceFormatStyle.currencyCode`), the
     /// localized name and description StoreKit gives (for the device's locale), subscription group, level, period
-    /// and offers. Nil for a kind the engine does not sell (a newer SDK's bundle) or a subscription period of a
-    /// unit it does not know, which is then reported invalid; an offer it cannot read is left out. Each of these
-    /// is said in `problems`.
+    /// and offers (win-back offers from iOS 18). Nil for a kind the engine does not sell (a newer SDK's bundle) or
+    /// a subscription period of a unit it does not know, which is then reported invalid; an offer it cannot read is
+    /// left out. Each of these is said in `problems`.
     static func product(_ product: StoreKit.Product, problems: inout [String]) -> TallyCore.CatalogProduct? {
         let kind: ProductKind
         switch product.type {
@@ -61,10 +61,15 @@ extension StoreKitBackend {
             }
             return read
         }
+        var winBackOffers: [TallyCore.SubscriptionOffer] = []
+        if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            winBackOffers = info.winBackOffers.compactMap { read($0, kind: .winBack) }
+        }
         return TallyCore.CatalogProduct.Subscription(
             groupId: info.subscriptionGroupID, level: level, period: period,
             introductoryOffer: info.introductoryOffer.flatMap { read($0, kind: .introductory) },
-            promotionalOffers: info.promotionalOffers.compactMap { read($0, kind: .promotional) })
+            promotionalOffers: info.promotionalOffers.compactMap { read($0, kind: .promotional) },
+            winBackOffers: winBackOffers)
     }
 
     /// StoreKit's period as the engine's; nil for a unit this version does not know.

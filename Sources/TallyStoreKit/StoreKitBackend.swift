@@ -111,7 +111,8 @@ public actor StoreKitBackend: StoreBackend {
                                introOfferIneligibleGroups: ineligible)
     }
 
-    /// Buys through `purchase(options:)` with `.appAccountToken` and `.quantity` (sent only when not 1).
+    /// Buys through `purchase(options:)` with `.appAccountToken`, `.quantity` (sent only when not 1) and the
+    /// request's offer as StoreKit's offer options (see ``offerOptions(_:of:doing:)``).
     public func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
         let product: StoreKit.Product
         do {
@@ -128,6 +129,9 @@ public actor StoreKitBackend: StoreBackend {
         var options: Set<StoreKit.Product.PurchaseOption> = []
         if let token = request.appAccountToken { options.insert(.appAccountToken(token)) }
         if request.quantity != 1 { options.insert(.quantity(request.quantity)) }
+        if let offer = request.offer {
+            options.formUnion(try Self.offerOptions(offer, of: product, doing: "purchase of \(request.productId)"))
+        }
         let result: StoreKit.Product.PurchaseResult
         do { result = try await buy(product, options: options) } catch {
             if Self.isUserCancellation(error) { return .cancelled }

@@ -97,6 +97,10 @@ extension Product {
             case appAccountToken(UUID)
             case quantity(Int)
             case simulatesAskToBuyInSandbox(Bool)
+            case promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int)
+            case promotionalOfferJWS(offerID: String, compactJWS: String)
+            case winBackOffer(Product.SubscriptionOffer)
+            case introductoryOfferEligibility(compactJWS: String)
         }
 
         let value: Value
@@ -110,6 +114,47 @@ extension Product {
             .init(value: .simulatesAskToBuyInSandbox(simulateAskToBuy))
         }
 
+        /// A promotional offer signed with the V1 signature (Apple: deprecated in iOS 26 for the JWS form).
+        @available(iOS, introduced: 15.0, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(macOS, introduced: 12.0, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(tvOS, introduced: 15.0, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(watchOS, introduced: 8.0, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(visionOS, introduced: 1.0, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int) -> Product.PurchaseOption {
+            .init(value: .promotionalOffer(offerID: offerID, keyID: keyID, nonce: nonce, signature: signature,
+                                           timestamp: timestamp))
+        }
+
+        /// A promotional offer signed with the V1 signature, as a value; the same option as the form above.
+        @available(iOS, introduced: 17.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(macOS, introduced: 14.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(tvOS, introduced: 17.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(watchOS, introduced: 10.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        @available(visionOS, introduced: 1.1, deprecated: 26.0, message: "Sign promotional offers with JWS and use promotionalOffer(_:compactJWS:) instead")
+        public static func promotionalOffer(offerID: String, signature: Product.SubscriptionOffer.Signature) -> Product.PurchaseOption {
+            .init(value: .promotionalOffer(offerID: offerID, keyID: signature.keyID, nonce: signature.nonce,
+                                           signature: signature.signature, timestamp: signature.timestamp))
+        }
+
+        /// A promotional offer signed as a compact JWS: one option here (Apple answers an array, whatever it holds).
+        @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, visionOS 1.0, *)
+        @backDeployed(before: iOS 19.0, macOS 16.0, tvOS 19.0, watchOS 12.0, visionOS 3.0)
+        public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [Product.PurchaseOption] {
+            [.init(value: .promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
+        }
+
+        /// A win-back offer of the product (one of its `subscription?.winBackOffers`).
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> Product.PurchaseOption {
+            .init(value: .winBackOffer(offer))
+        }
+
+        /// The introductory offer as the app server's introductory offer eligibility JWS allows or denies it.
+        @backDeployed(before: iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4)
+        public static func introductoryOfferEligibility(compactJWS: String) -> Product.PurchaseOption {
+            .init(value: .introductoryOfferEligibility(compactJWS: compactJWS))
+        }
+
         /// A short description, for test failure messages.
         public var debugDescription: String { "\(value)" }
 
@@ -120,6 +165,14 @@ extension Product {
         /// The quantity this option carries, if it is `.quantity`.
         @_spi(Scripting) public var quantity: Int? {
             if case .quantity(let quantity) = value { quantity } else { nil }
+        }
+        /// The offer id this option names, if it is a promotional or win-back offer.
+        @_spi(Scripting) public var offerID: String? {
+            switch value {
+            case .promotionalOffer(let id, _, _, _, _), .promotionalOfferJWS(let id, _): id
+            case .winBackOffer(let offer): offer.id
+            default: nil
+            }
         }
     }
 

@@ -22,6 +22,7 @@ struct SignedPayload: Sendable {
             switch value {
             case let number as NSNumber: fields[key] = number.int64Value
             case let string as String: fields[key] = string
+            case let list as [Any]: fields[key] = list.compactMap { $0 as? String }
             default: break
             }
         }
@@ -44,6 +45,9 @@ struct SignedPayload: Sendable {
         }
         return id
     }
+
+    /// An array of strings (its other elements left out).
+    func strings(_ key: String) -> [String]? { fields[key] as? [String] }
 
     func int(_ key: String) -> Int? { (fields[key] as? Int64).map(Int.init) }
 

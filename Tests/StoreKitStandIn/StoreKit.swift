@@ -35,3 +35,8 @@
 // - `Transaction.jsonRepresentation` is the JWS payload (the doc: `payloadData` equals `jsonRepresentation`);
 //   a scripted transaction is built from its JWS alone, so the two can never disagree.
 // - `purchase(options:)` is `@MainActor`, as Apple's current page shows (whether iOS 15's SDK had it: unconfirmed).
+// - The offer purchase options are values a test compares (`calls.purchases`): `promotionalOffer(offerID:signature:)`
+//   is the same option as `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)` with the signature's parts, and
+//   `promotionalOffer(_:compactJWS:)` answers one option (Apple answers an array without saying what it holds).
+// - `RenewalInfo.eligibleWinBackOfferIDs` is the payload's `eligibleWinBackOfferIds` (the App Store Server API's
+//   name), empty when absent; `SubscriptionOffer.OfferType.winBack`'s raw value is "winBack" (unconfirmed).

@@ -18,6 +18,9 @@ import Synchronization
         public var productsError: (any Error)?
         /// Answers each `purchase(options:)`; none scripted throws `StoreKitError.unknown`.
         public var purchase: PurchaseHandler?
+        /// Thrown by the next purchase when set (after the call is recorded), whatever ``purchase`` would answer:
+        /// `Product.PurchaseError.invalidOfferSignature` and the other offer refusals. Cleared once thrown.
+        public var purchaseError: (any Error)?
         /// `Transaction.unfinished`; `finish()` removes from it.
         public var unfinished: [VerificationResult<Transaction>] = []
         /// `Transaction.currentEntitlements`.
@@ -117,10 +120,12 @@ import Synchronization
     }
 
     func answerPurchase(_ product: Product, options: Set<Product.PurchaseOption>) throws -> Product.PurchaseResult {
-        let handler = state.withLock { state in
+        let (handler, error) = state.withLock { state in
             state.calls.purchases.append((product.id, options))
-            return state.answers.purchase
+            defer { state.answers.purchaseError = nil }
+            return (state.answers.purchase, state.answers.purchaseError)
         }
+        if let error { throw error }
         guard let handler else { throw StoreKitError.unknown }
         return try handler(product, options)
     }

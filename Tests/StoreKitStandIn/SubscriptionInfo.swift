@@ -11,6 +11,9 @@ extension Product {
         public let introductoryOffer: Product.SubscriptionOffer?
         /// The configured promotional offers.
         public let promotionalOffers: [Product.SubscriptionOffer]
+        /// The configured win-back offers, for customers who lapsed.
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public let winBackOffers: [Product.SubscriptionOffer]
         /// The localized group name (iOS 16.4 / macOS 13.3, back-deployed before iOS 17).
         @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, *)
         public var groupDisplayName: String { displayName }
@@ -23,7 +26,8 @@ extension Product {
         /// Scripted subscription details.
         @_spi(Scripting) public init(subscriptionGroupID: String, subscriptionPeriod: Product.SubscriptionPeriod,
                                      introductoryOffer: Product.SubscriptionOffer? = nil,
-                                     promotionalOffers: [Product.SubscriptionOffer] = [], groupLevel: Int = 1,
+                                     promotionalOffers: [Product.SubscriptionOffer] = [],
+                                     winBackOffers: [Product.SubscriptionOffer] = [], groupLevel: Int = 1,
                                      groupDisplayName: String = "") {
             level = groupLevel
             displayName = groupDisplayName
@@ -31,6 +35,7 @@ extension Product {
             self.subscriptionPeriod = subscriptionPeriod
             self.introductoryOffer = introductoryOffer
             self.promotionalOffers = promotionalOffers
+            self.winBackOffers = winBackOffers
         }
 
         /// Whether the customer can get this group's introductory offer (scripted per group; true unless set).
@@ -97,6 +102,9 @@ extension Product {
             public static let introductory = OfferType(rawValue: "introductory")
             /// StoreKit's `promotional` (raw value "promotional").
             public static let promotional = OfferType(rawValue: "promotional")
+            /// StoreKit's `winBack` (raw value "winBack").
+            @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+            public static let winBack = OfferType(rawValue: "winBack")
         }
 
         /// Stands in for `Product.SubscriptionOffer.PaymentMode` (a struct with raw values).
@@ -139,6 +147,33 @@ extension Product {
             self.paymentMode = paymentMode
             self.period = period
             self.periodCount = periodCount
+        }
+    }
+}
+
+extension Product.SubscriptionOffer {
+    /// Stands in for `Product.SubscriptionOffer.Signature`: a promotional offer's V1 signature, as a value.
+    @available(iOS, introduced: 17.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+    @available(macOS, introduced: 14.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+    @available(tvOS, introduced: 17.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+    @available(watchOS, introduced: 10.4, deprecated: 26.0, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+    @available(visionOS, introduced: 1.1, deprecated: 26.0, message: "Sign promotional offers with JWS and use PurchaseOption.promotionalOffer(_:compactJWS:) instead")
+    public struct Signature: Equatable, Hashable, Sendable {
+        /// The id of the in-app purchase key that signed.
+        public var keyID: String
+        /// The nonce signed.
+        public var nonce: UUID
+        /// When it was signed, in milliseconds since 1970.
+        public var timestamp: Int
+        /// The ECDSA signature.
+        public var signature: Data
+
+        /// A signature.
+        public init(keyID: String, nonce: UUID, timestamp: Int, signature: Data) {
+            self.keyID = keyID
+            self.nonce = nonce
+            self.timestamp = timestamp
+            self.signature = signature
         }
     }
 }

@@ -85,6 +85,9 @@ extension Product.SubscriptionInfo {
         public let deviceVerification: Data
         /// The device verification nonce.
         public let deviceVerificationNonce: UUID
+        /// The win-back offers the customer may buy with, best first (the payload's `eligibleWinBackOfferIds`).
+        @available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        public let eligibleWinBackOfferIDs: [String]
         /// The decoded JWS payload.
         public var jsonRepresentation: Data { payload }
 
@@ -111,6 +114,7 @@ extension Product.SubscriptionInfo {
             isInBillingRetry = payload.bool("isInBillingRetryPeriod") ?? false
             gracePeriodExpirationDate = payload.date("gracePeriodExpiresDate")
             signedDate = payload.date("signedDate") ?? Date(timeIntervalSince1970: 0)
+            eligibleWinBackOfferIDs = payload.strings("eligibleWinBackOfferIds") ?? []
             deviceVerification = Data()
             deviceVerificationNonce = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
             self.payload = payload.data

@@ -188,6 +188,25 @@ final class StoreKitWorld: BackendWorld {
             state: .inBillingRetryPeriod, transaction: .verified(transaction), renewalInfo: .verified(renewal)))
     }
 
+    /// The status of `productId`'s group for a customer whose subscription expired, its renewal info (signed by
+    /// the trusted authority; StoreKit's verdict `.verified` unless `storeKitRefuses`) naming the win-back offers
+    /// `eligibleWinBackOfferIds` the App Store finds the customer eligible for.
+    func expiredStatus(_ productId: String, eligibleWinBackOfferIds: [String],
+                       storeKitRefuses: Bool = false) throws -> StoreKit.Product.SubscriptionInfo.Status {
+        let minted = try mint(productId, quantity: 1, token: nil, at: Date().addingTimeInterval(-90 * 86_400))
+        let transaction = try StoreKit.Transaction(jwsRepresentation: try signer.signTransaction(minted))
+        let info = RenewalInfo(originalTransactionId: minted.originalTransactionId, productId: productId,
+                               autoRenewProductId: productId, autoRenewStatus: .off,
+                               expirationIntent: .customerCancelled,
+                               signedDate: Date(), environment: .sandbox,
+                               eligibleWinBackOfferIds: eligibleWinBackOfferIds)
+        let renewal = try StoreKit.Product.SubscriptionInfo.RenewalInfo(
+            jwsRepresentation: try signer.signRenewalInfo(info))
+        return StoreKit.Product.SubscriptionInfo.Status(
+            state: .expired, transaction: .verified(transaction),
+            renewalInfo: storeKitRefuses ? .unverified(renewal, .invalidSignature) : .verified(renewal))
+    }
+
     /// A transaction for `productId` that nothing records (for updates a test pushes itself), signed by the
     /// trusted authority or, when `forged`, by a foreign one.
     func loose(_ productId: String, quantity: Int = 1, forged: Bool = false) throws -> StoreKit.Transaction {
@@ -293,18 +312,22 @@ final class StoreKitWorld: BackendWorld {
         case .nonRenewing: .nonRenewable
         case .autoRenewable: .autoRenewable
         }
+        func offer(_ offer: TallyCore.SubscriptionOffer,
+                   type: StoreKit.Product.SubscriptionOffer.OfferType) -> StoreKit.Product.SubscriptionOffer {
+            StoreKit.Product.SubscriptionOffer(
+                id: type == .introductory ? nil : offer.id, type: type, price: offer.price,
+                displayPrice: TallyCore.CatalogProduct.formatPrice(offer.price, currency: product.currency,
+                                                            locale: "en_US"),
+                paymentMode: offer.paymentMode == .freeTrial ? .freeTrial
+                    : offer.paymentMode == .payUpFront ? .payUpFront : .payAsYouGo,
+                period: period(offer.period), periodCount: offer.periodCount)
+        }
         let subscription = product.subscription.map { info in
             StoreKit.Product.SubscriptionInfo(
                 subscriptionGroupID: info.groupId, subscriptionPeriod: period(info.period),
-                introductoryOffer: info.introductoryOffer.map { offer in
-                    StoreKit.Product.SubscriptionOffer(
-                        id: nil, type: .introductory, price: offer.price,
-                        displayPrice: TallyCore.CatalogProduct.formatPrice(offer.price, currency: product.currency,
-                                                                    locale: "en_US"),
-                        paymentMode: offer.paymentMode == .freeTrial ? .freeTrial
-                            : offer.paymentMode == .payUpFront ? .payUpFront : .payAsYouGo,
-                        period: period(offer.period), periodCount: offer.periodCount)
-                },
+                introductoryOffer: info.introductoryOffer.map { offer($0, type: .introductory) },
+                promotionalOffers: info.promotionalOffers.map { offer($0, type: .promotional) },
+                winBackOffers: info.winBackOffers.map { offer($0, type: .winBack) },
                 groupLevel: info.level)
         }
         let localization = product.localization(for: "en_US")
