@@ -34,7 +34,7 @@ final class LinkedServer {
     /// server logs each request (``accessLines(_:)``).
     init(trusting sandbox: URL, bundleId: String? = nil, ownership: String? = nil, signing: Bool = false,
          requireCustomerTokens: Bool = false, rateLimit: [String: Any]? = nil, offerings: Bool = false,
-         extraProducts: [[String: Any]] = [], accessLog: Bool = false) throws {
+         extraProducts: [[String: Any]] = [], accessLog: Bool = false, extra: [String: Any] = [:]) throws {
         self.accessLog = accessLog
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tally-link-\(UUID().uuidString)")
         configFile = directory.appendingPathComponent("tally-server.json")
@@ -85,6 +85,7 @@ final class LinkedServer {
             serverPublicKey = nil
         }
         if let rateLimit { document["rateLimit"] = rateLimit }
+        document.merge(extra) { _, new in new }
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: configFile)
         try start()
     }

@@ -37,6 +37,24 @@ public enum PromotionalOfferSignature: Sendable, Hashable {
     /// The V2 compact JWS (`v2` of `tally serve`'s answer; claims `aud: "promotional-offer"`, `bid`, `productId`,
     /// `offerIdentifier`, `nonce`, `iat`).
     case jws(String)
+
+    /// The signature in an answer of `tally serve`'s `POST /v1/offers/promotional/signature`
+    /// (`{"v1": {"keyIdentifier", "nonce", "timestamp", "signature"}, "v2": "…"}`), as an app's backend relays it:
+    /// V1 when the purchase carries an app account token (the V1 signature binds it), else the V2 JWS. Nil for an
+    /// answer that does not decode.
+    public init?(tallyServeAnswer data: Data, appAccountTokenBound: Bool) {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        if !appAccountTokenBound, let jws = object["v2"] as? String, !jws.isEmpty {
+            self = .jws(jws)
+            return
+        }
+        guard let v1 = object["v1"] as? [String: Any], let keyId = v1["keyIdentifier"] as? String,
+              let nonceText = v1["nonce"] as? String, let nonce = UUID(uuidString: nonceText),
+              let timestamp = (v1["timestamp"] as? NSNumber)?.int64Value,
+              let signatureText = v1["signature"] as? String, let signature = Data(base64Encoded: signatureText)
+        else { return nil }
+        self = .v1(keyId: keyId, nonce: nonce, signature: signature, timestamp: timestamp)
+    }
 }
 
 /// What the app's signer is asked for: a promotional offer of a product, for the customer buying.
@@ -56,6 +74,24 @@ public struct PromotionalOfferRequest: Sendable, Hashable {
         self.offerId = offerId
         self.appUserId = appUserId
         self.appAccountToken = appAccountToken
+    }
+}
+
+/// What the app's eligibility signer is asked for: the introductory offer eligibility of a product for the customer.
+public struct IntroductoryEligibilityRequest: Sendable, Hashable {
+    /// The subscription's product id.
+    public var productId: String
+    /// The customer (the server link's `appUserId`).
+    public var appUserId: String?
+    /// A transaction of the device's App Store account the engine knows, for the JWS's `transactionId`; nil when
+    /// it knows none.
+    public var transactionId: String?
+
+    /// Creates a request.
+    public init(productId: String, appUserId: String?, transactionId: String?) {
+        self.productId = productId
+        self.appUserId = appUserId
+        self.transactionId = transactionId
     }
 }
 

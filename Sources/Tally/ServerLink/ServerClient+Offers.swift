@@ -31,23 +31,43 @@ extension ServerClient {
                 return .failure(StoreError(.networkError, "\(what): the server answered \(received.status) "
                     + "\(failure.code): \(failure.message)"))
             }
-            guard let signature = Self.signature(in: received.answer.body, bound: request.appAccountToken != nil) else {
+            guard let signature = PromotionalOfferSignature(tallyServeAnswer: received.answer.body,
+                                                                appAccountTokenBound: request.appAccountToken != nil) else {
                 return .failure(StoreError(.backend, "\(what): the server's answer does not decode"))
             }
             return .success(signature)
         }
     }
 
-    /// The signature of an answer `{"v1": {keyIdentifier, nonce, timestamp, signature}, "v2": "…"}`: V1 when the
-    /// purchase carries a token, else V2.
-    static func signature(in data: Data, bound: Bool) -> PromotionalOfferSignature? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        if !bound, let jws = object["v2"] as? String, !jws.isEmpty { return .jws(jws) }
-        guard let v1 = object["v1"] as? [String: Any], let keyId = v1["keyIdentifier"] as? String,
-              let nonceText = v1["nonce"] as? String, let nonce = UUID(uuidString: nonceText),
-              let timestamp = (v1["timestamp"] as? NSNumber)?.int64Value,
-              let signatureText = v1["signature"] as? String, let signature = Data(base64Encoded: signatureText)
-        else { return nil }
-        return .v1(keyId: keyId, nonce: nonce, signature: signature, timestamp: timestamp)
+    /// `POST /v1/offers/introductory/eligibility` for the link's customer, with its customer token: the
+    /// introductory offer eligibility JWS the server signs from the customer's history in the product's group.
+    /// `transactionId` (a transaction of the device's App Store account, which Apple's JWS names) is sent when known.
+    func introductoryEligibility(productId: String, transactionId: String?) async -> Result<String, StoreError> {
+        var base = link.url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        var fields = ["productId": productId, "appUserId": link.appUserId]
+        if let transactionId { fields["transactionId"] = transactionId }
+        guard let url = URL(string: base + "/v1/offers/introductory/eligibility"),
+              let body = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
+            return .failure(StoreError(.backend, "cannot form the eligibility request from \(link.url)"))
+        }
+        let what = "the introductory offer eligibility of \(productId)"
+        switch await send("POST", url: url, body: body) {
+        case .failure(let reason):
+            return .failure(StoreError(.networkError, "\(what): \(reason.description)"))
+        case .success(let received):
+            guard received.status == 200 else {
+                let failure = ServerCustomer.error(in: received.answer.body)
+                if (400..<500).contains(received.status), received.status != 429, received.status != 408 {
+                    return .failure(StoreError(serverRefused: received.status, code: failure.code, message: failure.message))
+                }
+                return .failure(StoreError(.networkError, "\(what): the server answered \(received.status) \(failure.code)"))
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: received.answer.body) as? [String: Any],
+                  let jws = object["signature"] as? String, !jws.isEmpty else {
+                return .failure(StoreError(.backend, "\(what): the server's answer does not decode"))
+            }
+            return .success(jws)
+        }
     }
 }

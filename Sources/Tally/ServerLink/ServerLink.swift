@@ -50,6 +50,10 @@ public struct ServerLink: Sendable {
     /// itself with the customer's token, which the server's policy must allow for the offer
     /// (`offers.promotional[].customerToken`, docs/server.md *Offers*).
     public var promotionalOfferSigner: PromotionalOfferSigner?
+    /// How ``Store/purchaseWithServerIntroductoryEligibility(_:context:)`` gets the introductory offer eligibility
+    /// JWS for a product and customer: the app's own backend, asking `tally serve` with the secret key. Nil: the
+    /// engine asks `tally serve` with the customer's token (`offers.introductoryEligibility.customerToken`).
+    public var introductoryEligibilitySigner: (@Sendable (IntroductoryEligibilityRequest) async throws -> String)?
 
     /// The bundle's `CFBundleShortVersionString`, the default ``appVersion``.
     public static var bundleVersion: String? {

@@ -22,7 +22,9 @@ extension Store {
                 throw failed(productId, StoreError.from(error, doing: "signing the offer \(offerId) of \(productId)"))
             }
         } else if let server {
-            signature = try await server.promotionalOfferSignature(request).get()
+            do { signature = try await server.promotionalOfferSignature(request).get() } catch {
+                throw failed(productId, error)
+            }
         } else {
             throw failed(productId, StoreError(.missingOfferParameters, "the promotional offer \(offerId) of "
                 + "\(productId) needs a signature from the app's server: give the Store a ServerLink (with a "
@@ -31,6 +33,35 @@ extension Store {
         }
         return try await purchase(productId, quantity: quantity, appAccountToken: token,
                                   offer: .promotional(id: offerId, signature: signature), context: context)
+    }
+
+    /// Buys `productId` with the introductory offer as the app's server decides it: the link's
+    /// ``ServerLink/introductoryEligibilitySigner`` when it has one, else `tally serve` itself with the customer's
+    /// token (`POST /v1/offers/introductory/eligibility`, allowed when `offers.introductoryEligibility.customerToken`
+    /// is on). The server's JWS grants the offer to a customer its history finds eligible, even one whose App
+    /// Store account had an introductory offer in the group before, and denies it otherwise.
+    /// - Throws: as ``purchase(_:promotionalOffer:quantity:context:)``.
+    public func purchaseWithServerIntroductoryEligibility(_ productId: String,
+                                                          context: PurchaseContext = PurchaseContext())
+        async throws(StoreError) -> PurchaseOutcome
+    {
+        let jws: String
+        let known = record.history.transactions.last?.transactionId
+        if let signer = serverLink?.introductoryEligibilitySigner {
+            let request = IntroductoryEligibilityRequest(productId: productId, appUserId: serverLink?.appUserId,
+                                                         transactionId: known)
+            do { jws = try await signer(request) } catch {
+                throw failed(productId, StoreError.from(error, doing: "the introductory offer eligibility of \(productId)"))
+            }
+        } else if let server {
+            do { jws = try await server.introductoryEligibility(productId: productId, transactionId: known).get() } catch {
+                throw failed(productId, error)
+            }
+        } else {
+            throw failed(productId, StoreError(.missingOfferParameters, "the introductory offer eligibility of "
+                + "\(productId) comes from the app's server: give the Store a ServerLink"))
+        }
+        return try await purchase(productId, offer: .introductoryEligibility(jws: jws), context: context)
     }
 
     /// Whether the customer's next purchase in subscription group `groupId` gets its introductory offer, as the

@@ -14,7 +14,7 @@ enum MarketCommand {
         let options: MarketOptions
         let command: [String]
         do {
-            let arguments = try Arguments(words, flags: ["json"], options: MarketOptions.names)
+            let arguments = try Arguments(words, flags: ["json", "intro-eligibility"], options: MarketOptions.names)
             options = try MarketOptions(arguments)
             command = commandWords(arguments)
             if arguments.positionals.isEmpty, arguments.value("quantity") != nil { throw UsageError("--quantity belongs to 'buy'") }
@@ -45,6 +45,9 @@ enum MarketCommand {
     static func commandWords(_ arguments: Arguments) -> [String] {
         arguments.positionals + (arguments.value("quantity").map { ["--quantity", $0] } ?? [])
             + (arguments.value("placement").map { ["--placement", $0] } ?? [])
+            + (arguments.value("offer").map { ["--offer", $0] } ?? [])
+            + (arguments.value("win-back").map { ["--win-back", $0] } ?? [])
+            + (arguments.flag("intro-eligibility") ? ["--intro-eligibility"] : [])
     }
 
     static func describe(_ error: any Error) -> String {

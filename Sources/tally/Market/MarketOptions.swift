@@ -41,7 +41,7 @@ struct MarketOptions: Sendable {
     /// Every option `tally market` accepts (`quantity` belongs to `buy`).
     static let names: Set<String> = ["data", "config", "app-config", "account", "device", "locale", "quantity",
                                      "server", "key", "user", "backend-key", "customer-token-secret",
-                                     "server-signing-key", "placement"]
+                                     "server-signing-key", "placement", "offer", "win-back"]
 
     init(_ arguments: Arguments) throws(UsageError) {
         data = URL(fileURLWithPath: arguments.value("data") ?? "./.tally", isDirectory: true)

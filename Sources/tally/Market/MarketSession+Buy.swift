@@ -3,8 +3,11 @@ import Tally
 import TallyCore
 
 extension MarketSession {
-    /// `buy PRODUCT_ID [--quantity N]`: 0 purchased or pending, 1 cancelled or refused, 2 unknown product or a
-    /// quantity the product does not allow.
+    /// `buy PRODUCT_ID [--quantity N] [--offer ID | --win-back ID | --intro-eligibility]`: 0 purchased or pending,
+    /// 1 cancelled or refused, 2 unknown product or a quantity the product does not allow. `--offer` buys with a
+    /// promotional offer signed by the server (through the demo's app backend with `--backend-key`, else with the
+    /// customer token), `--win-back` with a win-back offer, `--intro-eligibility` with the server's introductory
+    /// offer eligibility JWS.
     func buy(_ arguments: Arguments, json: Bool) async throws -> Int32 {
         let productId = try arguments.positional(0, "PRODUCT_ID")
         let quantity = try arguments.value("quantity").map(SandboxBuy.parseQuantity) ?? 1
@@ -14,8 +17,17 @@ extension MarketSession {
         }
         let report: Report
         do {
-            let outcome = try await store.purchase(productId, quantity: quantity,
-                                                   context: PurchaseContext(screen: "market"))
+            let context = PurchaseContext(screen: "market")
+            let outcome: PurchaseOutcome
+            if let offerId = arguments.value("offer") {
+                outcome = try await store.purchase(productId, promotionalOffer: offerId, quantity: quantity, context: context)
+            } else if let offerId = arguments.value("win-back") {
+                outcome = try await store.purchase(productId, quantity: quantity, offer: .winBack(id: offerId), context: context)
+            } else if arguments.flag("intro-eligibility") {
+                outcome = try await store.purchaseWithServerIntroductoryEligibility(productId, context: context)
+            } else {
+                outcome = try await store.purchase(productId, quantity: quantity, context: context)
+            }
             report = Report(outcome, productId: productId)
         } catch {
             report = Report(failure: error, productId: productId)
@@ -35,6 +47,11 @@ extension MarketSession {
         var scheduledProductId: String?
         var effectiveDate: Date?
         var expiresDate: Date?
+        /// Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back), and the offer's id.
+        var offerType: Int?
+        var offerIdentifier: String?
+        /// The price paid, in milliunits, as the transaction says.
+        var price: Int64?
         var purchaseId: String?
         var error: String?
         var errorCode: String?
@@ -46,6 +63,9 @@ extension MarketSession {
                 self.outcome = "purchased"
                 transactionId = transaction.transactionId
                 expiresDate = transaction.expiresDate
+                offerType = transaction.offerType?.rawValue
+                offerIdentifier = transaction.offerIdentifier
+                price = transaction.price
             case .pending(let pending):
                 self.outcome = "pending"
                 purchaseId = pending.id

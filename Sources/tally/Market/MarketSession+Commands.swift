@@ -8,7 +8,7 @@ extension MarketSession {
     func execute(_ words: [String], json: Bool) async -> Int32 {
         guard let name = words.first else { return ExitCode.ok }
         do {
-            let arguments = try Arguments(words.dropFirst(), flags: ["json"], options: ["quantity", "placement"])
+            let arguments = try Arguments(words.dropFirst(), flags: ["json", "intro-eligibility"], options: ["quantity", "placement", "offer", "win-back"])
             let json = json || arguments.flag("json")
             switch name {
             case "products": return try await products(json: json)

@@ -27,10 +27,19 @@ struct MarketSession: Sendable {
         let locale = options.locale ?? sandbox.settings.locale
         let backend = SandboxBackend(directory: options.data, account: options.account, device: options.device)
         let tokens = try options.customerTokenSecret.map(MarketCustomerTokens.init(secretFile:))
-        let serverLink = options.link.map {
-            ServerLink(url: $0.url, publicKey: $0.publicKey, appUserId: $0.appUserId,
-                       retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider,
-                       serverPublicKey: $0.serverPublicKey, offeringsRefreshInterval: MarketSession.offeringsRefresh)
+        let serverLink = options.link.map { link in
+            var serverLink = ServerLink(url: link.url, publicKey: link.publicKey, appUserId: link.appUserId,
+                                        retry: RetryPolicy(maxDelay: 30), requestTimeout: 5, customerToken: tokens?.provider,
+                                        serverPublicKey: link.serverPublicKey,
+                                        offeringsRefreshInterval: MarketSession.offeringsRefresh)
+            // With --backend-key the demo's app backend signs offers; without it the engine asks the server with
+            // the customer token, as the server's offers policy allows.
+            if let secret = options.backendKey {
+                let backend = MarketAppBackend(url: link.url, secretKey: secret)
+                serverLink.promotionalOfferSigner = backend.promotionalOfferSigner
+                serverLink.introductoryEligibilitySigner = backend.introductoryEligibilitySigner
+            }
+            return serverLink
         }
         let store = try await Store(backend: backend, catalog: sandbox.catalog, configuration: sandbox.configuration,
                                     directory: options.appDirectory, locale: locale, serverLink: serverLink)
