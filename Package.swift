@@ -1,4 +1,7 @@
 // swift-tools-version:6.0
+// Tally — in-app purchases from the device to the server.
+// Copyright the Tally authors. Licensed under the Apache License, Version 2.0 (LICENSE, or
+// http://www.apache.org/licenses/LICENSE-2.0); SPDX-License-Identifier: Apache-2.0.
 import PackageDescription
 
 /// The StoreKit stand-in (Tests/StoreKitStandIn, module `StoreKit`) as a dependency: on Linux only, where no real

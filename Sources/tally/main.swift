@@ -1,4 +1,5 @@
 import Foundation
+import Tally
 import TallyCrypto
 
 /// `tally` — the command line over Tally. Each subcommand lives in its own `*Command.swift` file
@@ -10,6 +11,9 @@ let status: Int32
 switch words.first {
 case nil, "help", "--help", "-h":
     print(TallyHelp.text)
+    status = ExitCode.ok
+case "--version", "version":
+    print("tally \(Tally.version)")
     status = ExitCode.ok
 case "sandbox":
     status = SandboxCommand.run(Array(words.dropFirst()))
