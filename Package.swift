@@ -51,6 +51,8 @@ let package = Package(
         .library(name: "TallyPostgres", targets: ["TallyPostgres"]),
         .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
         .library(name: "TallyAppStoreAPI", targets: ["TallyAppStoreAPI"]),
+        .library(name: "TallyTesting", targets: ["TallyTesting"]),
+        .library(name: "TallySandboxTesting", targets: ["TallySandboxTesting"]),
         .executable(name: "tally", targets: ["tally"]),
         .executable(name: "tally-bench", targets: ["tally-bench"]),
     ],
@@ -119,6 +121,14 @@ let package = Package(
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
         .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),
+        /// Test support for apps: `TestClock`, `InMemoryBackend` (a `StoreBackend` in memory) and its signatures.
+        /// Over Tally and TallyCore only, no system library: an app's on-device tests can link it
+        /// (scripts/check_apple_closure.py checks it with what an app links).
+        .target(name: "TallyTesting", dependencies: ["Tally", "TallyCore", "TallyLocking"]),
+        /// Test support over the sandbox: `TemporarySandbox`, a simulated App Store in a temporary directory with
+        /// the engine's `SandboxBackend` over it. Links OpenSSL and SQLite (TallySandbox), so apart from TallyTesting.
+        .target(name: "TallySandboxTesting",
+                dependencies: ["TallyTesting", "Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
@@ -134,7 +144,11 @@ let package = Package(
         .executableTarget(
             name: "tally-delivery-harness", dependencies: ["Tally", "TallyCore", "TallySandbox", "TallySandboxBackend"]),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
-        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore", "TallyHTTP", "TallyLocking"] + combineOnLinux),
+        .testTarget(name: "TallyTests", dependencies: ["Tally", "TallyCore", "TallyHTTP", "TallyLocking", "TallyTesting"]
+                        + combineOnLinux),
+        /// TallyTesting and TallySandboxTesting as an app's tests use them.
+        .testTarget(name: "TallyTestingTests",
+                    dependencies: ["TallyTesting", "TallySandboxTesting", "Tally", "TallyCore", "TallySandbox"]),
         /// The engine's `StoreBackend` over Apple's StoreKit 2: the real framework on Apple platforms, the stand-in
         /// module `StoreKit` (Tests/StoreKitStandIn, declared below on Linux only) elsewhere. Verifies signed forms
         /// against Apple's root with CryptoKit and Security (on Linux their stand-ins) and TallySignedData's rules:
@@ -175,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto",
-                           "TallyPostgres"]),
+                           "TallyPostgres", "TallyTesting"]),
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"],
                     exclude: ["apple_token.py", "customer_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.

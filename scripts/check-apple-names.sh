@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when a public top-level name of what an app imports (TallyCore, Tally, TallyStoreKit) equals a top-level name
+# Fails when a public top-level name of what an app imports (TallyCore, Tally, TallyStoreKit, and TallyTesting in its tests) equals a top-level name
 # of Apple's StoreKit (../shared/docs/storekit-interface-ios26.txt, Apple's Swift interface) or of SwiftUI (as far as
 # the stand-in Tests/SwiftUIStandIn declares it): such a name makes every app file importing both say "ambiguous".
 # A source scan: top-level declarations start at column 0 (the code style), attributes and modifiers first.
@@ -24,7 +24,7 @@ apple=$(printf '%s\n%s\n' "$storekit" "$swiftui" | sort -u)
 (( $(wc -l <<<"$swiftui") > 20 )) || { echo "check-apple-names: found too few SwiftUI names; is the scan broken?" >&2; exit 1; }
 
 status=0
-for module in TallyCore Tally TallyStoreKit; do
+for module in TallyCore Tally TallyStoreKit TallyTesting; do
     names=$(top_level_names $(find "Sources/$module" -name '*.swift'))
     [[ -n "$names" ]] || { echo "check-apple-names: no public names found in $module; is the scan broken?" >&2; exit 1; }
     [[ "${1:-}" == "--list" ]] && printf '%s: %s\n' "$module" "$(tr '\n' ' ' <<<"$names")"

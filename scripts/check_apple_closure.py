@@ -2,7 +2,8 @@
 """What an app links pulls in no system library on any Apple platform.
 
 Reads `swift package dump-package` (the manifest as SwiftPM resolved it) and, for each Apple platform, walks the
-dependency closure of the products an app links (TallyCore, Tally, TallyStoreKit), following a conditional
+dependency closure of the products an app links (TallyCore, Tally, TallyStoreKit, and TallyTesting, which an app's
+on-device tests link), following a conditional
 dependency (`.when(platforms:)`) only where its condition names that platform. Fails, naming the path, when a
 system-library target (OpenSSL, SQLite, libmicrohttpd, libpq) is reachable.
 
@@ -14,7 +15,7 @@ import json
 import subprocess
 import sys
 
-APP_PRODUCTS = ["TallyCore", "Tally", "TallyStoreKit"]
+APP_PRODUCTS = ["TallyCore", "Tally", "TallyStoreKit", "TallyTesting"]
 APPLE_PLATFORMS = ["ios", "macos", "tvos", "watchos", "visionos", "maccatalyst"]
 
 
@@ -88,6 +89,7 @@ def self_test():
                 {"name": "Tally", "type": "regular", "dependencies": [{"byName": ["TallyCore", None]}]},
                 {"name": "TallyStoreKit", "type": "regular",
                  "dependencies": [{"byName": ["Tally", None]}, {"target": ["TallyVerify", condition]}]},
+                {"name": "TallyTesting", "type": "regular", "dependencies": [{"byName": ["Tally", None]}]},
                 {"name": "TallyVerify", "type": "regular", "dependencies": [{"byName": ["COpenSSL", None]}]},
                 {"name": "COpenSSL", "type": "system", "dependencies": []},
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tally
+import TallyTesting
 import TallyCore
 
 @Suite("Customer file")
@@ -10,7 +11,7 @@ struct CustomerFileTests {
     }
 
     /// The store that signed the transactions these tests write.
-    static let signatures = MemorySignatures()
+    static let signatures = InMemorySignatures()
 
     /// A journal entry for `transaction` with a signed form the store issued.
     static func signed(_ transaction: StoreTransaction) -> JournalEntry {

@@ -2,6 +2,7 @@ import Combine
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// The `ObservableObject` model for iOS 15–16 SwiftUI apps (on Linux over the Combine stand-in): the same logic as

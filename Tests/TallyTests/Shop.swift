@@ -39,20 +39,3 @@ enum Shop {
         FileManager.default.temporaryDirectory.appendingPathComponent("tally-engine-\(UUID().uuidString)")
     }
 }
-
-/// A clock the test moves. `@unchecked Sendable`: `date` is read and written only while holding `lock`.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var date: Date
-
-    init(_ date: Date = Shop.start) { self.date = date }
-
-    var now: Date { lock.withLock { date } }
-
-    func advance(days: Int) {
-        lock.withLock { date = date.addingTimeInterval(Double(days) * 86_400) }
-    }
-
-    /// The clock as the store takes it.
-    var function: @Sendable () -> Date { { [self] in now } }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// Losing (or keeping) access through a failed renewal is announced, so the app can lock the feature at once.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// A view controller's delegate as the `IAPManager` tutorials write it: records each call, checking it is on the

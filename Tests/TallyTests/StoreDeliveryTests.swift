@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tally
+import TallyTesting
 import TallyCore
 
 @Suite("Store delivery")

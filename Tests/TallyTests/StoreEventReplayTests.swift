@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// The events of the launch (unfinished transactions delivered while the store is created) reach every

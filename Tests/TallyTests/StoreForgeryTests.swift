@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tally
+import TallyTesting
 import TallyCore
 
 @Suite("Store: only signed transactions count")

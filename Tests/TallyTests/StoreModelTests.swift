@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// What an app developer meets on the model and the store beside purchases: the state at first look,

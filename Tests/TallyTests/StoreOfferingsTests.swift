@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tally
+import TallyTesting
 import TallyCore
 
 /// `store.offerings(placement:)` against a scripted server: the server's answer with localized products, the

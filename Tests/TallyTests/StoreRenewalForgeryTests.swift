@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tally
+import TallyTesting
 import TallyCore
 
 /// A renewal info grants nothing (no billing retry, no grace) unless the backend's verifier verifies its signed form.

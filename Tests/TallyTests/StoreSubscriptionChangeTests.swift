@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// A downgrade is a change scheduled for the next renewal, not a purchase of the product in force.

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 import Tally
+import TallyTesting
 import TallyCore
 
 /// A store and its backend over one data directory, as an app launch sees them.
 struct Harness {
     let clock: TestClock
-    let backend: MemoryBackend
+    let backend: InMemoryBackend
     let directory: URL
 
     init(clock: TestClock = TestClock(), directory: URL = Shop.directory()) {
         self.clock = clock
-        self.backend = MemoryBackend(clock: clock)
+        self.backend = InMemoryBackend(catalog: Shop.catalog, configuration: Shop.configuration, clock: clock)
         self.directory = directory
     }
 
@@ -26,7 +27,7 @@ struct Harness {
         Harness(clock: clock, backend: backend, directory: Shop.directory())
     }
 
-    private init(clock: TestClock, backend: MemoryBackend, directory: URL) {
+    private init(clock: TestClock, backend: InMemoryBackend, directory: URL) {
         self.clock = clock
         self.backend = backend
         self.directory = directory

@@ -1,4 +1,5 @@
 import Foundation
+import TallyTesting
 import TallyCore
 import Testing
 @testable import TallyServer

@@ -2,81 +2,123 @@ import Foundation
 import Tally
 import TallyCore
 
-/// A simple in-memory store for the engine tests: it sells the catalog's products, keeps transactions,
-/// delivers them unfinished until finished, restores non-consumables and subscriptions (never consumables),
-/// supports Ask to Buy, refunds and renewals, and can be told to fail.
-actor MemoryBackend: StoreBackend {
-    /// What the next purchase does instead of buying.
-    enum NextPurchase { case buy, askToBuy, cancel, fail(StoreError) }
+/// An App Store in memory, for an app's tests of its purchase code with the real engine and no device: a
+/// `StoreBackend` that sells the catalog's products, keeps transactions, delivers them unfinished until the engine
+/// finishes them, restores non-consumables and subscriptions (never consumables), plays Ask to Buy, refunds,
+/// renewals, purchases on another device and auto-renew changes, and can be told to fail. Its time is a
+/// ``TestClock``'s, and what it delivers is "signed" by ``InMemorySignatures``, so the engine's rule that only
+/// signed transactions count holds here too.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let backend = InMemoryBackend(catalog: catalog, configuration: configuration, clock: clock)
+/// let store = try await Store(backend: backend, catalog: catalog, configuration: configuration,
+///                             directory: FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString))
+/// _ = try await store.purchase("com.example.premium")
+/// await backend.refund(try #require(await backend.transactions.last).transactionId)
+/// ```
+public actor InMemoryBackend: StoreBackend {
+    /// What the next purchase does instead of buying (see ``setNext(_:)``); after it, purchases buy again.
+    public enum NextPurchase: Sendable {
+        /// Buys (the default).
+        case buy
+        /// Waits for a parent's approval: the purchase is pending until ``approve(_:announcingPurchaseId:)``.
+        case askToBuy
+        /// The customer cancels the purchase sheet.
+        case cancel
+        /// The purchase throws `error`.
+        case fail(StoreError)
+    }
 
-    let catalog: Catalog
-    let testClock: TestClock
+    /// The products this store sells.
+    public let catalog: Catalog
+    /// The bundle id written into every transaction.
+    public let bundleId: String
+    /// The store's clock: every purchase, renewal and refund is dated by it.
+    public let testClock: TestClock
     /// Whether `canMakePayments` answers false (parental controls on).
-    var paymentsRestricted = false
-    var next: NextPurchase = .buy
+    public private(set) var paymentsRestricted = false
+    /// What the next purchase does.
+    public private(set) var next: NextPurchase = .buy
     /// How many of the coming `finish` calls fail.
-    var finishFailures = 0
+    public private(set) var finishFailures = 0
     /// How many of the coming `restore` calls fail.
-    var restoreFailures = 0
-    private(set) var transactions: [StoreTransaction] = []
-    private(set) var unfinishedIds: [String] = []
-    private(set) var finishCount = 0
+    public private(set) var restoreFailures = 0
+    /// Every transaction of the account, in the order made, each in its latest form (a refund dates it revoked).
+    public private(set) var transactions: [StoreTransaction] = []
+    /// Ids of the transactions delivered and not finished yet, oldest first.
+    public private(set) var unfinishedIds: [String] = []
+    /// How many `finish` calls reached this store (failed ones included).
+    public private(set) var finishCount = 0
     /// How many restores reached this store.
-    private(set) var restoreCount = 0
+    public private(set) var restoreCount = 0
     /// How many product requests reached this store.
-    private(set) var productRequests = 0
+    public private(set) var productRequests = 0
     /// Original transaction id → the chain's current renewal info, as ``subscriptionStatuses()`` reports it.
-    private(set) var renewalInfos: [String: RenewalInfo] = [:]
+    public private(set) var renewalInfos: [String: RenewalInfo] = [:]
     /// How many of the coming `subscriptionStatuses` calls fail.
-    var statusFailures = 0
+    public private(set) var statusFailures = 0
     /// How many subscription status requests reached this store.
-    private(set) var statusRequests = 0
+    public private(set) var statusRequests = 0
     /// Renewal infos answered as they are after the store's own (a forged or transplanted signed form).
-    private(set) var statusesAsIs: [SignedRenewalInfo] = []
+    public private(set) var statusesAsIs: [SignedRenewalInfo] = []
     private var pending: [String: PurchaseRequest] = [:]
     private var nextNumber = 1000
     private let listeners = Listeners()
 
-    init(catalog: Catalog = Shop.catalog, clock: TestClock) {
+    /// A store selling `catalog` to an app whose bundle id is `configuration`'s, on `clock`.
+    public init(catalog: Catalog, configuration: AppConfiguration, clock: TestClock = TestClock()) {
         self.catalog = catalog
+        self.bundleId = configuration.bundleId
         self.testClock = clock
     }
 
     /// What this store signed: the engine's verifier.
-    nonisolated let signatures = MemorySignatures()
-    nonisolated var transactionVerifier: any TransactionVerifier { signatures }
+    public nonisolated let signatures = InMemorySignatures()
+
+    /// ``signatures``: only what this store issued verifies.
+    public nonisolated var transactionVerifier: any TransactionVerifier { signatures }
 
     /// An update carrying a new signed form of `transaction` (and of `renewalInfo`).
-    nonisolated func signedUpdate(_ transaction: StoreTransaction, renewalInfo: RenewalInfo? = nil,
+    public nonisolated func signedUpdate(_ transaction: StoreTransaction, renewalInfo: RenewalInfo? = nil,
                                   purchaseId: String? = nil) -> TransactionUpdate {
         TransactionUpdate(transaction: transaction, jwsRepresentation: signatures.sign(transaction),
                           renewalInfo: renewalInfo.map(signatures.signed), purchaseId: purchaseId)
     }
 
     /// The test's clock is the store's: the engine reads time from its backend.
-    nonisolated var clock: StoreClock { StoreClock(testClock.function) }
+    public nonisolated var clock: StoreClock { testClock.storeClock }
 
-    var canMakePayments: Bool { !paymentsRestricted }
+    /// False while ``restrictPayments(_:)`` holds payments restricted.
+    public var canMakePayments: Bool { !paymentsRestricted }
 
-    /// The storefront StoreKit would report.
-    var storefront: String? { "FRA" }
+    /// The storefront StoreKit would report: `FRA`.
+    public var storefront: String? { "FRA" }
 
-    func restrictPayments(_ restricted: Bool) { paymentsRestricted = restricted }
+    /// Turns parental controls on (`true`) or off.
+    public func restrictPayments(_ restricted: Bool) { paymentsRestricted = restricted }
 
-    func setNext(_ next: NextPurchase) { self.next = next }
-    func failFinish(times: Int) { finishFailures = times }
-    func failRestore(times: Int) { restoreFailures = times }
-    func failStatus(times: Int) { statusFailures = times }
+    /// What the next purchase does instead of buying.
+    public func setNext(_ next: NextPurchase) { self.next = next }
+    /// The next `times` calls of `finish` fail with a network error.
+    public func failFinish(times: Int) { finishFailures = times }
+    /// The next `times` restores fail with a network error.
+    public func failRestore(times: Int) { restoreFailures = times }
+    /// The next `times` subscription status requests fail with a network error.
+    public func failStatus(times: Int) { statusFailures = times }
 
     // MARK: StoreBackend
 
-    func products(for ids: [String]) async throws -> BackendProducts {
+    /// The catalog's products among `ids`, and the ids it does not sell.
+    public func products(for ids: [String]) async throws -> BackendProducts {
         productRequests += 1
         return BackendProducts(products: ids.compactMap { catalog.product($0) },
                         invalidProductIds: ids.filter { catalog.product($0) == nil })
     }
 
-    func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
+    /// Buys as ``setNext(_:)`` says: a new transaction (a non-consumable owned answers its transaction, a
+    /// downgrade is scheduled for the renewal), a pending Ask to Buy, a cancel or a failure.
+    public func purchase(_ request: PurchaseRequest) async throws -> BackendPurchaseResult {
         guard catalog.product(request.productId) != nil else {
             throw StoreError(.productUnavailable, "\(request.productId) is not sold")
         }
@@ -101,7 +143,8 @@ actor MemoryBackend: StoreBackend {
         }
     }
 
-    func restore() async throws -> [TransactionUpdate] {
+    /// Owned non-consumables and each subscription chain's latest transaction; never consumables.
+    public func restore() async throws -> [TransactionUpdate] {
         restoreCount += 1
         if restoreFailures > 0 {
             restoreFailures -= 1
@@ -117,12 +160,14 @@ actor MemoryBackend: StoreBackend {
         }.map { signedUpdate($0) }
     }
 
-    func unfinished() async throws -> [TransactionUpdate] {
+    /// The transactions delivered and not finished yet, oldest first.
+    public func unfinished() async throws -> [TransactionUpdate] {
         unfinishedIds.compactMap { id in transactions.first { $0.transactionId == id } }
             .map { signedUpdate($0) }
     }
 
-    func finish(transactionId: String) async throws {
+    /// Stops delivering the transaction (unless ``failFinish(times:)`` makes this call fail).
+    public func finish(transactionId: String) async throws {
         finishCount += 1
         if finishFailures > 0 {
             finishFailures -= 1
@@ -131,7 +176,8 @@ actor MemoryBackend: StoreBackend {
         unfinishedIds.removeAll { $0 == transactionId }
     }
 
-    func subscriptionStatuses() async throws -> [SignedRenewalInfo] {
+    /// Each chain's current renewal info, signed, then those ``answerStatusAsIs(_:)`` added.
+    public func subscriptionStatuses() async throws -> [SignedRenewalInfo] {
         statusRequests += 1
         if statusFailures > 0 {
             statusFailures -= 1
@@ -140,7 +186,8 @@ actor MemoryBackend: StoreBackend {
         return renewalInfos.keys.sorted().compactMap { renewalInfos[$0].map(signatures.signed) } + statusesAsIs
     }
 
-    nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
+    /// Approvals, renewals, refunds and purchases elsewhere, as they happen; one stream per call.
+    public nonisolated func transactionUpdates() -> AsyncStream<TransactionUpdate> {
         listeners.add()
     }
 
@@ -148,7 +195,7 @@ actor MemoryBackend: StoreBackend {
 
     /// A parent approves an Ask to Buy purchase: the transaction waits unfinished and goes to listeners.
     @discardableResult
-    func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> StoreTransaction? {
+    public func approve(_ purchaseId: String, announcingPurchaseId: Bool = false) -> StoreTransaction? {
         guard let request = pending.removeValue(forKey: purchaseId) else { return nil }
         let transaction = record(request, reason: .purchase)
         broadcast(signedUpdate(transaction, purchaseId: announcingPurchaseId ? purchaseId : nil))
@@ -157,7 +204,7 @@ actor MemoryBackend: StoreBackend {
 
     /// Refunds a transaction: its record gets a revocation date and goes out again.
     @discardableResult
-    func refund(_ transactionId: String) -> StoreTransaction? {
+    public func refund(_ transactionId: String) -> StoreTransaction? {
         guard let index = transactions.firstIndex(where: { $0.transactionId == transactionId }) else { return nil }
         transactions[index].revocationDate = testClock.now
         transactions[index].revocationReason = .other
@@ -169,7 +216,7 @@ actor MemoryBackend: StoreBackend {
 
     /// Renews the subscription chain of `originalTransactionId` for another month.
     @discardableResult
-    func renew(_ originalTransactionId: String) -> StoreTransaction? {
+    public func renew(_ originalTransactionId: String) -> StoreTransaction? {
         guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
             return nil
         }
@@ -182,30 +229,30 @@ actor MemoryBackend: StoreBackend {
     }
 
     /// Delivers a transaction again, as a store does when it lost track of a finish.
-    func redeliver(_ transactionId: String) {
+    public func redeliver(_ transactionId: String) {
         guard let transaction = transactions.first(where: { $0.transactionId == transactionId }) else { return }
         unfinishedIds.append(transactionId)
         broadcast(signedUpdate(transaction))
     }
 
-    /// Sends an update exactly as given (its signed form included), as a broken or hostile store might.
     /// Answers `signed` as it is in every later subscription status, after the store's own renewal infos.
-    func answerStatusAsIs(_ signed: SignedRenewalInfo) {
+    public func answerStatusAsIs(_ signed: SignedRenewalInfo) {
         statusesAsIs.append(signed)
     }
 
-    func sendAsIs(_ update: TransactionUpdate) {
+    /// Sends an update exactly as given (its signed form included), as a broken or hostile store might.
+    public func sendAsIs(_ update: TransactionUpdate) {
         broadcast(update)
     }
 
     /// Sends a copy of a transaction as it is (an old copy, arriving late).
-    func send(_ transaction: StoreTransaction) {
+    public func send(_ transaction: StoreTransaction) {
         broadcast(signedUpdate(transaction))
     }
 
     /// A purchase made on another device of the account: it reaches every listening store.
     @discardableResult
-    func buyElsewhere(_ productId: String) -> StoreTransaction {
+    public func buyElsewhere(_ productId: String) -> StoreTransaction {
         let transaction = record(PurchaseRequest(productId: productId), reason: .purchase)
         broadcast(signedUpdate(transaction))
         return transaction
@@ -213,7 +260,7 @@ actor MemoryBackend: StoreBackend {
 
     /// The customer turns auto-renew off: the chain's renewal info goes out with its latest transaction.
     @discardableResult
-    func turnOffAutoRenew(_ originalTransactionId: String) -> RenewalInfo? {
+    public func turnOffAutoRenew(_ originalTransactionId: String) -> RenewalInfo? {
         guard let last = transactions.last(where: { $0.originalTransactionId == originalTransactionId }) else {
             return nil
         }
@@ -227,7 +274,7 @@ actor MemoryBackend: StoreBackend {
     /// Changes a chain's renewal info in the store only, with no transaction (as the App Store does when the
     /// customer turns auto-renew off or schedules a downgrade in Settings).
     @discardableResult
-    func changeRenewal(of originalTransactionId: String, autoRenewStatus: AutoRenewStatus,
+    public func changeRenewal(of originalTransactionId: String, autoRenewStatus: AutoRenewStatus,
                        autoRenewProductId: String? = nil) -> RenewalInfo? {
         guard var info = renewalInfos[originalTransactionId] else { return nil }
         info.autoRenewStatus = autoRenewStatus
@@ -238,7 +285,7 @@ actor MemoryBackend: StoreBackend {
     }
 
     /// Listeners currently attached (one per running store).
-    nonisolated var listenerCount: Int { listeners.count }
+    public nonisolated var listenerCount: Int { listeners.count }
 
     // MARK: Internals
 
@@ -250,7 +297,7 @@ actor MemoryBackend: StoreBackend {
         let start = original?.expiresDate ?? now
         let transaction = StoreTransaction(
             transactionId: String(nextNumber), originalTransactionId: original?.originalTransactionId,
-            bundleId: Shop.configuration.bundleId, productId: request.productId,
+            bundleId: bundleId, productId: request.productId,
             subscriptionGroupIdentifier: product?.subscription?.groupId, purchaseDate: original == nil ? now : start,
             originalPurchaseDate: original?.originalPurchaseDate ?? now,
             expiresDate: product?.subscription.map { $0.period.advance(start) },
@@ -293,11 +340,11 @@ actor MemoryBackend: StoreBackend {
     }
 
     /// The renewal info of a chain as the store has it now.
-    func renewalInfo(of originalTransactionId: String) -> RenewalInfo? { renewalInfos[originalTransactionId] }
+    public func renewalInfo(of originalTransactionId: String) -> RenewalInfo? { renewalInfos[originalTransactionId] }
 
     /// Changes a chain's renewal info in the store only (billing retry, grace), as the App Store does when a
     /// renewal fails.
-    func setRenewalInfo(_ info: RenewalInfo) { renewalInfos[info.originalTransactionId] = info }
+    public func setRenewalInfo(_ info: RenewalInfo) { renewalInfos[info.originalTransactionId] = info }
 
     /// Auto-renew on for a subscription transaction; nil for other products.
     private func renewalInfo(for transaction: StoreTransaction) -> RenewalInfo? {
