@@ -204,8 +204,9 @@ extension ServerProcessTests {
             #expect(JSONFields.transactionIds(try await client.history("alice")).count == 24)
         }
 
-        @Test func twoServersOnOnePostgreSQLAnswerTheAliasedStateByEitherId() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func twoServersOnOnePostgreSQLAnswerTheAliasedStateByEitherId() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             let anon = Self.anonymous()

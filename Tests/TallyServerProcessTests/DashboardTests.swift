@@ -65,7 +65,7 @@ extension ServerProcessTests {
         }
 
         @Test(arguments: ["sqlite", "postgres"]) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             let customers = Self.customers
             var statuses: [String] = []
@@ -159,7 +159,7 @@ extension ServerProcessTests {
         }
     
         @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
             func found(_ q: String) async throws -> [String] {
@@ -197,7 +197,7 @@ extension ServerProcessTests {
         }
 
         @Test(arguments: ["sqlite", "postgres"]) func theListsPageNewestFirstByCursor(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             func ids(_ reply: [String: Any]) -> [String] {
                 (reply["transactions"] as? [[String: Any]] ?? []).compactMap { $0["transactionId"] as? String }

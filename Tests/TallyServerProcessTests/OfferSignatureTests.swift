@@ -139,8 +139,9 @@ extension ServerProcessTests {
             try await Self.checkPerCustomerLimit(try Self.server().0)
         }
 
-        @Test func aPerCustomerLimitCountsSignaturesOnPostgreSQL() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aPerCustomerLimitCountsSignaturesOnPostgreSQL() async throws {
+            let cluster = try PostgresCluster.shared()
             try await Self.checkPerCustomerLimit(try Self.server(postgres: cluster).0)
         }
 

@@ -76,8 +76,9 @@ extension ServerProcessTests {
                     "a purchase credits once", sourceLocation: sourceLocation)
         }
 
-        @Test func aServerSIGKILLedUnderWriteLoadLosesNoAcknowledgedWriteAndTheOtherKeepsServing() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aServerSIGKILLedUnderWriteLoadLosesNoAcknowledgedWriteAndTheOtherKeepsServing() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             let purchases = try Self.purchases(300, market: &market, account: "fay")
@@ -95,8 +96,9 @@ extension ServerProcessTests {
             try await Self.expectEveryAcknowledgedWriteStored(results, user: "fay", client: pair.clients[1])
         }
 
-        @Test func postgresRestartedUnderLoadGivesNoFalse2xxAndTheServersRecoverByThemselves() async throws {
-            guard let cluster = try PostgresCluster.startPrivate() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func postgresRestartedUnderLoadGivesNoFalse2xxAndTheServersRecoverByThemselves() async throws {
+            let cluster = try PostgresCluster.startPrivate()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             let purchases = try Self.purchases(400, market: &market, account: "gus")
@@ -123,8 +125,9 @@ extension ServerProcessTests {
             try await Self.expectEveryAcknowledgedWriteStored(results, user: "gus", client: pair.clients[0])
         }
 
-        @Test func aServerStartedWhilePostgresIsDownIsNotReadyThenRecovers() async throws {
-            guard let cluster = try PostgresCluster.startPrivate() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aServerStartedWhilePostgresIsDownIsNotReadyThenRecovers() async throws {
+            let cluster = try PostgresCluster.startPrivate()
             let database = try cluster.createDatabase()
             try cluster.pgctl(["stop", "-m", "fast"])
             var options = ServerOptions()
@@ -149,8 +152,9 @@ extension ServerProcessTests {
                 .trimmingCharacters(in: .whitespacesAndNewlines) == Self.schemaVersion, "migrated on the first call that reached it")
         }
 
-        @Test func twoServersStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func twoServersStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
+            let cluster = try PostgresCluster.shared()
             let database = try cluster.createDatabase()
             var options = ServerOptions()
             options.postgresURLEnv = ServerPair.urlVariable

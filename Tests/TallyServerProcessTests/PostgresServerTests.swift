@@ -8,8 +8,9 @@ extension ServerProcessTests {
     /// `store.urlEnv`), requests spread across both: nothing overdrawn, nothing applied twice.
     @Suite struct PostgresServers {
         /// 1,000 spends of 1 coin against 500 coins, alternating between the servers, all in flight at once.
-        @Test func aThousandSpendsAcrossTwoServersRecordExactlyFiveHundred() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aThousandSpendsAcrossTwoServersRecordExactlyFiveHundred() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             for _ in 0..<5 {
@@ -51,8 +52,9 @@ extension ServerProcessTests {
 
         /// Each server keeps the state it computed in the database (cache off): after a write on the other server,
         /// the kept state is never served again, so every read shows every write before it, on either server.
-        @Test func aStateKeptByOneServerIsNeverServedAfterAWriteOnTheOther() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aStateKeptByOneServerIsNeverServedAfterAWriteOnTheOther() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             let clients = pair.clients
@@ -78,8 +80,9 @@ extension ServerProcessTests {
         }
 
         /// The same JWS posted to both servers at the same moment, for many purchases: one `inserted` each.
-        @Test func theSameTransactionPostedToBothAtOnceIsInsertedOnce() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func theSameTransactionPostedToBothAtOnceIsInsertedOnce() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market()
             let clients = pair.clients
@@ -103,8 +106,9 @@ extension ServerProcessTests {
         }
 
         /// One notification delivered to both servers at once (Apple retrying while the first is in flight).
-        @Test func theSameNotificationDeliveredToBothIsAppliedOnce() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func theSameNotificationDeliveredToBothIsAppliedOnce() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market(start: Date().addingTimeInterval(-40 * 86_400))
             let (first, firstJWS) = try market.buySigned("market.pro.monthly", account: "nia")
@@ -138,8 +142,9 @@ extension ServerProcessTests {
 
         /// A refund on one server racing a replay of the original copy on the other: the refund wins, whichever
         /// commits first (newer facts win in the database).
-        @Test func aRefundRacingAReplayOfTheOriginalEndsRevoked() async throws {
-            guard let cluster = try PostgresCluster.shared() else { return }
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aRefundRacingAReplayOfTheOriginalEndsRevoked() async throws {
+            let cluster = try PostgresCluster.shared()
             let pair = try ServerPair(cluster: cluster)
             var market = try pair.fixture.market(start: Date().addingTimeInterval(-3_600))
             let clients = pair.clients

@@ -82,7 +82,7 @@ extension ServerProcessTests {
 
         @Test(arguments: ["sqlite", "postgres"])
         func renewalsAndARefundTheAppNeverPostedArriveByReconciliationEachOnce(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             // A week of free trial, then monthly: three renewals by start + 3M, the last one in force now.
             let start = Date().addingTimeInterval(-95 * 86_400)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: start)
@@ -126,7 +126,7 @@ extension ServerProcessTests {
         /// yet) for Y, whose post is then credited to Y.
         @Test(arguments: ["sqlite", "postgres"])
         func reconcileLeavesAPurchaseCarryingAnotherCustomersTokenForThatCustomer(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: Date().addingTimeInterval(-60))
             // Each customer's token as the server minted it (the only tokens that name a customer).
             let xavier = try await fixture.client.accountToken("xavier").lowercased()
@@ -171,7 +171,7 @@ extension ServerProcessTests {
 
         @Test(arguments: ["sqlite", "postgres"])
         func theCommandLineReconcilesOverTheDataDirectory(_ store: String) async throws {
-            guard let fixture = try ServerFixture.on(store) else { return }
+            let fixture = try ServerFixture.on(store)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority,
                                         start: Date().addingTimeInterval(-35 * 86_400))  // the trial week, then one renewal in force now
             try appStore.tally(["buy", "market.pro.monthly"])

@@ -7,12 +7,12 @@ extension ServerProcessTests {
     /// one transfer row instead of adding one per post, and past `transfersPerChainPerHour` the post is 429
     /// `transfer_limited` and nothing moves — on both stores.
     @Suite struct TransferLimit {
-        /// A fixture on `store` with `transfersPerChainPerHour` set; nil when PostgreSQL is not available.
-        static func fixture(_ store: String, limit: Int, test: String = #function) throws -> ServerFixture? {
+        /// A fixture on `store` with `transfersPerChainPerHour` set (see ``PostgresCluster/shared(for:)``).
+        static func fixture(_ store: String, limit: Int, test: String = #function) throws -> ServerFixture {
             var options = ServerOptions()
             options.transfersPerChainPerHour = limit
             guard store == "postgres" else { return try ServerFixture(options) }
-            guard let cluster = try PostgresCluster.shared(for: test) else { return nil }
+            let cluster = try PostgresCluster.shared(for: test)
             options.postgresURLEnv = ServerPair.urlVariable
             return try ServerFixture(options, environment: [ServerPair.urlVariable: try cluster.createDatabase()])
         }
@@ -31,7 +31,7 @@ extension ServerProcessTests {
 
         @Test(arguments: ["sqlite", "postgres"])
         func aHundredAlternatingPostsWriteOneTransferRow(_ store: String) async throws {
-            guard let fixture = try Self.fixture(store, limit: 1_000) else { return }
+            let fixture = try Self.fixture(store, limit: 1_000)
             let client = fixture.client
             // Long ids, as the attack used: each row of them would be kilobytes.
             let alice = "alice-" + String(repeating: "a", count: 4_000), bob = "bob-" + String(repeating: "b", count: 4_000)
@@ -56,7 +56,7 @@ extension ServerProcessTests {
 
         @Test(arguments: ["sqlite", "postgres"])
         func pastTheLimitAPostIs429TransferLimitedAndNothingMoves(_ store: String) async throws {
-            guard let fixture = try Self.fixture(store, limit: 5) else { return }
+            let fixture = try Self.fixture(store, limit: 5)
             let client = fixture.client
             let (_, jws) = try await Self.premium(ownedBy: "alice", fixture)
             var transferred = 0, limited = 0, unchanged = 0

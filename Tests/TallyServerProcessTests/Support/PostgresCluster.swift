@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,22 +36,31 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    /// The shared cluster; nil (after printing why) when `TALLY_TEST_POSTGRES_URL` is absent outside CI.
-    static func shared(for test: String = #function) throws -> PostgresCluster? {
+    /// Whether the PostgreSQL tests run: the cluster's URL is set, or `CI=true` (where its absence fails them).
+    /// A PostgreSQL-only test carries `.enabled(if: PostgresCluster.canRun)`, so outside CI without a cluster it
+    /// shows as skipped.
+    static var canRun: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["CI"] == "true" || !(environment["TALLY_TEST_POSTGRES_URL"] ?? "").isEmpty
+    }
+
+    /// The shared cluster. When `TALLY_TEST_POSTGRES_URL` is absent: throws under `CI=true`; otherwise cancels
+    /// the running test or test case (`Test.cancel`: shown as skipped, for the PostgreSQL case of a test over
+    /// both stores).
+    static func shared(for test: String = #function) throws -> PostgresCluster {
         let environment = ProcessInfo.processInfo.environment
         guard let url = environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty else {
             if environment["CI"] == "true" { throw Missing() }
-            print("skipped (PostgreSQL) \(test): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
-            return nil
+            try Test.cancel("PostgreSQL (\(test)): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
         }
         return PostgresCluster(url: url, control: nil,
                                binaries: environment["TALLY_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin")
     }
 
-    /// A cluster of this test's own (`scripts/with-postgres.sh --start`), stopped and deleted when released; nil
-    /// when PostgreSQL is not available outside CI (the shared cluster's variable is what says it is).
-    static func startPrivate(for test: String = #function) throws -> PostgresCluster? {
-        guard try shared(for: test) != nil else { return nil }
+    /// A cluster of this test's own (`scripts/with-postgres.sh --start`), stopped and deleted when released; when
+    /// PostgreSQL is not available, as ``shared(for:)`` (the shared cluster's variable is what says it is).
+    static func startPrivate(for test: String = #function) throws -> PostgresCluster {
+        _ = try shared(for: test)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/with-postgres.sh").path
         let output = try run("/bin/bash", [script, "--start"])
         var values: [String: String] = [:]

@@ -7,7 +7,7 @@ import Testing
 struct CacheTests {
     @Test("a read is served from the cache while fresh: it answers even with the store switched off", arguments: StoreKind.allCases)
     func servedFromCache(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try fixture.post(Purchases.premium("5001", at: ServerFixture.start.addingTimeInterval(-60)), for: "c")
         #expect(fixture.send("GET", "/v1/customers/c").features == ["no-ads", "premium"])
         fixture.store.setFailing(true)
@@ -20,7 +20,7 @@ struct CacheTests {
 
     @Test("a write invalidates the entry before it answers: the next read sees it", arguments: StoreKind.allCases)
     func writeInvalidates(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let bought = ServerFixture.start.addingTimeInterval(-600)
         _ = try fixture.post(Purchases.premium("5002", at: bought), for: "w")
         #expect(fixture.send("GET", "/v1/customers/w").features == ["no-ads", "premium"])
@@ -35,7 +35,7 @@ struct CacheTests {
 
     @Test("an entry expires at the subscription's expiresDate, even with no write", arguments: StoreKind.allCases)
     func expiresAtExpiresDate(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let expires = ServerFixture.start.addingTimeInterval(120)
         let monthly = Purchases.monthly("5010", original: "5010", at: ServerFixture.start.addingTimeInterval(-86_400),
                                         expires: expires)

@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aStoreWithoutTheDashboardsQueriesAnswers501(_ kind: StoreKind) throws {
         // The fixture's store is wrapped (SwitchableStore: a CustomerStore, not a DashboardStore) over either kind.
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         for path in ["/v1/dashboard/overview", "/v1/dashboard/customers", "/v1/dashboard/transactions",
                      "/v1/dashboard/notifications"] {
             let reply = fixture.send("GET", path, query: ["q": "x"])
@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func bothRealStoresHaveTheDashboardsQueries(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         #expect(store is any DashboardStore, "the \(kind) store answers the dashboard's routes")
     }

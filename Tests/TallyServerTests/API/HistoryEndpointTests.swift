@@ -7,7 +7,7 @@ import Testing
 struct HistoryEndpointTests {
     @Test("pages walk the whole history newest first, without duplicates or gaps, across equal dates", arguments: StoreKind.allCases)
     func pagination(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let base = ServerFixture.start.addingTimeInterval(-86_400)
         for index in 0..<9 {
             // Pairs of purchases share a date, so ties are broken by id.
@@ -46,7 +46,7 @@ struct HistoryEndpointTests {
 
     @Test("items carry the documented fields for transactions and ledger entries", arguments: StoreKind.allCases)
     func itemShapes(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try fixture.post(Purchases.coins("4100", at: ServerFixture.start.addingTimeInterval(-60)), for: "shape")
         let reply = fixture.send("GET", "/v1/customers/shape/history")
         let items = try #require(reply.json["items"] as? [[String: Any]])

@@ -30,7 +30,7 @@ struct NetsOnlyWriteTests {
     }
 
     @Test(arguments: StoreKind.allCases) func coinPurchasesRestateTheHeldStateAndEqualTheStateComputedAfresh(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let fresh = try freshServer(fixture)
         let user = "subscriber"
         // A history that is not only coins: a subscription of ten renewals and a non-consumable.
@@ -67,7 +67,7 @@ struct NetsOnlyWriteTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aWriteElsewhereSinceTheHeldStateReadsTheWholeRecord(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let other = try freshServer(fixture)
         let user = "two-servers"
         let bought = Self.start.addingTimeInterval(-30)

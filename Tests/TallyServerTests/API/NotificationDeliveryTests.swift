@@ -15,7 +15,7 @@ struct NotificationDeliveryTests {
 
     @Test("a retry with the same notificationUUID answers 200 duplicate and changes nothing", arguments: StoreKind.allCases)
     func duplicate(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         #expect(try fixture.post(Self.firstPurchase("8001"), for: "d1").status == 200)
         let jws = try fixture.signedNotification(
             .didChangeRenewalStatus, .autoRenewDisabled, uuid: "n-dup", signed: Self.start - Self.day,
@@ -33,7 +33,7 @@ struct NotificationDeliveryTests {
 
     @Test("an older notification arriving after a newer one changes nothing (renewal info and transaction)", arguments: StoreKind.allCases)
     func outOfOrder(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         #expect(try fixture.post(Self.firstPurchase("8002"), for: "d2").status == 200)
         fixture.clock.set(Self.start + 11 * Self.day)
         let renewed = Purchases.monthly("8002-2", original: "8002", at: Self.start + 10 * Self.day,
@@ -59,7 +59,7 @@ struct NotificationDeliveryTests {
 
     @Test("a chain nobody owns waits, stored; the first post of the chain adopts and applies it", arguments: StoreKind.allCases)
     func unownedChainAdoptedLater(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let renewed = Purchases.monthly("8003-2", original: "8003", at: Self.start - Self.day,
                                         expires: Self.start + 29 * Self.day)
         let waiting = try fixture.notify(.didRenew, uuid: "n-wait", signed: Self.start - Self.day,
@@ -90,7 +90,7 @@ struct NotificationDeliveryTests {
 
     @Test("one write adopting two chains whose ids differ only by normalisation adopts both (ids as bytes)", arguments: StoreKind.allCases)
     func lookAlikeChainsAdoptedTogether(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
         #expect(nfc == nfd, "Swift's String equality is canonical: the two ids compare equal as Strings")
         for (chain, uuid) in [(nfc, "n-nfc"), (nfd, "n-nfd")] {
@@ -136,7 +136,7 @@ struct NotificationDeliveryTests {
 
     @Test("a verified notification without a notificationUUID is 422 invalid_notification, nothing stored", arguments: StoreKind.allCases)
     func missingUUID(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let jws = try fixture.signer.sign(ServerNotification(
             notificationType: .didRenew, signedDate: Self.start,
             data: NotificationData(appAppleId: 1_234_567_890, bundleId: "com.example.market", environment: .sandbox,
@@ -149,7 +149,7 @@ struct NotificationDeliveryTests {
 
     @Test("a missing or non-string signedPayload is 400; no key is needed, a GET is 405", arguments: StoreKind.allCases)
     func badBodies(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: "{}").errorCode == "invalid_request")
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: #"{"signedPayload":1}"#).status == 400)
         #expect(fixture.send("POST", "/v1/notifications/apple", key: nil, body: "[").errorCode == "malformed_json")
@@ -158,7 +158,7 @@ struct NotificationDeliveryTests {
 
     @Test("a store failure answers 503 so Apple retries; the retry is applied once", arguments: StoreKind.allCases)
     func storeFailureIsRetried(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         #expect(try fixture.post(Self.firstPurchase("8006"), for: "d6").status == 200)
         let jws = try fixture.signedNotification(
             .didChangeRenewalStatus, .autoRenewDisabled, uuid: "n-retry", signed: Self.start - Self.day,
@@ -177,7 +177,7 @@ struct NotificationDeliveryTests {
 
     @Test("the state cache drops a customer's entry when a notification changes them", arguments: StoreKind.allCases)
     func cacheIsInvalidated(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         #expect(try fixture.post(Self.firstPurchase("8007"), for: "d7").status == 200)
         #expect(fixture.customer("d7").subscription["willRenew"] as? Bool == false)
         try fixture.notify(.didChangeRenewalStatus, .autoRenewEnabled, signed: Self.start - Self.day,

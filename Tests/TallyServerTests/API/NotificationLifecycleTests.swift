@@ -24,7 +24,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_RENEW extends to the new expiresDate; the history shows the notification", arguments: StoreKind.allCases)
     func didRenew(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u1", chain: "7001")
         fixture.clock.set(Self.start + 12 * Self.day)
         #expect(fixture.customer("u1").subscription["status"] as? String == "expired")
@@ -50,7 +50,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_FAIL_TO_RENEW/GRACE_PERIOD → grace; GRACE_PERIOD_EXPIRED → billing retry; BILLING_RECOVERY → subscribed", arguments: StoreKind.allCases)
     func graceRetryAndRecovery(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u2", chain: "7002")
         fixture.clock.set(Self.start + 11 * Self.day)
         let failed = Self.start + 10 * Self.day
@@ -81,7 +81,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_FAIL_TO_RENEW without grace is billing retry at once; EXPIRED/BILLING_RETRY then expires it", arguments: StoreKind.allCases)
     func retryWithoutGraceThenExpired(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u3", chain: "7003")
         fixture.clock.set(Self.start + 11 * Self.day)
         let failed = Self.start + 10 * Self.day
@@ -124,7 +124,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_CHANGE_RENEWAL_PREF: DOWNGRADE sets the pending product, none reverts it, UPGRADE grants at once", arguments: StoreKind.allCases)
     func renewalPreference(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u5", chain: "7005")
         try fixture.notify(.didChangeRenewalPref, .downgrade, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7005", signed: Self.start - 2 * Self.day, next: Self.plus))
@@ -149,7 +149,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_CHANGE_RENEWAL_STATUS: AUTO_RENEW_DISABLED keeps access without renewing; ENABLED renews again", arguments: StoreKind.allCases)
     func renewalStatus(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u7", chain: "7007")
         try fixture.notify(.didChangeRenewalStatus, .autoRenewDisabled, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7007", signed: Self.start - 2 * Self.day, autoRenew: .off))
@@ -164,7 +164,7 @@ struct NotificationLifecycleTests {
 
     @Test("REFUND revokes a subscription and claws back coins; REFUND_REVERSED restores; DECLINED and CONSUMPTION_REQUEST change nothing", arguments: StoreKind.allCases)
     func refunds(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u8", chain: "7008")
         let coins = Purchases.coins("7108", at: Self.start - 3 * Self.day)
         #expect(try fixture.post(coins, for: "u8").balance("coins") == "10")
@@ -198,7 +198,7 @@ struct NotificationLifecycleTests {
 
     @Test("REVOKE ends a family member's shared access", arguments: StoreKind.allCases)
     func familyRevoke(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let shared = try Self.subscribe(fixture, "member", chain: "7009", owned: .familyShared)
         #expect(fixture.customer("member").features.contains("pro"))
         var revoked = shared
@@ -212,7 +212,7 @@ struct NotificationLifecycleTests {
 
     @Test("RENEWAL_EXTENDED moves the expiry; RENEWAL_EXTENSION/SUMMARY is recorded; /FAILURE changes nothing", arguments: StoreKind.allCases)
     func renewalExtension(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         var extended = try Self.subscribe(fixture, "u10", chain: "7010")
         extended.expiresDate = Self.start + 20 * Self.day
         extended.signedDate = Self.start - 60
@@ -236,7 +236,7 @@ struct NotificationLifecycleTests {
 
     @Test("PRICE_INCREASE: PENDING then ACCEPTED is kept as the chain's consent state; access unchanged", arguments: StoreKind.allCases)
     func priceIncrease(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u11", chain: "7011")
         try fixture.notify(.priceIncrease, .pending, signed: Self.start - 2 * Self.day,
                            renewal: Renewals.make("7011", signed: Self.start - 2 * Self.day, priceIncrease: .noResponse))
@@ -249,7 +249,7 @@ struct NotificationLifecycleTests {
 
     @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer who minted the appAccountToken", arguments: StoreKind.allCases)
     func purchasesByToken(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let token = "5B2D0F4E-3C1A-4B6D-9E8F-7A6B5C4D3E2F"
         #expect(try fixture.store.mintAccountToken(for: "buyer", candidate: token.lowercased()) == token.lowercased())
 
@@ -276,7 +276,7 @@ struct NotificationLifecycleTests {
 
     @Test("A notification whose appAccountToken was only posted, never minted, waits for its chain's poster", arguments: StoreKind.allCases)
     func aPostedTokenNamesNoOneForANotification(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let token = "5b2d0f4e-3c1a-4b6d-9e8f-7a6b5c4d3e30"
         let cheap = Purchases.make("7113", product: "market.premium", type: .nonConsumable, at: Self.start - 60,
                                    token: token)
@@ -291,7 +291,7 @@ struct NotificationLifecycleTests {
 
     @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state", arguments: StoreKind.allCases)
     func testAndUnknownTypes(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let test = try fixture.signer.sign(ServerNotification(
             notificationType: .test, notificationUUID: "n-test", signedDate: Self.start,
             data: NotificationData(bundleId: "com.example.market", environment: .sandbox)))
@@ -316,7 +316,7 @@ struct NotificationLifecycleTests {
 
     @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending", arguments: StoreKind.allCases)
     func resubscribeAndOfferChanges(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u14", chain: "7014")
         fixture.clock.set(Self.start + 40 * Self.day)
         #expect(fixture.customer("u14").subscription["status"] as? String == "expired")
@@ -343,7 +343,7 @@ struct NotificationLifecycleTests {
 
     @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded", arguments: StoreKind.allCases)
     func cancelAndRecordedOnlyTypes(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u16", chain: "7016")
         try fixture.notify(.didChangeRenewalStatus, signed: Self.start - Self.day,
                            renewal: Renewals.make("7016", signed: Self.start - Self.day, autoRenew: .off,

@@ -7,7 +7,7 @@ import Testing
 struct OwnershipTests {
     @Test("under transfer, another customer's post moves the chain; both histories record it; both caches update", arguments: StoreKind.allCases)
     func transfer(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind, ownership: .transfer) else { return }
+        let fixture = try ServerFixture.make(kind, ownership: .transfer)
         let premium = Purchases.premium("6001", at: ServerFixture.start.addingTimeInterval(-600))
         _ = try fixture.post(premium, for: "old")
         #expect(fixture.send("GET", "/v1/customers/old").features == ["no-ads", "premium"])
@@ -27,7 +27,7 @@ struct OwnershipTests {
 
     @Test("under keep, the chain stays with its owner: 409 owned_by_another_customer, nothing changes", arguments: StoreKind.allCases)
     func keep(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind, ownership: .keep) else { return }
+        let fixture = try ServerFixture.make(kind, ownership: .keep)
         let premium = Purchases.premium("6002", at: ServerFixture.start.addingTimeInterval(-600))
         _ = try fixture.post(premium, for: "owner")
         let refused = try fixture.post(premium, for: "other")

@@ -26,7 +26,7 @@ struct RenewalPostTests {
     }
 
     @Test(arguments: StoreKind.allCases) func everyAnswerIsTheWholeHistorysState(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let user = "renewing"
         // Twelve months of renewals, each posted as it happens: the clock is moved to an hour after each one.
         let first = Self.start

@@ -83,7 +83,7 @@ struct SpendEndpointTests {
 
     @Test("a missing or empty id, or a missing amount, is 400 invalid_request", arguments: StoreKind.allCases)
     func invalidRequest(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         for body in [#"{"amount":1}"#, #"{"amount":1,"id":""}"#, #"{"amount":1,"id":7}"#, #"{"id":"x"}"#] {
             #expect(fixture.send("POST", spendPath(), body: body).errorCode == "invalid_request", "\(body)")
         }

@@ -7,7 +7,7 @@ import Testing
 struct TransactionEndpointTests {
     @Test("a signed purchase is stored once: inserted, then unchanged; the customer owns it", arguments: StoreKind.allCases)
     func insertThenUnchanged(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let premium = Purchases.premium("1001", at: ServerFixture.start.addingTimeInterval(-60))
         let first = try fixture.post(premium, for: "user-1")
         #expect(first.status == 200)
@@ -23,7 +23,7 @@ struct TransactionEndpointTests {
 
     @Test("a refund's copy is an update and removes the entitlement", arguments: StoreKind.allCases)
     func refundRemovesEntitlement(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let bought = ServerFixture.start.addingTimeInterval(-3600)
         _ = try fixture.post(Purchases.premium("1002", at: bought), for: "user-2")
         let refund = try fixture.post(
@@ -38,7 +38,7 @@ struct TransactionEndpointTests {
 
     @Test("a JWS from a root the server does not trust is 422 with Apple's reason, and nothing is stored", arguments: StoreKind.allCases)
     func untrustedRoot(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let other = try Signing.untrustedAuthority().signer()
         let jws = try other.signTransaction(Purchases.premium("1003", at: ServerFixture.start))
         let reply = fixture.send("POST", "/v1/customers/user-3/transactions", key: ServerFixture.publicKey,
@@ -54,7 +54,7 @@ struct TransactionEndpointTests {
 
     @Test("another app's bundle id is INVALID_APP_IDENTIFIER; an environment not accepted is INVALID_ENVIRONMENT", arguments: StoreKind.allCases)
     func wrongAppAndEnvironment(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let otherApp = Purchases.make("1004", product: "market.premium", type: .nonConsumable,
                                       at: ServerFixture.start, bundleId: "com.example.other")
         let app = try fixture.post(otherApp, for: "user-4")
@@ -78,7 +78,7 @@ struct TransactionEndpointTests {
 
     @Test("a body that is not a JWS is 422; a missing field is 400 invalid_request", arguments: StoreKind.allCases)
     func badBodies(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         let path = "/v1/customers/u/transactions"
         let garbage = fixture.send("POST", path, key: ServerFixture.publicKey, body: #"{"signedTransaction":"a.b.c"}"#)
         #expect(garbage.status == 422)
@@ -91,7 +91,7 @@ struct TransactionEndpointTests {
 
     @Test("a store failure is 503 unavailable and the transaction can be posted again", arguments: StoreKind.allCases)
     func storeFailure(_ kind: StoreKind) throws {
-        guard let fixture = try ServerFixture.make(kind) else { return }
+        let fixture = try ServerFixture.make(kind)
         fixture.store.setFailing(true)
         let premium = Purchases.premium("1008", at: ServerFixture.start)
         let failed = try fixture.post(premium, for: "user-6")

@@ -30,8 +30,9 @@ struct PostgresStoreTests {
         #expect(Date().timeIntervalSince(started) < 5, "a refused connection is not retried with waits")
     }
 
-    @Test func theSQLNewerFactsRuleAgreesWithTallyCoreOnEveryOrder() throws {
-        guard let database = try StoreUnderTest(.postgres) else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func theSQLNewerFactsRuleAgreesWithTallyCoreOnEveryOrder() throws {
+        let database = try StoreUnderTest(.postgres)
         let store = try database.open()
         // Copies of one transaction: purchase, later refund, later reversal, and a same-date refund tie.
         let base = F.premium("t1").transaction

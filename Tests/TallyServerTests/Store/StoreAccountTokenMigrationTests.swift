@@ -35,8 +35,10 @@ struct StoreAccountTokenMigrationTests {
         #expect(try store.owner(ofToken: minted) == "victim")
     }
 
-    @Test func postgresDropsTokensGivenBeforeMigration9() throws {
-        guard let database = try StoreUnderTest(.postgres), let url = database.url else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func postgresDropsTokensGivenBeforeMigration9() throws {
+        let database = try StoreUnderTest(.postgres)
+        let url = try #require(database.url, "a PostgreSQL store has a URL")
         do {
             let store = try database.open()
             _ = try store.record([F.premium("t1", token: Self.given)], for: "attacker", policy: .keep, at: F.start)

@@ -13,7 +13,7 @@ struct StoreAliasTests {
 
     @Test(arguments: StoreKind.allCases)
     func anAliasMovesEverythingOfTheAnonymousCustomerInOneWrite(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let anon = Self.anonymous
         let token = try store.mintAccountToken(for: anon, candidate: AccountToken.mint())
@@ -52,7 +52,7 @@ struct StoreAliasTests {
 
     @Test(arguments: StoreKind.allCases)
     func anAliasIsForGoodAndRepeatingItMovesWhatCameSince(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let anon = Self.anonymous
         #expect(try store.alias(anon, to: "alice", at: F.start) == .aliased, "an id never seen can be an alias")
@@ -71,7 +71,7 @@ struct StoreAliasTests {
 
     @Test(arguments: StoreKind.allCases)
     func attributesMergeDeleteAndStayWithinTheirBounds(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         #expect(try store.setAttributes(["email": "a@b.c", "campaign": "x"], for: "alice") == ["email": "a@b.c", "campaign": "x"])
         let changes: [String: String?] = ["campaign": nil, "name": "Al"]
@@ -95,7 +95,7 @@ struct StoreAliasTests {
 
     @Test(arguments: StoreKind.allCases)
     func postsRacingTheAliasAllLandWithTheIdentifiedCustomer(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let anon = Self.anonymous
         let failures = Mutex<[String]>([])

@@ -15,7 +15,7 @@ struct StoreBalanceTests {
     }
 
     @Test(arguments: StoreKind.allCases) func netsFollowCreditsRefundsReversalsSpendsAndOwnership(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1"), F.coins("c2", quantity: 3)], for: "u1", policy: .transfer, at: F.start)
         #expect(try store.customerState("u1").nets == ["coins": 400])
@@ -47,7 +47,7 @@ struct StoreBalanceTests {
 
     @Test(arguments: StoreKind.allCases) func randomHistoriesKeepNetsEqualToTheLedger(_ kind: StoreKind) throws {
         var generator = SystemRandomNumberGenerator()
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let users = ["a", "b", "caf\u{E9}", "cafe\u{301}"]
         var copies: [String: StoreTransaction] = [:]
@@ -89,7 +89,7 @@ struct StoreBalanceTests {
     }
 
     @Test(arguments: StoreKind.allCases) func changedCreditsRebuildTheBalancesAtOpen(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         do {
             let store = try directory.open()
             _ = try store.record([F.coins("c1", quantity: 2)], for: "u1", policy: .transfer, at: F.start)

@@ -14,7 +14,7 @@ struct StoreConsumptionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func openRequestsCarryTheirOwnerUntilAnsweredOnce(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("caf\u{E9}")], for: "u1", policy: .transfer, at: F.start)
         _ = try store.recordNotification(request("n1", about: F.coins("caf\u{E9}")), at: F.day(1))

@@ -18,18 +18,18 @@ struct StoreDashboardTests {
             revocationDate: revokedAt, isUpgraded: upgraded, offerType: offer, currency: "USD", price: price))
     }
 
-    /// A fresh store of `kind` and its dashboard queries; nil when PostgreSQL is not available outside CI.
+    /// A fresh store of `kind` and its dashboard queries (see ``StoreUnderTest`` for PostgreSQL's absence).
     private static func open(_ kind: StoreKind, test: String = #function) throws
-        -> (database: StoreUnderTest, store: any CustomerStore & DashboardStore)?
+        -> (database: StoreUnderTest, store: any CustomerStore & DashboardStore)
     {
-        guard let database = try StoreUnderTest(kind, test: test) else { return nil }
+        let database = try StoreUnderTest(kind, test: test)
         let store = try #require(try database.open() as? any CustomerStore & DashboardStore,
                                  "the \(kind) store has the dashboard's queries")
         return (database, store)
     }
 
     @Test(arguments: StoreKind.allCases) func aChainCountsOnceWhileAPeriodIsInForceAndNotWhenRevokedOrUpgraded(_ kind: StoreKind) throws {
-        guard let (database, store) = try Self.open(kind) else { return }
+        let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
         let now = F.day(40)
         _ = try store.record([Self.transaction("a1", original: "a1", from: F.start),
@@ -55,7 +55,7 @@ struct StoreDashboardTests {
     }
 
     @Test(arguments: StoreKind.allCases) func billingRetryAndGraceCountWhatTheCustomerStateSays(_ kind: StoreKind) throws {
-        guard let (database, store) = try Self.open(kind) else { return }
+        let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
         let now = F.day(40)
         let chains = [("ann", "g1", F.day(45) as Date?), ("bob", "r1", nil), ("cy", "x1", F.day(39))]
@@ -87,7 +87,7 @@ struct StoreDashboardTests {
     }
 
     @Test(arguments: StoreKind.allCases) func listsPageNewestFirstWithTiesByIdAndFiltersKept(_ kind: StoreKind) throws {
-        guard let (database, store) = try Self.open(kind) else { return }
+        let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
         // Three bought at one moment (ties go by transaction id, as bytes, greater first), a NUL id among them.
         let purchases: [(String, Double, Date?)] = [("p1", 1, nil), ("p2", 2, F.day(3)), ("p3", 2, nil), ("p\u{0}", 2, F.day(4)),
@@ -124,7 +124,7 @@ struct StoreDashboardTests {
     }
 
     @Test(arguments: StoreKind.allCases) func searchMatchesIdsExactlyAndAppUserIdsByBytePrefix(_ kind: StoreKind) throws {
-        guard let (database, store) = try Self.open(kind) else { return }
+        let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
         _ = try store.mintAccountToken(for: "café", candidate: "11111111-2222-3333-4444-555555555555")
         _ = try store.record([F.coins("t1", token: "11111111-2222-3333-4444-555555555555")], for: "café", policy: .transfer,
@@ -194,8 +194,10 @@ struct StoreDashboardTests {
             appliesFacts: true), at: F.day(1))
     }
 
-    @Test func postgresRowsStoredBeforeMigration3AreFilledIncludingPayloadsWithNULs() throws {
-        guard let database = try StoreUnderTest(.postgres), let url = database.url else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func postgresRowsStoredBeforeMigration3AreFilledIncludingPayloadsWithNULs() throws {
+        let database = try StoreUnderTest(.postgres)
+        let url = try #require(database.url, "a PostgreSQL store has a URL")
         do {
             let store = try database.open()
             try Self.seedWithNULs(store)

@@ -21,7 +21,7 @@ struct StoreFactsVersionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func onlyWritesOfNetsAloneLeaveTheFactsVersion(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "f"
         #expect(try facts(store, user) == (version: 0, facts: 0))
@@ -62,7 +62,7 @@ struct StoreFactsVersionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aChainMovedAwayMovesTheLosersFactsToo(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         _ = try store.record([F.coins("c1")], for: "a", policy: .transfer, at: F.start)
         _ = try store.record([F.premium("n1")], for: "a", policy: .transfer, at: F.start)
@@ -79,7 +79,7 @@ struct StoreFactsVersionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aPostReadsOnlyTheNetsWhileTheFactsVersionIsTheKnownOne(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "k"
         _ = try store.record([F.premium("n1"), F.period("p1", original: "p1", month: 0)], for: user, policy: .transfer, at: F.start)

@@ -17,8 +17,9 @@ struct StoreKeptStateTests {
                                    body: Array(#"{"appUserId":"\#(customer)","v":\#(version)}"#.utf8))
     }
 
-    @Test func aKeptStateIsServedOnlyInsideItsValidityAndWithItsFingerprint() throws {
-        guard let database = try StoreUnderTest(.postgres) else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func aKeptStateIsServedOnlyInsideItsValidityAndWithItsFingerprint() throws {
+        let database = try StoreUnderTest(.postgres)
         let store = try database.open()
         _ = try store.record([F.premium("n1")], for: "k1", policy: .transfer, at: F.start)
         let from = F.day(1), until = F.day(2)
@@ -34,8 +35,9 @@ struct StoreKeptStateTests {
         #expect(try store.storedState(of: "k2", fingerprint: Self.fingerprint, at: from) == nil, "a customer never seen")
     }
 
-    @Test func everyKindOfWriteLeavesTheKeptStateUnused() throws {
-        guard let database = try StoreUnderTest(.postgres) else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func everyKindOfWriteLeavesTheKeptStateUnused() throws {
+        let database = try StoreUnderTest(.postgres)
         let store = try database.open()
         let at = F.day(1)
         let writes: [(String, () throws -> Void)] = [
@@ -56,8 +58,9 @@ struct StoreKeptStateTests {
         }
     }
 
-    @Test func aRepeatedPostKeepsTheKeptState() throws {
-        guard let database = try StoreUnderTest(.postgres) else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func aRepeatedPostKeepsTheKeptState() throws {
+        let database = try StoreUnderTest(.postgres)
         let store = try database.open()
         _ = try store.record([F.coins("c1")], for: "r", policy: .transfer, at: F.start)
         let state = try kept(store, "r", from: F.day(1), until: F.day(2))
@@ -68,7 +71,7 @@ struct StoreKeptStateTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theRecordASpendReturnsIsTheStateAfterItsCommit(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1"), F.coins("c2"), F.premium("n1")], for: "sp", policy: .transfer, at: F.start)
         for (id, amount) in [("s1", Decimal(5)), ("s2", Decimal(string: "2.5")!), ("s1", Decimal(5))] {
@@ -86,7 +89,7 @@ struct StoreKeptStateTests {
     }
 
     @Test func sqliteKeepsNoState() throws {
-        guard let directory = try StoreUnderTest(.sqlite) else { return }
+        let directory = try StoreUnderTest(.sqlite)
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "q", policy: .transfer, at: F.start)
         let state = try kept(store, "q", from: F.day(1), until: F.day(2))

@@ -8,8 +8,8 @@ private typealias F = StoreFixtures
 @Suite("Customer store (SQLite and PostgreSQL): ownership policies")
 struct StoreOwnershipTests {
     /// A store where u1 owns chain p1 (two periods) and the coins purchase c1.
-    private func owned(_ kind: StoreKind) throws -> (StoreUnderTest, any CustomerStore)? {
-        guard let directory = try StoreUnderTest(kind) else { return nil }
+    private func owned(_ kind: StoreKind) throws -> (StoreUnderTest, any CustomerStore) {
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.period("p1", original: "p1", month: 0), F.period("p2", original: "p1", month: 1),
                               F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
@@ -21,7 +21,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func transferMovesTheWholeChainAndRecordsItForBoth(_ kind: StoreKind) throws {
-        guard let (directory, store) = try owned(kind) else { return }
+        let (directory, store) = try owned(kind)
         let outcome = try store.record([F.period("p3", original: "p1", month: 2)], for: "u2", policy: .transfer,
                                        at: F.day(60))
         let move = OwnershipTransfer(originalTransactionId: "p1", fromAppUserId: "u1", toAppUserId: "u2", date: F.day(60))
@@ -38,7 +38,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func transferOfAnUnchangedCopyStillMovesIt(_ kind: StoreKind) throws {
-        guard let (directory, store) = try owned(kind) else { return }
+        let (directory, store) = try owned(kind)
         let outcome = try store.record([F.period("p1", original: "p1", month: 0)], for: "u2", policy: .transfer,
                                        at: F.day(1))
         #expect(outcome.unchanged == ["p1"])
@@ -51,7 +51,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func keepLeavesTheChainWithItsOwner(_ kind: StoreKind) throws {
-        guard let (directory, store) = try owned(kind) else { return }
+        let (directory, store) = try owned(kind)
         let before = try store.customer("u1")
         let outcome = try store.record([F.period("p3", original: "p1", month: 2), F.coins("c2")], for: "u2",
                                        policy: .keep, at: F.day(60))
@@ -68,7 +68,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func keepWithNothingElseChangesNothing(_ kind: StoreKind) throws {
-        guard let (directory, store) = try owned(kind) else { return }
+        let (directory, store) = try owned(kind)
         let outcome = try store.record([F.coins("c1")], for: "u2", policy: .keep, at: F.day(1))
         #expect(outcome == RecordOutcome(kept: ["c1"]))
         #expect(!outcome.changedAnything)
@@ -77,7 +77,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aPurchaseWithAMintedTokenIsCreditedToItsMinterWhoeverPostsIt(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let token = try store.mintAccountToken(for: "u1", candidate: "6e3b1a52-0000-4000-8000-000000000001")
         #expect(try store.mintAccountToken(for: "u1", candidate: AccountToken.mint()) == token, "one token for good")
@@ -92,7 +92,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aTokenNeverMintedCarriesNoAuthorityAndIsNeverGivenByAPost(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let token = "6E3B1A52-0000-4000-8000-000000000003"  // chosen by an app (or derived from an appUserId)
         _ = try store.record([F.premium("t1", token: token)], for: "attacker", policy: .keep, at: F.start)
@@ -106,7 +106,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func underTransferARestorablePurchaseMovesOnlyItsOwnChainNeverTheToken(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let token = try store.mintAccountToken(for: "u1", candidate: AccountToken.mint())
         _ = try store.record([F.premium("t1", token: token), F.coins("t0", token: token), F.coins("t4")], for: "u1",
@@ -124,7 +124,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aConsumablePostedByAnotherCustomerStaysWithItsFirstOwnerUnderTransfer(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
         let outcome = try store.record([F.coins("c1")], for: "u2", policy: .transfer, at: F.day(1))
@@ -135,7 +135,7 @@ struct StoreOwnershipTests {
     }
 
     @Test(arguments: StoreKind.allCases) func underKeepARefundPostedByAnotherCustomerStillRevokesTheOwnersCopy(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.premium("t1")], for: "u1", policy: .keep, at: F.start)
         let refund = F.premium("t1", revokedAt: F.day(3))

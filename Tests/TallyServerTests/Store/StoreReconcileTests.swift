@@ -14,7 +14,7 @@ struct StoreReconcileTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aPageIsStoredWithItsRevisionOnceAndNewerFactsWin(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         #expect(try store.historyRevision(of: "u1") == nil)
         let first = try store.reconcile([F.period("m1", original: "m1", month: 0), F.coins("c1")],
@@ -34,7 +34,7 @@ struct StoreReconcileTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aChainOfAnotherCustomerStaysWithIt(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.premium("p1")], for: "owner", policy: .transfer, at: F.start)
         let outcome = try store.reconcile([F.premium("p1")], renewalInfos: [], revision: nil, for: "other", at: F.day(1))
@@ -45,7 +45,7 @@ struct StoreReconcileTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theBackfillCursorRoundTrips(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         #expect(try store.backfillCursor() == nil)
         let cursor = BackfillCursor(start: Date(millisecondsSince1970: 1_796_000_000_123), paginationToken: "tok en/1")

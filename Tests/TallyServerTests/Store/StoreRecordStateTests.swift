@@ -16,7 +16,7 @@ struct StoreRecordStateTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theReturnedStateIsTheStateAfterTheCommit(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let posts: [(String, [StoredTransaction], OwnershipPolicy)] = [
             ("u1", [F.coins("c1"), F.premium("n1")], .transfer),  // first post: customer created
@@ -37,7 +37,7 @@ struct StoreRecordStateTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aFailedWriteReturnsNoState(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)
         var broken = F.coins("c2")

@@ -8,7 +8,7 @@ private typealias F = StoreFixtures
 @Suite("Customer store (SQLite and PostgreSQL): recording transactions")
 struct StoreRecordTests {
     @Test(arguments: StoreKind.allCases) func firstPostInsertsAndBumpsTheVersion(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         #expect(try store.customer("u1") == CustomerRecord(appUserId: "u1"))
         let outcome = try store.record([F.coins("t1"), F.premium("t2")], for: "u1", policy: .transfer, at: F.start)
@@ -20,7 +20,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theSamePostTwiceChangesNothing(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         let before = try store.customer("u1")
@@ -31,7 +31,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRepeatInsideOnePostIsUnchanged(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let outcome = try store.record([F.coins("t1"), F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         #expect(outcome == RecordOutcome(inserted: ["t1"], unchanged: ["t1"]))
@@ -39,7 +39,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func subMillisecondDatesStillCompareAsTheSameContent(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let fine = F.signed(StoreTransaction(transactionId: "t1", productId: "app.premium",
                                         purchaseDate: F.start.addingTimeInterval(0.000_3), type: .nonConsumable))
@@ -49,7 +49,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRefundedCopyReplacesTheStoredOne(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.premium("t1")], for: "u1", policy: .transfer, at: F.start)
         let refunded = F.premium("t1", revokedAt: F.day(3))
@@ -62,7 +62,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func receiptRecordsKeepTheirSourceAndNoSignature(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let receipt = StoredTransaction(transaction: F.premium("t1").transaction, source: .receipt)
         _ = try store.record([receipt], for: "u1", policy: .transfer, at: F.start)
@@ -72,7 +72,7 @@ struct StoreRecordTests {
     /// A receipt's in-app record carries no `signedDate`: it never replaces a signed copy, and a signed copy
     /// replaces it (TallyCore's `StoreTransaction.supersedes`), on both stores whatever the order.
     @Test(arguments: StoreKind.allCases) func aReceiptRecordNeverReplacesASignedCopy(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         var unsigned = F.premium("t1").transaction
         unsigned.signedDate = nil
@@ -95,7 +95,7 @@ struct StoreRecordTests {
     }
 
     @Test(arguments: StoreKind.allCases) func customersAreSeparate(_ kind: StoreKind) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("t1")], for: "u1", policy: .transfer, at: F.start)
         _ = try store.record([F.coins("t2")], for: "u2", policy: .transfer, at: F.start)

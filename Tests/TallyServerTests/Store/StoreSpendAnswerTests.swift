@@ -28,7 +28,7 @@ struct StoreSpendAnswerTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theAnswerIsTheStateAfterTheSpend(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let customer = Self.trickyId
         _ = try store.record([F.coins("c1"), F.coins("c2"), F.premium("n1"), F.period("p1", original: "p1", month: 0)],
@@ -71,8 +71,9 @@ struct StoreSpendAnswerTests {
         String(decoding: answer.state.body, as: UTF8.self).contains("kept-mark")
     }
 
-    @Test func aServableKeptStateIsRestatedAndEverythingElseIsComputed() throws {
-        guard let database = try StoreUnderTest(.postgres) else { return }
+    @Test(.enabled(if: PostgresTestDatabase.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+    func aServableKeptStateIsRestatedAndEverythingElseIsComputed() throws {
+        let database = try StoreUnderTest(.postgres)
         let store = try database.open()
         let customer = "restated"
         _ = try store.record([F.coins("c1"), F.premium("n1")], for: customer, policy: .transfer, at: F.start)

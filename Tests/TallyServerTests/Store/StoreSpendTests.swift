@@ -7,15 +7,15 @@ private typealias F = StoreFixtures
 
 @Suite("Customer store (SQLite and PostgreSQL): spends")
 struct StoreSpendTests {
-    private func funded(_ kind: StoreKind, _ quantity: Int = 1) throws -> (StoreUnderTest, any CustomerStore)? {
-        guard let directory = try StoreUnderTest(kind) else { return nil }
+    private func funded(_ kind: StoreKind, _ quantity: Int = 1) throws -> (StoreUnderTest, any CustomerStore) {
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1", quantity: quantity)], for: "u1", policy: .transfer, at: F.start)
         return (directory, store)
     }
 
     @Test(arguments: StoreKind.allCases) func anAdmittedSpendIsRecordedWithItsExactAmount(_ kind: StoreKind) throws {
-        guard let (directory, store) = try funded(kind) else { return }
+        let (directory, store) = try funded(kind)
         let amount = Decimal(string: "12.345", locale: Locale(identifier: "en_US_POSIX")) ?? 0
         let spend = F.spend("s1", amount)
         guard case .recorded(let record) = try store.spend(spend, for: "u1") else {
@@ -35,7 +35,7 @@ struct StoreSpendTests {
     }
 
     @Test(arguments: StoreKind.allCases) func theSameSpendAgainIsADuplicate(_ kind: StoreKind) throws {
-        guard let (directory, store) = try funded(kind) else { return }
+        let (directory, store) = try funded(kind)
         let spend = F.spend("s1", 30)
         _ = try store.spend(spend, for: "u1")
         let before = try store.customer("u1")
@@ -45,7 +45,7 @@ struct StoreSpendTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRefusedSpendCarriesTheRuleErrorAndWritesNothing(_ kind: StoreKind) throws {
-        guard let (directory, store) = try funded(kind) else { return }
+        let (directory, store) = try funded(kind)
         let before = try store.customer("u1")
         let spend = F.spend("s1", 101)
         let error = try #require(throws: CustomerStoreError.self) {
@@ -58,7 +58,7 @@ struct StoreSpendTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aSpendIdIsPerCustomer(_ kind: StoreKind) throws {
-        guard let (directory, store) = try funded(kind) else { return }
+        let (directory, store) = try funded(kind)
         _ = try store.record([F.coins("c2")], for: "u2", policy: .transfer, at: F.start)
         for user in ["u1", "u2"] {
             let spend = F.spend("same", 10)
@@ -71,7 +71,7 @@ struct StoreSpendTests {
     }
 
     @Test(arguments: StoreKind.allCases) func concurrentSpendsNeverOverdraw(_ kind: StoreKind) async throws {
-        guard let (directory, store) = try funded(kind, 5) else { return }
+        let (directory, store) = try funded(kind, 5)
         let threads = 25
         let perThread = 40
         let results = ResultCounter()

@@ -43,7 +43,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func renewalsLeaveTheStateRead(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "subscriber"
         _ = try store.record([F.premium("n1"), F.coins("c1")], for: user, policy: .transfer, at: F.start)
@@ -66,7 +66,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aRefundOfTheLatestPeriodBringsBackTheOneBefore(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "refunded"
         for index in 0..<6 { _ = try store.record([period(index)], for: user, policy: .transfer, at: F.start) }
@@ -84,7 +84,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aSecondProductInTheGroupClearsTheMarks(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "crossgraded"
         for index in 0..<6 { _ = try store.record([period(index)], for: user, policy: .transfer, at: F.start) }
@@ -96,7 +96,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func aChainMovedToAnotherCustomerIsReadWholeUntilItsNextRenewal(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         for index in 0..<6 { _ = try store.record([period(index)], for: "a", policy: .transfer, at: F.start) }
         let now = F.start.addingTimeInterval(5.5 * Self.length)
@@ -112,7 +112,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func periodsDeliveredOutOfOrderAreLeftOutToo(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "backfilled"
         // The latest period first (the app's current entitlement), then the history, oldest last.
@@ -127,7 +127,7 @@ struct StoreSupersessionTests {
     }
 
     @Test(arguments: StoreKind.allCases) func periodsStoredBeforeTheMigrationAreLeftOutFromTheNextRenewal(_ kind: StoreKind) throws {
-        guard let database = try StoreUnderTest(kind) else { return }
+        let database = try StoreUnderTest(kind)
         do {
             let store = try database.open()
             for index in 0..<6 { _ = try store.record([period(index)], for: "old", policy: .transfer, at: F.start) }

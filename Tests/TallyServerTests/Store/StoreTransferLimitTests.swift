@@ -12,7 +12,7 @@ struct StoreTransferLimitTests {
     @Test(arguments: StoreKind.allCases) func aPingPongRewritesOneRowUntilTheLimitThenTheHourFreesTheChain(
         _ kind: StoreKind
     ) throws {
-        guard let directory = try StoreUnderTest(kind) else { return }
+        let directory = try StoreUnderTest(kind)
         let store = try directory.open(transferLimit: TransferLimit(perChainPerHour: 3))
         let copy = F.period("p1", original: "p1", month: 0)
         _ = try store.record([copy], for: "u1", policy: .transfer, at: F.start)

@@ -13,22 +13,29 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// What the PostgreSQL tests need: `TALLY_TEST_POSTGRES_URL`, set by `scripts/with-postgres.sh` (what `make test`
-/// runs). Without it they are skipped with a printed reason, except under `CI=true`, where a missing database
-/// is a failure (a CI that silently skipped them would prove nothing).
+/// runs). Without it they are skipped — a PostgreSQL-only test by its `.enabled(if: PostgresTestDatabase.canRun)`
+/// trait, the PostgreSQL case of a test over both stores by cancelling that case (`Test.cancel`), so both show as
+/// skipped, not passed — except under `CI=true`, where a missing database is a failure (a CI that skipped them
+/// would prove nothing).
 enum PostgresTestDatabase {
+    /// Whether the PostgreSQL tests run: the cluster's URL is set, or `CI=true` (where its absence fails them).
+    static var canRun: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["CI"] == "true" || !(environment["TALLY_TEST_POSTGRES_URL"] ?? "").isEmpty
+    }
+
     struct Missing: Error, CustomStringConvertible {
         var description: String {
             "TALLY_TEST_POSTGRES_URL is not set and CI=true: PostgreSQL tests must run in CI (make test starts a cluster)"
         }
     }
 
-    /// The cluster's URL; nil (after printing why) when absent outside CI; throws when absent in CI.
-    static func url(for test: String = #function) throws -> String? {
+    /// The cluster's URL; throws when absent in CI; cancels the running test (case) when absent outside CI.
+    static func url(for test: String = #function) throws -> String {
         let environment = ProcessInfo.processInfo.environment
         if let url = environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty { return url }
         if environment["CI"] == "true" { throw Missing() }
-        print("skipped (PostgreSQL) \(test): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
-        return nil
+        try Test.cancel("PostgreSQL (\(test)): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
     }
 
     /// Creates a fresh database on the cluster and returns its URL.
@@ -62,8 +69,8 @@ final class StoreUnderTest: Sendable {
     private let cluster: String?
     private let database: (name: String, url: String)?
 
-    /// Nil when PostgreSQL is not available outside CI (the reason is printed).
-    init?(_ kind: StoreKind, test: String = #function) throws {
+    /// A fresh store; for PostgreSQL without a cluster, see ``PostgresTestDatabase/url(for:)``.
+    init(_ kind: StoreKind, test: String = #function) throws {
         self.kind = kind
         switch kind {
         case .sqlite:
@@ -71,7 +78,7 @@ final class StoreUnderTest: Sendable {
             cluster = nil
             database = nil
         case .postgres:
-            guard let url = try PostgresTestDatabase.url(for: test) else { return nil }
+            let url = try PostgresTestDatabase.url(for: test)
             directory = nil
             cluster = url
             database = try PostgresTestDatabase.create(in: url)
