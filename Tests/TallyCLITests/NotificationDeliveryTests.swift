@@ -19,12 +19,15 @@ struct NotificationDeliveryTests {
         let log: URL
         private(set) var url = ""
 
-        init(_ sandbox: MarketSandbox, fails: Int, delay: Double = 0) throws {
+        /// `fails` posts answered 500 first; with `failing`, only posts of that notification type count toward them
+        /// (others, such as ``NotificationDeliveryTests/deliverMarker(_:_:)``'s, are answered 200).
+        init(_ sandbox: MarketSandbox, fails: Int, delay: Double = 0, failing: String? = nil) throws {
             let portFile = sandbox.directory.appendingPathComponent("receiver-\(UUID().uuidString).port")
             log = sandbox.directory.appendingPathComponent("receiver-\(UUID().uuidString).log")
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", NotificationDeliveryTests.folder.appendingPathComponent("notification_receiver.py").path,
                                  portFile.path, log.path, try sandbox.rootDER(), "com.example.market", String(fails), String(delay)]
+                + (failing.map { [$0] } ?? [])
             try process.run()
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
@@ -78,6 +81,22 @@ struct NotificationDeliveryTests {
         (notification["sendAttempts"] as? [[String: Any]] ?? []).compactMap { $0["sendAttemptResult"] as? String }
     }
 
+    /// The receiver's posts of notification type `type`.
+    static func posts(_ receiver: Receiver, of type: String) -> [[String: Any]] {
+        receiver.posts.filter { $0["type"] as? String == type }
+    }
+
+    /// Makes a notification of its own (a coin purchase: `ONE_TIME_CHARGE`) and waits until the receiver answered
+    /// it. The sender posts every notification due at the sandbox's now in `signedDate` order, so once this later
+    /// one arrived, whatever was due at the present sandbox time was posted before it: what has not arrived was
+    /// not due. The event that must come, instead of a fixed wait for nothing to happen.
+    static func deliverMarker(_ sandbox: MarketSandbox, _ receiver: Receiver) throws {
+        let before = posts(receiver, of: "ONE_TIME_CHARGE").count
+        #expect(try sandbox.run("buy", "market.coins.10").status == 0)
+        receiver.wait { list in list.filter { $0["type"] as? String == "ONE_TIME_CHARGE" }.count > before }
+        try #require(posts(receiver, of: "ONE_TIME_CHARGE").count == before + 1, "the marker notification never arrived")
+    }
+
     /// Waits until the recorded notifications satisfy `condition`.
     @discardableResult
     static func waitRecorded(_ sandbox: MarketSandbox, seconds: Double = 60,
@@ -93,11 +112,14 @@ struct NotificationDeliveryTests {
 
     @Test func aReceiverFailingTwiceGetsThreeAttemptsOnTheSandboxClockAndOneDelivery() throws {
         let sandbox = try MarketSandbox()
-        let receiver = try Receiver(sandbox, fails: 2)
+        let receiver = try Receiver(sandbox, fails: 2, failing: "SUBSCRIBED")
         defer { receiver.stop() }
         #expect(try sandbox.run("set", "notification-url", receiver.url).status == 0)
         let served = try SandboxAPITests.Served(sandbox)
         defer { #expect(served.stop() == 0, "SIGTERM stops it cleanly") }
+        func subscribed(_ list: [[String: Any]]) -> [[String: Any]] {
+            list.filter { ($0["notificationType"] ?? $0["type"]) as? String == "SUBSCRIBED" }
+        }
         // Made by another tally process while serve runs: delivered without restarting it.
         #expect(try sandbox.run("buy", "market.pro.monthly").status == 0)
         var posts = receiver.wait { $0.count >= 1 }
@@ -108,17 +130,17 @@ struct NotificationDeliveryTests {
         // The retry is due 1 hour after the attempt, on the sandbox clock: not before.
         Thread.sleep(forTimeInterval: 1)
         #expect(try sandbox.run("advance", "59m").status == 0)
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(receiver.posts.count == 1, "no retry before its hour")
+        try Self.deliverMarker(sandbox, receiver)
+        #expect(Self.posts(receiver, of: "SUBSCRIBED").count == 1, "no retry before its hour")
         #expect(try sandbox.run("advance", "1m").status == 0)
-        posts = receiver.wait { $0.count >= 2 }
-        #expect(posts.count == 2)
+        posts = receiver.wait { subscribed($0).count >= 2 }
+        #expect(subscribed(posts).count == 2)
         #expect(try sandbox.run("advance", "11h").status == 0)
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(receiver.posts.count == 2, "the second retry waits 12 hours")
+        try Self.deliverMarker(sandbox, receiver)
+        #expect(Self.posts(receiver, of: "SUBSCRIBED").count == 2, "the second retry waits 12 hours")
         #expect(try sandbox.run("advance", "1h").status == 0)
-        posts = receiver.wait { $0.count >= 3 }
-        list = try Self.waitRecorded(sandbox) { $0.first?["status"] as? String == "delivered" }
+        posts = subscribed(receiver.wait { subscribed($0).count >= 3 })
+        list = subscribed(try Self.waitRecorded(sandbox) { subscribed($0).first?["status"] as? String == "delivered" })
 
         #expect(posts.map { $0["code"] as? Int } == [500, 500, 200])
         #expect(posts.allSatisfy { $0["verified"] as? Bool == true }, "Apple's verifier accepts each: \(posts)")
@@ -131,8 +153,8 @@ struct NotificationDeliveryTests {
         #expect(list[0]["status"] as? String == "delivered" && list[0]["nextAttemptDate"] == nil)
         Thread.sleep(forTimeInterval: 1)
         #expect(try sandbox.run("advance", "3d").status == 0)
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(receiver.posts.count == 3, "delivered: never sent again")
+        try Self.deliverMarker(sandbox, receiver)
+        #expect(Self.posts(receiver, of: "SUBSCRIBED").count == 3, "delivered: never sent again")
     }
 
     @Test func withRetriesOffOneAttemptIsMadeAndNoResponseIsRecorded() throws {
@@ -155,10 +177,18 @@ struct NotificationDeliveryTests {
         var list = try Self.waitRecorded(sandbox) { $0.first?["status"] as? String == "failed" }
         #expect(Self.results(list.first ?? [:]) == ["NO_RESPONSE"], "\(list)")
         #expect(list.first?["notificationType"] as? String == "ONE_TIME_CHARGE")
+        let first = try #require(list.first?["notificationUUID"] as? String)
         #expect(try sandbox.run("advance", "7d").status == 0)
-        Thread.sleep(forTimeInterval: 1.5)
-        list = try Self.recorded(sandbox)
-        #expect(Self.results(list.first ?? [:]) == ["NO_RESPONSE"], "Apple's sandbox makes one attempt only")
+        // A later notification's one attempt, recorded: the sender made its pass at the advanced sandbox time, and
+        // a retry of the first, had one been due, would have been posted before it (signedDate order).
+        #expect(try sandbox.run("buy", "market.coins.10").status == 0)
+        list = try Self.waitRecorded(sandbox) { list in
+            list.contains { $0["notificationUUID"] as? String != first && !Self.results($0).isEmpty }
+        }
+        let marker = list.first { $0["notificationUUID"] as? String != first }
+        #expect(Self.results(marker ?? [:]) == ["NO_RESPONSE"], "the later notification's one attempt: \(list)")
+        let again = list.first { $0["notificationUUID"] as? String == first }
+        #expect(Self.results(again ?? [:]) == ["NO_RESPONSE"], "Apple's sandbox makes one attempt only")
     }
 
     @Test func aReceiverTooSlowForTheTimeoutIsTimedOut() throws {

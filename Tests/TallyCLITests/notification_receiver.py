@@ -1,8 +1,10 @@
 """A notification receiver for tests: answers the first FAILS posts 500, then 200 (after DELAY seconds each),
 and logs each post as a JSON line: the answer, the Content-Type, the notification as decoded by Apple's
 SignedDataVerifier trusting only ROOT.der (or its error), and the original transaction id of its transaction.
+With FAIL_TYPE, only notifications of that notificationType count toward FAILS; every other one is answered 200
+(a test's marker notifications).
 
-usage: notification_receiver.py PORT_FILE LOG ROOT.der BUNDLE_ID FAILS [DELAY]
+usage: notification_receiver.py PORT_FILE LOG ROOT.der BUNDLE_ID FAILS [DELAY [FAIL_TYPE]]
 """
 import base64
 import http.server
@@ -16,6 +18,7 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 port_file, log_path, root_path, bundle_id, fails = sys.argv[1:6]
 delay = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
+fail_type = sys.argv[7] if len(sys.argv) > 7 else None
 with open(root_path, "rb") as f:
     verifier = SignedDataVerifier([f.read()], False, Environment.SANDBOX, bundle_id)
 lock = threading.Lock()
@@ -30,11 +33,7 @@ def claims(jws):
 class Receiver(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with lock:
-            count[0] += 1
-            n = count[0]
-        code = 500 if n <= int(fails) else 200
-        entry = {"n": n, "code": code, "contentType": self.headers.get("Content-Type")}
+        entry = {"contentType": self.headers.get("Content-Type")}
         try:
             signed = json.loads(body)["signedPayload"]
             payload = verifier.verify_and_decode_notification(signed)
@@ -44,6 +43,13 @@ class Receiver(http.server.BaseHTTPRequestHandler):
             entry["originalTransactionId"] = claims(info)["originalTransactionId"] if info else None
         except Exception as error:  # logged, and answered as received: the test judges it
             entry.update(verified=False, error=repr(error))
+        counted = fail_type is None or entry.get("type") == fail_type
+        with lock:
+            if counted:
+                count[0] += 1
+            n = count[0]
+        code = 500 if counted and n <= int(fails) else 200
+        entry.update(n=n, code=code)
         time.sleep(delay)
         self.send_response(code)
         self.send_header("Content-Length", "0")

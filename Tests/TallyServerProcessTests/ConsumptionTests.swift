@@ -111,7 +111,9 @@ extension ServerProcessTests {
             #expect(body["platform"] as? Int == 1 && body["deliveryStatus"] as? Int == 0)
         }
 
-        @Test func withoutConsentInTheConfigurationNothingIsSent() async throws {
+        /// Without `consumptionInformation` the server runs no responder: once the notification is stored, nothing
+        /// has been sent; the request is kept open, and the same server configured with consent answers it at start.
+        @Test func withoutConsentInTheConfigurationNothingIsSentUntilConsentIsConfigured() async throws {
             let fixture = try ServerFixture()
             let appStore = try start(fixture, consumption: nil)
             try appStore.tally(["buy", "market.coins.10"])
@@ -126,9 +128,15 @@ extension ServerProcessTests {
                 try await Task.sleep(for: .milliseconds(200))
             }
             #expect(types.contains("CONSUMPTION_REQUEST"), "\(types)")
-            try await Task.sleep(for: .seconds(1.5))
             let shown = try JSONSerialization.jsonObject(with: Data(try appStore.tally(["refund-request", coins, "--json"]).utf8))
             #expect((shown as? [String: Any])?["consumptionInfo"] == nil)
+
+            var api = appStore.configuration
+            api["consumptionInformation"] = ["customerConsented": true]
+            try fixture.reconfigure { $0["appStoreServerAPI"] = api }
+            let info = try #require(try await Self.received(appStore, coins), "the open request was never answered")
+            let body = try JSONSerialization.jsonObject(with: Data((info["body"] as? String ?? "").utf8)) as? [String: Any]
+            #expect(body?["customerConsented"] as? Bool == true, "answered under the consent configured now: \(info)")
         }
 
         @Test func consentMustBeStatedToAnswer() throws {

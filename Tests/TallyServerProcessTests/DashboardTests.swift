@@ -64,7 +64,7 @@ extension ServerProcessTests {
             return try reply.json()
         }
 
-        @Test(arguments: ["sqlite", "postgres"]) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
+        @Test(arguments: ServerFixture.testedStores) func theOverviewCountsWhatTheCustomerAPISays(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             let customers = Self.customers
@@ -158,7 +158,7 @@ extension ServerProcessTests {
             }
         }
     
-        @Test(arguments: ["sqlite", "postgres"]) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
+        @Test(arguments: ServerFixture.testedStores) func searchFindsACustomerByEachIdAndTheListsShowRefunds(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             let bob = try #require(bought["bob"]?.first)
@@ -196,7 +196,7 @@ extension ServerProcessTests {
             #expect(notifications.keys.contains("nextCursor") && notifications["nextCursor"] is NSNull, "one page holds it all")
         }
 
-        @Test(arguments: ["sqlite", "postgres"]) func theListsPageNewestFirstByCursor(_ store: String) async throws {
+        @Test(arguments: ServerFixture.testedStores) func theListsPageNewestFirstByCursor(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             let bought = try await Self.seed(fixture)
             func ids(_ reply: [String: Any]) -> [String] {

@@ -80,7 +80,7 @@ extension ServerProcessTests {
             try reply.json()["reconciled"] as? [String: Any] ?? [:]
         }
 
-        @Test(arguments: ["sqlite", "postgres"])
+        @Test(arguments: ServerFixture.testedStores)
         func renewalsAndARefundTheAppNeverPostedArriveByReconciliationEachOnce(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             // A week of free trial, then monthly: three renewals by start + 3M, the last one in force now.
@@ -124,7 +124,7 @@ extension ServerProcessTests {
         /// Get Transaction History answers for the whole Apple account, which two customers of the app share:
         /// reconciling X files X's own unposted purchase, and leaves Y's (Y's own `appAccountToken`, not posted
         /// yet) for Y, whose post is then credited to Y.
-        @Test(arguments: ["sqlite", "postgres"])
+        @Test(arguments: ServerFixture.testedStores)
         func reconcileLeavesAPurchaseCarryingAnotherCustomersTokenForThatCustomer(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority, start: Date().addingTimeInterval(-60))
@@ -169,7 +169,7 @@ extension ServerProcessTests {
             #expect(empty.status == 409 && empty.errorCode == "nothing_to_reconcile", "\(empty)")
         }
 
-        @Test(arguments: ["sqlite", "postgres"])
+        @Test(arguments: ServerFixture.testedStores)
         func theCommandLineReconcilesOverTheDataDirectory(_ store: String) async throws {
             let fixture = try ServerFixture.on(store)
             let appStore = try AppStore(in: fixture.directory, authority: fixture.authority,

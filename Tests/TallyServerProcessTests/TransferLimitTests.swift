@@ -29,7 +29,7 @@ extension ServerProcessTests {
             (try? reply.json()["transaction"] as? [String: Any])?["outcome"] as? String
         }
 
-        @Test(arguments: ["sqlite", "postgres"])
+        @Test(arguments: ServerFixture.testedStores)
         func aHundredAlternatingPostsWriteOneTransferRow(_ store: String) async throws {
             let fixture = try Self.fixture(store, limit: 1_000)
             let client = fixture.client
@@ -54,7 +54,7 @@ extension ServerProcessTests {
             }
         }
 
-        @Test(arguments: ["sqlite", "postgres"])
+        @Test(arguments: ServerFixture.testedStores)
         func pastTheLimitAPostIs429TransferLimitedAndNothingMoves(_ store: String) async throws {
             let fixture = try Self.fixture(store, limit: 5)
             let client = fixture.client

@@ -38,15 +38,14 @@ final class PostgresCluster: Sendable {
 
     /// Whether the PostgreSQL tests run: the cluster's URL is set, or `CI=true` (where its absence fails them).
     /// A PostgreSQL-only test carries `.enabled(if: PostgresCluster.canRun)`, so outside CI without a cluster it
-    /// shows as skipped.
+    /// shows as skipped; a test over both stores takes ``ServerFixture/testedStores``.
     static var canRun: Bool {
         let environment = ProcessInfo.processInfo.environment
         return environment["CI"] == "true" || !(environment["TALLY_TEST_POSTGRES_URL"] ?? "").isEmpty
     }
 
-    /// The shared cluster. When `TALLY_TEST_POSTGRES_URL` is absent: throws under `CI=true`; otherwise cancels
-    /// the running test or test case (`Test.cancel`: shown as skipped, for the PostgreSQL case of a test over
-    /// both stores).
+    /// The shared cluster. When `TALLY_TEST_POSTGRES_URL` is absent: throws under `CI=true`; otherwise (a test
+    /// that did not check ``canRun``) cancels the running test (`Test.cancel`), never passes it.
     static func shared(for test: String = #function) throws -> PostgresCluster {
         let environment = ProcessInfo.processInfo.environment
         guard let url = environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty else {

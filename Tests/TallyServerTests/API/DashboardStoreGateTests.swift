@@ -5,7 +5,7 @@ import Testing
 /// The dashboard's JSON needs a store with the dashboard's queries (``DashboardStore``): any other store, such as
 /// a wrapper over one, answers 501 `not_implemented`, never a made-up number.
 @Suite struct DashboardStoreGateTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func aStoreWithoutTheDashboardsQueriesAnswers501(_ kind: StoreKind) throws {
         // The fixture's store is wrapped (SwitchableStore: a CustomerStore, not a DashboardStore) over either kind.
         let fixture = try ServerFixture.make(kind)
@@ -19,7 +19,7 @@ import Testing
         #expect(fixture.send("GET", "/v1/dashboard/overview", key: ServerFixture.publicKey).status == 403)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func bothRealStoresHaveTheDashboardsQueries(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let store = try database.open()

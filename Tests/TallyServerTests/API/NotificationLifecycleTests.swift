@@ -22,7 +22,7 @@ struct NotificationLifecycleTests {
 
     static func iso(_ date: Date) -> String { ISO8601Milliseconds.string(date) }
 
-    @Test("DID_RENEW extends to the new expiresDate; the history shows the notification", arguments: StoreKind.allCases)
+    @Test("DID_RENEW extends to the new expiresDate; the history shows the notification", arguments: StoreKind.tested)
     func didRenew(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u1", chain: "7001")
@@ -48,7 +48,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "DID_RENEW", result: "applied") == 1)
     }
 
-    @Test("DID_FAIL_TO_RENEW/GRACE_PERIOD → grace; GRACE_PERIOD_EXPIRED → billing retry; BILLING_RECOVERY → subscribed", arguments: StoreKind.allCases)
+    @Test("DID_FAIL_TO_RENEW/GRACE_PERIOD → grace; GRACE_PERIOD_EXPIRED → billing retry; BILLING_RECOVERY → subscribed", arguments: StoreKind.tested)
     func graceRetryAndRecovery(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u2", chain: "7002")
@@ -79,7 +79,7 @@ struct NotificationLifecycleTests {
         #expect(subscription["expiresDate"] as? String == Self.iso(Self.start + 47 * Self.day))
     }
 
-    @Test("DID_FAIL_TO_RENEW without grace is billing retry at once; EXPIRED/BILLING_RETRY then expires it", arguments: StoreKind.allCases)
+    @Test("DID_FAIL_TO_RENEW without grace is billing retry at once; EXPIRED/BILLING_RETRY then expires it", arguments: StoreKind.tested)
     func retryWithoutGraceThenExpired(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u3", chain: "7003")
@@ -122,7 +122,7 @@ struct NotificationLifecycleTests {
         #expect(item?["subtype"] as? String == (subtype.isEmpty ? nil : subtype))
     }
 
-    @Test("DID_CHANGE_RENEWAL_PREF: DOWNGRADE sets the pending product, none reverts it, UPGRADE grants at once", arguments: StoreKind.allCases)
+    @Test("DID_CHANGE_RENEWAL_PREF: DOWNGRADE sets the pending product, none reverts it, UPGRADE grants at once", arguments: StoreKind.tested)
     func renewalPreference(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u5", chain: "7005")
@@ -147,7 +147,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u6").features.contains("pro"))
     }
 
-    @Test("DID_CHANGE_RENEWAL_STATUS: AUTO_RENEW_DISABLED keeps access without renewing; ENABLED renews again", arguments: StoreKind.allCases)
+    @Test("DID_CHANGE_RENEWAL_STATUS: AUTO_RENEW_DISABLED keeps access without renewing; ENABLED renews again", arguments: StoreKind.tested)
     func renewalStatus(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u7", chain: "7007")
@@ -162,7 +162,7 @@ struct NotificationLifecycleTests {
         #expect(subscription["willRenew"] as? Bool == true)
     }
 
-    @Test("REFUND revokes a subscription and claws back coins; REFUND_REVERSED restores; DECLINED and CONSUMPTION_REQUEST change nothing", arguments: StoreKind.allCases)
+    @Test("REFUND revokes a subscription and claws back coins; REFUND_REVERSED restores; DECLINED and CONSUMPTION_REQUEST change nothing", arguments: StoreKind.tested)
     func refunds(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let first = try Self.subscribe(fixture, "u8", chain: "7008")
@@ -196,7 +196,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u8").balance("coins") == "10")
     }
 
-    @Test("REVOKE ends a family member's shared access", arguments: StoreKind.allCases)
+    @Test("REVOKE ends a family member's shared access", arguments: StoreKind.tested)
     func familyRevoke(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let shared = try Self.subscribe(fixture, "member", chain: "7009", owned: .familyShared)
@@ -210,7 +210,7 @@ struct NotificationLifecycleTests {
         #expect(!fixture.customer("member").features.contains("pro"))
     }
 
-    @Test("RENEWAL_EXTENDED moves the expiry; RENEWAL_EXTENSION/SUMMARY is recorded; /FAILURE changes nothing", arguments: StoreKind.allCases)
+    @Test("RENEWAL_EXTENDED moves the expiry; RENEWAL_EXTENSION/SUMMARY is recorded; /FAILURE changes nothing", arguments: StoreKind.tested)
     func renewalExtension(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         var extended = try Self.subscribe(fixture, "u10", chain: "7010")
@@ -234,7 +234,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "RENEWAL_EXTENSION", result: "recorded") == 1)
     }
 
-    @Test("PRICE_INCREASE: PENDING then ACCEPTED is kept as the chain's consent state; access unchanged", arguments: StoreKind.allCases)
+    @Test("PRICE_INCREASE: PENDING then ACCEPTED is kept as the chain's consent state; access unchanged", arguments: StoreKind.tested)
     func priceIncrease(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u11", chain: "7011")
@@ -247,7 +247,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u11").subscription["status"] as? String == "subscribed")
     }
 
-    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer who minted the appAccountToken", arguments: StoreKind.allCases)
+    @Test("SUBSCRIBED, OFFER_REDEEMED and ONE_TIME_CHARGE reach the customer who minted the appAccountToken", arguments: StoreKind.tested)
     func purchasesByToken(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let token = "5B2D0F4E-3C1A-4B6D-9E8F-7A6B5C4D3E2F"
@@ -274,7 +274,7 @@ struct NotificationLifecycleTests {
             == ["ONE_TIME_CHARGE", "OFFER_REDEEMED", "SUBSCRIBED"])
     }
 
-    @Test("A notification whose appAccountToken was only posted, never minted, waits for its chain's poster", arguments: StoreKind.allCases)
+    @Test("A notification whose appAccountToken was only posted, never minted, waits for its chain's poster", arguments: StoreKind.tested)
     func aPostedTokenNamesNoOneForANotification(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let token = "5b2d0f4e-3c1a-4b6d-9e8f-7a6b5c4d3e30"
@@ -289,7 +289,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("victim").balance("coins") == "10")
     }
 
-    @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state", arguments: StoreKind.allCases)
+    @Test("TEST is recorded and nothing else; an unknown type is stored and answered 200 without touching state", arguments: StoreKind.tested)
     func testAndUnknownTypes(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         let test = try fixture.signer.sign(ServerNotification(
@@ -314,7 +314,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.api.metrics.notifications(type: "TEST", result: "recorded") == 1)
     }
 
-    @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending", arguments: StoreKind.allCases)
+    @Test("SUBSCRIBED/RESUBSCRIBE grants again after expiry; OFFER_REDEEMED/UPGRADE grants now, /DOWNGRADE is pending", arguments: StoreKind.tested)
     func resubscribeAndOfferChanges(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u14", chain: "7014")
@@ -341,7 +341,7 @@ struct NotificationLifecycleTests {
         #expect(fixture.customer("u15").subscription["productId"] as? String == Self.pro)
     }
 
-    @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded", arguments: StoreKind.allCases)
+    @Test("DID_CHANGE_RENEWAL_STATUS without subtype (a cancel after a price notice) stops renewing; EXTERNAL_PURCHASE_TOKEN and RESCIND_CONSENT are recorded", arguments: StoreKind.tested)
     func cancelAndRecordedOnlyTypes(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind)
         _ = try Self.subscribe(fixture, "u16", chain: "7016")

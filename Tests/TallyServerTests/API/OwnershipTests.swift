@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Ownership: transfer and keep")
 struct OwnershipTests {
-    @Test("under transfer, another customer's post moves the chain; both histories record it; both caches update", arguments: StoreKind.allCases)
+    @Test("under transfer, another customer's post moves the chain; both histories record it; both caches update", arguments: StoreKind.tested)
     func transfer(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind, ownership: .transfer)
         let premium = Purchases.premium("6001", at: ServerFixture.start.addingTimeInterval(-600))
@@ -25,7 +25,7 @@ struct OwnershipTests {
         }
     }
 
-    @Test("under keep, the chain stays with its owner: 409 owned_by_another_customer, nothing changes", arguments: StoreKind.allCases)
+    @Test("under keep, the chain stays with its owner: 409 owned_by_another_customer, nothing changes", arguments: StoreKind.tested)
     func keep(_ kind: StoreKind) throws {
         let fixture = try ServerFixture.make(kind, ownership: .keep)
         let premium = Purchases.premium("6002", at: ServerFixture.start.addingTimeInterval(-600))

@@ -29,7 +29,7 @@ struct ReceiptEndpointTests {
                                  database: database)
     }
 
-    @Test("a real sandbox receipt imports every in-app record once, typed by the catalog", arguments: StoreKind.allCases)
+    @Test("a real sandbox receipt imports every in-app record once, typed by the catalog", arguments: StoreKind.tested)
     func importsOnce(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let fixture = try Self.fixture(database: database)

@@ -11,7 +11,7 @@ struct StoreAliasTests {
     static let anonymous = "$tally:anon:" + String(repeating: "0123456789abcdef", count: 2)
     static let other = "$tally:anon:" + String(repeating: "fedcba9876543210", count: 2)
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func anAliasMovesEverythingOfTheAnonymousCustomerInOneWrite(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
@@ -50,7 +50,7 @@ struct StoreAliasTests {
         _ = directory
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func anAliasIsForGoodAndRepeatingItMovesWhatCameSince(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
@@ -69,7 +69,7 @@ struct StoreAliasTests {
         _ = directory
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func attributesMergeDeleteAndStayWithinTheirBounds(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
@@ -93,7 +93,7 @@ struct StoreAliasTests {
         _ = directory
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.tested)
     func postsRacingTheAliasAllLandWithTheIdentifiedCustomer(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()

@@ -13,7 +13,7 @@ struct StoreConsumptionTests {
                            appliesFacts: true)
     }
 
-    @Test(arguments: StoreKind.allCases) func openRequestsCarryTheirOwnerUntilAnsweredOnce(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func openRequestsCarryTheirOwnerUntilAnsweredOnce(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("caf\u{E9}")], for: "u1", policy: .transfer, at: F.start)

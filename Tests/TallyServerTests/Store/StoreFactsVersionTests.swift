@@ -20,7 +20,7 @@ struct StoreFactsVersionTests {
                                                    autoRenewStatus: .off, signedDate: signed), signedRenewalInfo: nil)
     }
 
-    @Test(arguments: StoreKind.allCases) func onlyWritesOfNetsAloneLeaveTheFactsVersion(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func onlyWritesOfNetsAloneLeaveTheFactsVersion(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "f"
@@ -61,7 +61,7 @@ struct StoreFactsVersionTests {
         }
     }
 
-    @Test(arguments: StoreKind.allCases) func aChainMovedAwayMovesTheLosersFactsToo(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func aChainMovedAwayMovesTheLosersFactsToo(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let store = try database.open()
         _ = try store.record([F.coins("c1")], for: "a", policy: .transfer, at: F.start)
@@ -78,7 +78,7 @@ struct StoreFactsVersionTests {
         #expect(kept.version == after.version && kept.facts == after.facts)
     }
 
-    @Test(arguments: StoreKind.allCases) func aPostReadsOnlyTheNetsWhileTheFactsVersionIsTheKnownOne(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func aPostReadsOnlyTheNetsWhileTheFactsVersionIsTheKnownOne(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let store = try database.open()
         let user = "k"

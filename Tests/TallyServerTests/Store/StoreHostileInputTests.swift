@@ -14,7 +14,7 @@ struct StoreHostileInputTests {
         String(repeating: "a'b\"c;", count: 1_750),
     ]
 
-    @Test(arguments: StoreKind.allCases, ids)
+    @Test(arguments: StoreKind.tested, ids)
     func anIdRoundTripsByteForByte(_ kind: StoreKind, _ id: String) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
@@ -42,7 +42,7 @@ struct StoreHostileInputTests {
         #expect(try store.customer("bystander") == bystander)
     }
 
-    @Test(arguments: StoreKind.allCases) func differentNormalizationsAreDifferentCustomers(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func differentNormalizationsAreDifferentCustomers(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let composed = "\u{E9}", decomposed = "e\u{301}"

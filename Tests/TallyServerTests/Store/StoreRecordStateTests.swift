@@ -15,7 +15,7 @@ struct StoreRecordStateTests {
         return record
     }
 
-    @Test(arguments: StoreKind.allCases) func theReturnedStateIsTheStateAfterTheCommit(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func theReturnedStateIsTheStateAfterTheCommit(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         let posts: [(String, [StoredTransaction], OwnershipPolicy)] = [
@@ -36,7 +36,7 @@ struct StoreRecordStateTests {
         #expect(u1.version == (try store.customerState("u1")).version)
     }
 
-    @Test(arguments: StoreKind.allCases) func aFailedWriteReturnsNoState(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func aFailedWriteReturnsNoState(_ kind: StoreKind) throws {
         let directory = try StoreUnderTest(kind)
         let store = try directory.open()
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.start)

@@ -27,7 +27,7 @@ struct StoreSpendAnswerTests {
         Self.encoding.encode(try store.customerState(customer), date)
     }
 
-    @Test(arguments: StoreKind.allCases) func theAnswerIsTheStateAfterTheSpend(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.tested) func theAnswerIsTheStateAfterTheSpend(_ kind: StoreKind) throws {
         let database = try StoreUnderTest(kind)
         let store = try database.open()
         let customer = Self.trickyId

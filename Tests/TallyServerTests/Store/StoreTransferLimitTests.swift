@@ -9,7 +9,7 @@ private typealias F = StoreFixtures
 /// hour's window frees the chain again.
 @Suite("Customer store (SQLite and PostgreSQL): transfers per chain per hour")
 struct StoreTransferLimitTests {
-    @Test(arguments: StoreKind.allCases) func aPingPongRewritesOneRowUntilTheLimitThenTheHourFreesTheChain(
+    @Test(arguments: StoreKind.tested) func aPingPongRewritesOneRowUntilTheLimitThenTheHourFreesTheChain(
         _ kind: StoreKind
     ) throws {
         let directory = try StoreUnderTest(kind)

@@ -10,13 +10,16 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgres
 
     var testDescription: String { rawValue }
+
+    /// The stores a test over both runs against: PostgreSQL only where its tests run
+    /// (``PostgresTestDatabase/canRun``), so without a cluster outside CI no PostgreSQL case exists to pass.
+    static var tested: [StoreKind] { PostgresTestDatabase.canRun ? allCases : [.sqlite] }
 }
 
 /// What the PostgreSQL tests need: `TALLY_TEST_POSTGRES_URL`, set by `scripts/with-postgres.sh` (what `make test`
-/// runs). Without it they are skipped — a PostgreSQL-only test by its `.enabled(if: PostgresTestDatabase.canRun)`
-/// trait, the PostgreSQL case of a test over both stores by cancelling that case (`Test.cancel`), so both show as
-/// skipped, not passed — except under `CI=true`, where a missing database is a failure (a CI that skipped them
-/// would prove nothing).
+/// runs). Without it a PostgreSQL-only test is skipped by its `.enabled(if: PostgresTestDatabase.canRun)` trait
+/// (shown as skipped, not passed) and a test over both stores has no PostgreSQL case (``StoreKind/tested``) —
+/// except under `CI=true`, where a missing database is a failure (a CI that skipped them would prove nothing).
 enum PostgresTestDatabase {
     /// Whether the PostgreSQL tests run: the cluster's URL is set, or `CI=true` (where its absence fails them).
     static var canRun: Bool {
