@@ -10,10 +10,10 @@ extension ServerProcessTests {
         /// read every half second, has passed the expiry.
         @Test func aSubscriptionThatRunsOutIsGoneFromTheNextRead() async throws {
             let fixture = try ServerFixture()
-            let client = fixture.client
             let appStore = try Reconcile.AppStore(in: fixture.directory, authority: fixture.authority, start: Date())
             try appStore.start()
             try fixture.reconfigure { $0["clock"] = ["sandboxURL": appStore.baseURL] }
+            let client = fixture.client  // the restarted server's
             try appStore.tally(["buy", "market.pro.monthly"])
             let entry = try #require(try appStore.transactions().last)
             let jws = try #require(entry["signedTransactionInfo"] as? String)
