@@ -8,7 +8,7 @@ public struct VerifierConfiguration: Sendable {
     public var rootCertificates: [Certificate]
     /// The expected `bundleId`; nil means the bundle id is not checked.
     public var bundleId: String?
-    /// The expected `appAppleId`; required for ``StoreEnvironment/production``, compared only there.
+    /// The expected `appAppleId`; required for `StoreEnvironment.production`, compared only there.
     public var appAppleId: Int64?
     /// The expected environment. `Xcode` and `LocalTesting` skip signature and chain checks, as
     /// Apple's library does, and check only the payload fields.

@@ -1,7 +1,7 @@
 import TallyCore
 
 
-/// How ``Store/purchase(_:quantity:appAccountToken:offer:context:)`` ended. Failures are thrown as ``StoreError``.
+/// How ``Store/purchase(_:quantity:appAccountToken:offer:context:)-(String,_,_,_,_)`` ended. Failures are thrown as ``StoreError``.
 public enum PurchaseOutcome: Sendable, Hashable {
     /// Bought and delivered: the effect is written and the transaction finished. For a product already owned (a
     /// non-consumable, the subscription in force) this is the existing transaction, and no

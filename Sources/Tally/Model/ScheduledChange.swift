@@ -12,7 +12,7 @@ public struct ScheduledChange: Sendable, Hashable {
     public var currentProductId: String
     /// The subscription group.
     public var groupId: String
-    /// What kind of change (``SubscriptionChange/downgrade`` or ``SubscriptionChange/crossgradeAtRenewal``).
+    /// What kind of change (`SubscriptionChange.downgrade` or `SubscriptionChange.crossgradeAtRenewal`).
     public var change: SubscriptionChange
     /// When it takes effect: the next renewal date, nil when the store did not say.
     public var date: Date?

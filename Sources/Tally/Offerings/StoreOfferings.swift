@@ -92,7 +92,7 @@ public struct StoreOffering: Sendable, Hashable, Identifiable {
 public struct StorePackage: Sendable, Hashable, Identifiable {
     /// The package's id within its offering (`monthly`, `lifetime`).
     public var id: String
-    /// The product, localized (pass it to ``Store/purchase(_:quantity:context:)``).
+    /// The product, localized (pass it to ``Store/purchase(_:quantity:appAccountToken:offer:context:)-(StoreProduct,_,_,_,_)``).
     public var product: StoreProduct
     /// The app's own metadata for the package; nil when none.
     public var metadata: JSONTree?

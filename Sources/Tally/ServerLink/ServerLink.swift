@@ -12,9 +12,9 @@ public struct ServerLink: Sendable {
     public var url: URL
     /// A public key of the server's configuration (`tally serve key --role public`).
     public var publicKey: String
-    /// The customer's id on the server, chosen by the app; empty (``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:serverPublicKey:)``
+    /// The customer's id on the server, chosen by the app; empty (``init(url:publicKey:appUserId:appAccountToken:retry:requestTimeout:customerToken:serverPublicKey:appVersion:offeringsRefreshInterval:promotionalOfferSigner:)``
     /// without one) lets the store choose: the customer it spoke for last in its data directory, else a new
-    /// anonymous id (`$tally:anon:` and 128 random bits, ``TallyCore/AnonymousCustomerId``) kept there, so a purchase
+    /// anonymous id (`$tally:anon:` and 128 random bits, `AnonymousCustomerId`) kept there, so a purchase
     /// before sign-up has an owner (``Store/appUserId``, ``Store/logIn(_:)``).
     public var appUserId: String
     /// The app's own `appAccountToken` for the customer's purchases; nil (the default) lets the engine ask the
@@ -63,10 +63,14 @@ public struct ServerLink: Sendable {
     /// Creates a link.
     ///
     /// - Parameters:
+    ///   - url: the server's base URL (``url``).
+    ///   - publicKey: the server's public API key, which the app ships (``publicKey``).
     ///   - appUserId: the customer's id; nil (or empty) lets the store choose (``appUserId``).
     ///   - appAccountToken: the app's own token for purchases (see ``appAccountToken``); by default the token the
     ///     server mints for the customer, which it hands only with a customer token, the secret key, or to an
     ///     anonymous id — without one, purchases carry no token.
+    ///   - retry: the back-off for posts the server did not take (``retry``).
+    ///   - requestTimeout: seconds to wait for one answer of the server (``requestTimeout``).
     ///   - customerToken: the app backend's customer tokens (see ``customerToken``); required by a server whose
     ///     `customers.requireToken` is on, unless the customer is anonymous.
     ///   - serverPublicKey: the server's signing key to pin (``serverPublicKey``).

@@ -18,7 +18,7 @@ extension Store {
     ///   - appAccountToken: the app's own token for its purchases (no authority on the server unless the server
     ///     minted it); by default the token the server mints for the customer (see ``ServerLink/appAccountToken``).
     /// - Throws: ``StoreError`` — `invalidValue` without a server link or for an empty id; `purchaseInProgress`,
-    ///   and nothing changes, while a ``purchase(_:quantity:appAccountToken:offer:context:)`` call or another switch is
+    ///   and nothing changes, while a ``purchase(_:quantity:appAccountToken:offer:context:)-(String,_,_,_,_)`` call or another switch is
     ///   under way; `networkError`, and nothing changes, while a purchase of the current customer waits to be
     ///   posted (posting it for the new customer would credit the wrong one); the restore's errors
     ///   (`networkError`, `backend`, `cancelled`, `storage`), after which the store already speaks for the new

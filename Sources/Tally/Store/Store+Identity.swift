@@ -7,7 +7,7 @@ extension Store {
     /// an anonymous one the store made and keeps in its data directory (``isAnonymous``).
     public var appUserId: String? { serverLink?.appUserId }
 
-    /// Whether the customer is anonymous (an id the store made, ``TallyCore/AnonymousCustomerId``): purchases are
+    /// Whether the customer is anonymous (an id the store made, `AnonymousCustomerId`): purchases are
     /// the device's until ``logIn(_:)``. False without a server link.
     public var isAnonymous: Bool { serverLink.map { AnonymousCustomerId.isAnonymous($0.appUserId) } ?? false }
 
@@ -98,7 +98,7 @@ extension Store {
 
     /// Sets attributes of the customer on the server (`POST /v1/customers/{appUserId}/attributes`; email, display
     /// name, push token, campaign), merged with those kept; an empty value is kept as empty. Checked here first
-    /// against TallyCore's bounds (``TallyCore/CustomerAttributes``: keys of 1 to 64 bytes, values up to 4 KB, at
+    /// against TallyCore's bounds (`CustomerAttributes`: keys of 1 to 64 bytes, values up to 4 KB, at
     /// most 100 keys per customer). Not queued: call it again when it failed for the network.
     ///
     /// - Throws: ``StoreError`` — `invalidValue` without a server link or for a key or value past a bound;

@@ -10,7 +10,7 @@ extension Store {
     ///
     /// - Throws: ``StoreError`` — `missingOfferParameters` without a server link or signer, `serverRefused` when
     ///   the server will not sign (`offer_not_allowed`, `offer_not_eligible`), `networkError` when it cannot be
-    ///   reached, and everything ``purchase(_:quantity:appAccountToken:offer:context:)`` throws.
+    ///   reached, and everything ``purchase(_:quantity:appAccountToken:offer:context:)-(String,_,_,_,_)`` throws.
     public func purchase(_ productId: String, promotionalOffer offerId: String, quantity: Int = 1,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
         let token = await purchaseAccountToken()

@@ -66,7 +66,7 @@ extension Store {
         state.isEntitled(feature)
     }
 
-    /// The spendable balance of a currency now (zero when in debt; see ``CustomerState/debts``).
+    /// The spendable balance of a currency now (zero when in debt; see `CustomerState.debts`).
     public func balance(_ currency: String) -> Decimal {
         state.balance(currency)
     }

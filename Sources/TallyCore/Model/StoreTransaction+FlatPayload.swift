@@ -16,7 +16,7 @@ extension StoreTransaction {
     private static let payloadDecoder = JSONDecoder()
 
     /// Decodes Apple's `JWSTransactionDecodedPayload` JSON when every member is a scalar
-    /// (``FlatJSONObject``), as the payloads Apple and Xcode sign are, in one pass and without Foundation's
+    /// (`FlatJSONObject`), as the payloads Apple and Xcode sign are, in one pass and without Foundation's
     /// `JSONDecoder`; nil for any other document (nested values, escapes, fractions, a repeated key, a
     /// required field missing or of the wrong type). The value is the one `init(from:)` decodes from the
     /// same bytes; callers fall back to `JSONDecoder` on nil, so it alone says why a document is refused.

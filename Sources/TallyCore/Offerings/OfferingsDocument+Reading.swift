@@ -7,7 +7,7 @@ extension OfferingsDocument {
 
     /// Reads a document (docs/offerings.md) strictly: unknown keys, wrong types, empty or over-long ids, ids given
     /// twice, percentages that are not a split of 100 and limits passed are ``TallyError/Code/invalidOfferings``
-    /// errors naming the JSON path. References (an offering a placement names) are checked by ``validate(catalog:)``.
+    /// errors naming the JSON path. References (an offering a placement names) are checked by ``validate(against:bundleId:)``.
     public init(jsonData data: Data, fileName: String = "offerings") throws(TallyError) {
         do {
             try self.init(root: JSONCursor.document(from: data, fileName: fileName,

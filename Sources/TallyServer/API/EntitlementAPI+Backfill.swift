@@ -19,7 +19,7 @@ public struct BackfillProgress: Sendable, Hashable {
 extension EntitlementAPI {
     /// Pulls Get Notification History from where the last back-fill stopped (never before `since`, nor before
     /// what Apple's history keeps: 180 days in Production, 30 in the Sandbox) to now and
-    /// applies every notification through the same path as live ones (``ingestNotification(_:)``), storing the
+    /// applies every notification through the same path as live ones (`ingestNotification(_:)`), storing the
     /// cursor after each page, so it can be stopped and resumed without loss or double effect. `progress` is
     /// called after each page.
     public func backfill(since: Date, progress: (BackfillProgress) -> Void = { _ in }) throws(ReconcileError)

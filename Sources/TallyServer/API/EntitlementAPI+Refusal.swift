@@ -1,7 +1,7 @@
 import TallyHTTP
 
 extension EntitlementAPI {
-    /// The answer to a request the HTTP server refused from its head (``HTTPRefusal``), in the API's error shape
+    /// The answer to a request the HTTP server refused from its head (`HTTPRefusal`), in the API's error shape
     /// and counted in the metrics. A body too large for a path no route has, or for a method the route does not
     /// answer, gets the 404 or 405 it would have got with no body.
     public func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {

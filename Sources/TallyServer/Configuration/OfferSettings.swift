@@ -8,7 +8,7 @@ public struct OfferSettings: Sendable, Hashable {
     public struct Promotional: Sendable, Hashable {
         /// The offer id (`offerID` of the product's `adHocOffers`), compared as bytes.
         public var offerIdentifier: String
-        /// Only for a customer who lapsed in the product's group (``CustomerState/hasLapsed(groupId:)``); the
+        /// Only for a customer who lapsed in the product's group (`CustomerState.hasLapsed(groupId:)`); the
         /// request must then name the customer (`appUserId`).
         public var onlyLapsed: Bool
         /// At most this many signatures per customer (`perCustomer`, counted by the store); nil: no limit. The

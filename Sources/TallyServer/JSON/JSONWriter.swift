@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes JSON straight into UTF-8 bytes, in the order the fields are given (the order docs/server.md
-/// shows). Values are written with ``string(_:)``, ``decimal(_:)``, …; commas are placed automatically.
+/// shows). Values are written with ``string(_:)-(String)``, ``decimal(_:)``, …; commas are placed automatically.
 public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public private(set) var bytes: [UInt8] = []

@@ -6,7 +6,7 @@ import TallyCore
 /// them). It is the stored `payload` of every store (`JSONDecoder` reads it back to the same value as it reads
 /// `JSONEncoder`'s output) and the `payload` of `tally verify --lines`.
 ///
-/// Fields kept as raw JSON (``TallyCore/StoreTransaction/unknownFields``, `commitmentInfo`, `advancedCommerceInfo`)
+/// Fields kept as raw JSON (`StoreTransaction.unknownFields`, `commitmentInfo`, `advancedCommerceInfo`)
 /// have no direct form here: for a transaction carrying any, ``isDirect(_:)`` is false, ``bytes(_:)`` is nil and
 /// the caller uses TallyCore's `Codable` conformance.
 public enum TransactionPayloadJSON {

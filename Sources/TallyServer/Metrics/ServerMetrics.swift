@@ -1,7 +1,7 @@
 import Foundation
 import TallyLocking
 
-/// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText()``.
+/// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText(oldestPendingNotificationAge:cacheUsage:)``.
 public final class ServerMetrics: Sendable {
     struct RequestKey: Hashable {
         var route: String

@@ -6,7 +6,7 @@ import TallyCore
 ///
 /// - `customerConsented`: true (the server answers only when the operator states consent, ``ConsumptionSettings``).
 /// - `deliveryStatus`: `DELIVERED`: the transaction is stored for a customer, which the engine does before it
-///   finishes a purchase (a transaction no customer posted is not answered; see ``ConsumptionResponder``).
+///   finishes a purchase (a transaction no customer posted is not answered; see `ConsumptionResponder`).
 /// - `consumptionPercentage` (milliunits), for a consumable that credits virtual currency: the share of its
 ///   credit the customer's balance no longer covers — with 100 coins bought and 40 left, 60% were consumed;
 ///   with 500 left, none. The largest share over the currencies it credits. Left out for auto-renewable

@@ -14,7 +14,7 @@ public enum AliasOutcome: Sendable, Equatable {
 
 /// One alias of a customer, for the dashboard.
 public struct CustomerAlias: Sendable, Equatable {
-    /// The anonymous id (``TallyCore/AnonymousCustomerId``) that now names the customer.
+    /// The anonymous id (`AnonymousCustomerId`) that now names the customer.
     public var alias: String
     /// When it was made (whole milliseconds).
     public var created: Date

@@ -19,7 +19,7 @@ public struct CustomerRecord: Sendable, Hashable {
     /// purchases and refunds) leave it. Two records with the same facts version give the same state but for the nets.
     public var factsVersion: Int64
     /// The net amount per currency the store keeps materialised (credits − claw-backs − spends, see
-    /// ``TallyCore/CurrencyCredits``): balances and debts come from it, not from replaying the history.
+    /// `CurrencyCredits`): balances and debts come from it, not from replaying the history.
     public var nets: [String: Decimal]
     /// The renewal info of each subscription chain the customer owns (the newest copy stored), in any order.
     public var renewalInfos: [RenewalInfo]

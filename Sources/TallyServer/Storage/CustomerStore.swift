@@ -66,7 +66,7 @@ public protocol CustomerStore: OfferingsStore {
     /// write to this customer can happen between `admit` and the commit, so concurrent spends never overdraw,
     /// and a spend dated inside `admit` is dated in commit order. `admit` is given the spend already recorded
     /// with `id` (compared as bytes), if any, and the net amount of `currency` kept for the customer; it returns
-    /// nil for a spend already recorded (nothing is written, ``SpendOutcome/duplicate``) and throws to refuse
+    /// nil for a spend already recorded (nothing is written, ``SpendOutcome/duplicate(_:)``) and throws to refuse
     /// (the error is rethrown wrapped in ``CustomerStoreError/Reason/refused``). Neither the judgement nor the
     /// write reads the customer's history. The outcome carries ``customerState(_:)``'s record after the spend.
     func spend(id: String, currency: String, for appUserId: String,
@@ -95,7 +95,7 @@ public protocol CustomerStore: OfferingsStore {
     ///   (``record(_:for:policy:at:)`` adopts it in the same write).
     /// - Applying: its transaction is stored for the owner exactly as a posted one under
     ///   ``OwnershipPolicy/keep`` (newer facts win, nets move; a notification never moves ownership); its
-    ///   renewal info replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).
+    ///   renewal info replaces the chain's when it supersedes it (`RenewalInfo.supersedes(_:)`).
     ///   Nothing changed is ``NotificationResult/unchanged``.
     /// - One that does not apply facts (``StoredNotification/appliesFacts``) is ``NotificationResult/recorded``.
     ///
@@ -148,7 +148,7 @@ public protocol CustomerStore: OfferingsStore {
     @discardableResult
     func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool
 
-    /// Makes `alias`, an anonymous id (``TallyCore/AnonymousCustomerId``), a second id of `appUserId`, an identified
+    /// Makes `alias`, an anonymous id (`AnonymousCustomerId`), a second id of `appUserId`, an identified
     /// one, in one durable transaction that also moves everything stored for the anonymous customer to `appUserId`
     /// (under every ownership policy): its chains and their transactions, its spends and nets, its notifications,
     /// its minted account token's authority (a token minted for the alias names `appUserId` from then on) and its
@@ -167,9 +167,9 @@ public protocol CustomerStore: OfferingsStore {
     func attributes(of appUserId: String) throws(CustomerStoreError) -> [String: String]
 
     /// Merges `changes` (a nil value deletes its key) into `appUserId`'s attributes in one durable transaction,
-    /// judged by TallyCore's ``TallyCore/CustomerAttributes/merged(_:with:)`` against the attributes as the write
+    /// judged by TallyCore's `CustomerAttributes.merged(_:with:)` against the attributes as the write
     /// found them (so concurrent writes never pass the bounds); a refusal throws ``CustomerStoreError/Reason/refused``
-    /// with the ``TallyCore/CustomerAttributesProblem`` in ``CustomerStoreError/underlying`` and writes nothing.
+    /// with the `CustomerAttributesProblem` in ``CustomerStoreError/underlying`` and writes nothing.
     /// Returns the attributes after the write.
     /// Counts one promotional offer signature issued to `appUserId` for `offerIdentifier` when fewer than `limit`
     /// were, in one durable transaction; false (nothing written) when `limit` were issued already.

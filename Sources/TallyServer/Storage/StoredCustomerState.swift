@@ -10,7 +10,7 @@ import TallyCore
 public struct StoredCustomerState: Sendable, Hashable {
     /// The record version the state was computed from.
     public var version: Int64
-    /// What the state was computed with: the encoding's format and the rules' ``TallyCore/CatalogRules/fingerprint``.
+    /// What the state was computed with: the encoding's format and the rules' `CatalogRules.fingerprint`.
     public var fingerprint: String
     /// The moment it was computed at.
     public var validFrom: Date

@@ -22,7 +22,7 @@ public struct StoredNotification: Sendable, Hashable {
     public var renewalInfo: RenewalInfo?
     /// `data.signedRenewalInfo` as received.
     public var signedRenewalInfo: String?
-    /// Whether the store applies ``transaction`` and ``renewalInfo`` (see ``NotificationEffect``); when false
+    /// Whether the store applies ``transaction`` and ``renewalInfo`` (see `NotificationEffect`); when false
     /// the notification is only recorded.
     public var appliesFacts: Bool
 

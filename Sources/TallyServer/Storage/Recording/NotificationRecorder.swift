@@ -6,9 +6,9 @@ import TallyCore
 /// every store, over the store's ``NotificationRows``.
 ///
 /// A notification's transaction goes through ``TransactionRecorder`` exactly as a posted one does (newer facts
-/// win by ``TallyCore/StoreTransaction/supersedes(_:)``, nets move with ``TallyCore/CurrencyCredits``), under
+/// win by `StoreTransaction.supersedes(_:)`, nets move with `CurrencyCredits`), under
 /// ``OwnershipPolicy/keep`` for the owner found, so a notification never moves ownership; its renewal info
-/// replaces the chain's when it supersedes it (``TallyCore/RenewalInfo/supersedes(_:)``).
+/// replaces the chain's when it supersedes it (`RenewalInfo.supersedes(_:)`).
 public struct NotificationRecorder<Rows: NotificationRows> {
     let rows: Rows
     let credits: CurrencyCredits

@@ -3,7 +3,7 @@ import TallyCore
 
 /// Stores one ``CustomerStore/record(_:for:policy:at:)`` call's transactions inside the store's write
 /// transaction, by one set of rules for every store: the ownership policy, kept chains, newer facts win
-/// (TallyCore's `StoreTransaction.supersedes`), nets moved by ``TallyCore/CurrencyCredits``, versions bumped.
+/// (TallyCore's `StoreTransaction.supersedes`), nets moved by `CurrencyCredits`, versions bumped.
 /// The store supplies the rows (``TransactionRows``) and has locked the posted chains (``TransactionRows/lockChains(_:)``).
 public struct TransactionRecorder<Rows: TransactionRows> {
     let rows: Rows
@@ -40,7 +40,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
     /// minted names none); when one is another customer it is kept for them, first the stored copy's, then the
     /// chain's, then the minter's. A post never gives a token to anyone, and a token never moves.
     ///
-    /// Only restorable purchases (``TallyCore/ProductType/isRestorable``) move under ``OwnershipPolicy/transfer``:
+    /// Only restorable purchases (`ProductType.isRestorable`) move under ``OwnershipPolicy/transfer``:
     /// a consumable stays with the customer it was first credited to under every policy, so one purchase
     /// never credits two accounts.
     public mutating func store(_ item: PreparedTransaction) throws(Rows.Failure) {

@@ -36,7 +36,7 @@ public protocol TransactionRows {
     /// copy is not superseded (its mark, if any, is cleared).
     func replace(_ item: PreparedTransaction, owner: String, date: Date) throws(Failure)
     /// The customer's stored transactions that are neither consumables nor marked superseded
-    /// (TallyCore's ``TallyCore/PeriodSupersession``).
+    /// (TallyCore's `PeriodSupersession`).
     func unsupersededFacts(of appUserId: String) throws(Failure) -> [StoreTransaction]
     /// Marks each transaction superseded from `mark.from` by `mark.by`.
     func markSuperseded(_ marks: [PeriodSupersession.Mark]) throws(Failure)

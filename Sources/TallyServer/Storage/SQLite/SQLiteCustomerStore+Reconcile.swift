@@ -15,7 +15,7 @@ extension SQLiteCustomerStore {
     }
 
     /// One write: the transactions through ``TransactionRecorder`` under `keep` (with the adoption of pending
-    /// notifications, as ``record(_:for:policy:at:)``), the renewal infos by newer-wins, and the revision.
+    /// notifications, as ``CustomerStore/record(_:for:policy:at:)``), the renewal infos by newer-wins, and the revision.
     public func reconcile(_ transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], revision: String?,
                           for appUserId: String, at date: Date) throws(CustomerStoreError) -> ReconcileOutcome {
         var prepared: [PreparedTransaction] = []

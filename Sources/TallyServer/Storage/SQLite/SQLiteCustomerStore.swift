@@ -4,13 +4,13 @@ import TallySQLite
 
 /// The default ``CustomerStore``: one SQLite database file in write-ahead-log mode.
 ///
-/// Writes go through one connection with group commit (``WriteQueue``): writes arriving together share one
+/// Writes go through one connection with group commit (`WriteQueue`): writes arriving together share one
 /// `BEGIN IMMEDIATE` transaction, each in its own savepoint, and one COMMIT with `synchronous=FULL`, which
 /// is durable before any of them returns; reads use a small pool of other connections, each query set
 /// in its own read transaction (one consistent snapshot), running beside the writer. Opening creates the file
-/// when absent and runs the schema migrations (``StoreSchema``).
+/// when absent and runs the schema migrations (`StoreSchema`).
 public final class SQLiteCustomerStore: CustomerStore {
-    /// The database file name ``init(directory:readers:)`` uses.
+    /// The database file name ``init(directory:credits:readers:transferLimit:)`` uses.
     public static let fileName = "tally.sqlite"
 
     /// The database file.
@@ -26,11 +26,13 @@ public final class SQLiteCustomerStore: CustomerStore {
     /// materialised balances when they were built with other `credits` (a changed `tally.json`) or never.
     ///
     /// - Parameters:
-    ///   - credits: what each transaction credits (``TallyCore/CurrencyCredits`` of the served catalog and
+    ///   - path: the database file's path.
+    ///   - credits: what each transaction credits (`CurrencyCredits` of the served catalog and
     ///     `tally.json`).
     ///   - readers: how many read connections to keep (at least 1).
     ///   - busyTimeoutMilliseconds: how long a call waits for another process's lock on the file before
     ///     failing with ``CustomerStoreError/Reason/busy``.
+    ///   - transferLimit: how often one chain may move between customers (`transfersPerChainPerHour`).
     /// - Throws: ``CustomerStoreError/Reason/unavailable`` when the file cannot be opened, created or migrated,
     ///   or its schema is newer than this code knows.
     public init(path: String, credits: CurrencyCredits, readers: Int = 4,
