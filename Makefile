@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple check-standin
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple check-standin docs
 
 deps:
 	@bash scripts/install-deps.sh
@@ -62,6 +62,12 @@ check-storekit: deps
 check-standin: deps
 	$(SWIFT) build --target StoreKit
 	python3 scripts/check_storekit_standin.py --module-dir "$$($(SWIFT) build --show-bin-path)/Modules"
+
+# The DocC documentation of Tally, TallyCore, TallyServer, TallyVerify, TallyTesting and TallySandboxTesting as one
+# static site in .build/docs, with the toolchain's docc and no plugin; any DocC warning (an unresolved ``Symbol``
+# link, an undocumented parameter) fails it (scripts/docs.sh).
+docs: deps
+	@bash scripts/docs.sh
 
 bench:
 	@bash scripts/install-deps.sh --bench
