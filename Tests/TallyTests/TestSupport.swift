@@ -34,8 +34,9 @@ struct Harness {
     }
 }
 
-/// Reads `stream` until `done` holds for an event, returning every event read. The 10-second limit only
-/// keeps a broken test from hanging; no test depends on timing.
+/// Reads `stream` until `done` holds for an event, returning every event read. The 60-second limit only
+/// keeps a broken test from hanging; no test depends on timing (10 s was outrun by a loaded 2-core machine
+/// running the whole suite beside other builds: every waiting test failed at the same instant).
 func collect(_ stream: AsyncStream<StoreEvent>,
              until done: @escaping @Sendable (StoreEvent) -> Bool) async throws -> [StoreEvent] {
     try await withThrowingTaskGroup(of: [StoreEvent]?.self) { group in
@@ -48,7 +49,7 @@ func collect(_ stream: AsyncStream<StoreEvent>,
             return seen
         }
         group.addTask {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             return nil
         }
         let first = try await group.next() ?? nil
