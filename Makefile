@@ -30,7 +30,8 @@ test: deps check-apple
 # What an app links, checked for Apple platforms without an Apple SDK (docs/platforms.md): no API newer than the
 # floor (iOS 15 / macOS 12) unguarded, no system library reachable from TallyCore, Tally or TallyStoreKit on any
 # Apple platform (from `swift package dump-package`), each checker first proving on a bad case that it can fail;
-# then every on-device module (TallyCore, Tally, TallyStoreKit, the Market app's model) and the SwiftUI app
+# then every on-device module (TallyCore, Tally, TallyStoreKit, the Market app's model, and TallyTesting, which an
+# app's on-device tests link) and the SwiftUI app
 # Examples/MarketApp/MarketApp.swift type-checked against the stand-ins of StoreKit, CryptoKit, Security, UIKit,
 # SwiftUI and Combine (Tests/*StandIn), no public top-level name of those modules one of StoreKit's or SwiftUI's
 # (scripts/check-apple-names.sh), and the StoreKit stand-in checked against Apple's interface.
@@ -44,6 +45,7 @@ check-apple: deps
 	$(SWIFT) build --target Tally
 	$(SWIFT) build --target TallyStoreKit
 	$(SWIFT) build --target MarketAppModel
+	$(SWIFT) build --target TallyTesting
 	@if [ "$$(uname)" = Linux ]; then $(SWIFT) build --target MarketApp; else echo "MarketApp.swift: built by an Xcode app target on Apple platforms (Examples/MarketApp/README.md)"; fi
 	@bash scripts/check-apple-names.sh
 	@$(MAKE) --no-print-directory check-storekit
