@@ -78,6 +78,10 @@ enum Route: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a public key may call this secret route with a customer token, when `offers` allows it (the offer
+    /// routes, docs/server.md *Offers*): the handler decides from the body and the policy.
+    var takesCustomerToken: Bool { self == .promotionalOfferSignature || self == .introductoryOfferEligibility }
+
     /// Whether a key of `keyRole` may call the route (a route with no ``role`` takes no key at all).
     func admits(_ keyRole: KeyRole) -> Bool {
         switch keyRole {
