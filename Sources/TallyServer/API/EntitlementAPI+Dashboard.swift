@@ -142,8 +142,7 @@ extension EntitlementAPI {
                 writer.field("expiresDate", row.expiresDate)
                 writer.field("revocationDate", row.revocationDate)
                 writer.field("refunded", row.revocationDate != nil)
-                writer.key("price")
-                if let price = row.price { writer.decimal(Decimal(price) / 1000) } else { writer.null() }
+                writer.milliunits("price", row.price)
                 writer.field("currency", row.currency)
                 writer.key("offerType")
                 if let offer = row.offerType { writer.integer(offer) } else { writer.null() }
@@ -173,6 +172,37 @@ extension EntitlementAPI {
                 writer.field("originalTransactionId", row.originalTransactionId)
                 writer.field("result", row.result)
                 writer.field("anomaly", row.anomaly(at: now))
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/offers?cursor=&limit=`: the transactions bought with an offer, newest purchase first, one
+    /// page, and every offer's count of redemptions (by type, then identifier: none first, then as bytes).
+    func dashboardOffers(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, .offers)
+        let store = try dashboardStore
+        let fetched = try storeCall { () throws(CustomerStoreError) in try store.offerRedemptions(before: before, limit: limit + 1) }
+        let rows = fetched.redemptions.prefix(limit)
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.field("nextCursor", fetched.redemptions.count > limit ? rows.last?.position.cursor(.offers) : nil)
+            writer.objects("redemptions", Array(rows)) { writer, row in
+                writer.field("appUserId", row.appUserId)
+                writer.field("transactionId", row.transactionId)
+                writer.field("originalTransactionId", row.originalTransactionId)
+                writer.field("productId", row.productId)
+                writer.field("offerType", row.offerType)
+                writer.field("offerIdentifier", row.offerIdentifier)
+                writer.field("offerDiscountType", row.offerDiscountType)
+                writer.milliunits("price", row.price)
+                writer.field("currency", row.currency)
+                writer.field("purchaseDate", row.purchaseDate)
+                writer.field("environment", row.environment)
+            }
+            writer.objects("totals", DashboardOfferTotal.ordered(fetched.totals)) { writer, total in
+                writer.field("offerType", total.offerType)
+                writer.field("offerIdentifier", total.offerIdentifier)
+                writer.field("count", total.count)
             }
         })
     }

@@ -157,6 +157,7 @@ public final class EntitlementAPI: Sendable {
         case .dashboardNotifications: return try dashboardNotifications(request)
         case .dashboardCatalog: return dashboardCatalog()
         case .dashboardIdentity: return try dashboardIdentity(request)
+        case .dashboardOffers: return try dashboardOffers(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
         case .offerings: return try getOfferings(request)
         case .offeringsUpdate: return try putOfferings(request)

@@ -27,6 +27,8 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardCatalog = "/v1/dashboard/catalog"
     /// A customer's aliases and attributes, for the dashboard's customer page.
     case dashboardIdentity = "/v1/dashboard/identity"
+    /// The transactions bought with an offer, with each offer's count.
+    case dashboardOffers = "/v1/dashboard/offers"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
     /// What the app sells: the live offerings document's answer for a placement and customer (docs/server.md, *Offerings*).
@@ -52,7 +54,7 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
-             .offeringsDocument, .offeringsHistory, .dashboardIdentity: "GET"
+             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
              .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility: "POST"
         case .offeringsUpdate: "PUT"
@@ -99,7 +101,7 @@ enum Route: String, Sendable, CaseIterable {
         case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback, .promotionalOfferSignature,
              .introductoryOfferEligibility: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity: .dashboard
+             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile: nil
         case .appleNotifications: nil  // the signature is the authentication
         }
