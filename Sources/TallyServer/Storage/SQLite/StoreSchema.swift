@@ -277,7 +277,7 @@ enum StoreSchema {
             """,
             """
             CREATE INDEX IF NOT EXISTS transactions_offer_totals
-            ON transactions(offer_type, json_extract(payload, '$.offerIdentifier')) WHERE offer_type IS NOT NULL
+            ON transactions(offer_type, payload -> '$.offerIdentifier') WHERE offer_type IS NOT NULL
             """,
         ],
     ]
