@@ -12,7 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 examples="${TALLY_SCHEMATHESIS_EXAMPLES:-20}"
 seconds="${TALLY_SCHEMATHESIS_SECONDS:-100}"
-command -v schemathesis >/dev/null || { echo "schemathesis: not installed (scripts/install-deps.sh)" >&2; exit 1; }
+schemathesis --version 2>/dev/null | grep -q "version 4\." \
+    || { echo "schemathesis: version 4 is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 (cd "$root" && swift build --product tally >/dev/null)
 bin="$(cd "$root" && swift build --show-bin-path)/tally"
 
@@ -59,7 +60,7 @@ cat >"$work/tally-server.json" <<JSON
 }
 JSON
 
-"$bin" serve --data "$work/data" --config "$work/tally-server.json" >"$work/server.log" 2>&1 &
+"$bin" serve --data "$work/data" --config "$work/tally-server.json" --access-log >"$work/server.log" 2>&1 &
 server_pid=$!
 base=""
 for _ in $(seq 1 200); do
@@ -84,10 +85,11 @@ run() {
     shift 2
     echo "schemathesis: $name key" >&2
     local status=0
-    timeout --kill-after=10 "$((seconds + 20))" schemathesis run "$base/v1/openapi.yaml" --url "$base" \
+    # From the scratch directory: schemathesis keeps a cache (.schemathesis/) in the working directory.
+    (cd "$work" && timeout --kill-after=10 "$((seconds + 20))" schemathesis run "$base/v1/openapi.yaml" --url "$base" \
         -H "Authorization: Bearer $key" --checks "$checks" --max-examples "$examples" --max-response-time 5 \
         --request-timeout 10 --workers 1 --generation-database none --no-color --output-truncate true \
-        --suppress-health-check all --exclude-path /v1/dashboard/offers ${seed[@]+"${seed[@]}"} "$@" \
+        --suppress-health-check all --exclude-path /v1/dashboard/offers ${seed[@]+"${seed[@]}"} "$@") \
         || status=$?
     if ((status != 0)); then
         echo "schemathesis: the $name run failed (exit $status)" >&2
@@ -105,4 +107,8 @@ if grep -q 'fatal\|Fatal error' "$work/server.log"; then
     cat "$work/server.log" >&2
     failed=1
 fi
+# What the runs reached: requests per route and status, from the access log (`METHOD ROUTE STATUS TIME`).
+echo "schemathesis: requests answered, by route and status:" >&2
+awk '$3 ~ /^[0-9][0-9][0-9]$/ { count[$1 " " $2 " " $3]++ } END { for (k in count) printf "  %6d  %s\n", count[k], k }' \
+    "$work/server.log" | sort -k2 >&2
 exit "$failed"
