@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks a real `tally serve` against its own OpenAPI description (docs/openapi.yaml, served as GET /v1/openapi.yaml)
-# with schemathesis: a server on loopback with a throw-away configuration (the Market example, a sandbox root, an
-# in-app purchase key so the offer routes sign, keys made with `tally serve key`), then one bounded schemathesis run
-# per key role over the routes that role may call. Checks: no 5xx (not_a_server_error), every status, content type
+# with schemathesis: a server on loopback with a throw-away configuration (the Market example, keys made with
+# `tally serve key`, a `tally sandbox serve` as its App Store: its root, its App Store Server API for reconciliation,
+# its in-app purchase key signing offers, its notifications), a customer with purchases of every kind, then one
+# bounded schemathesis run per key role over the routes that role may call. Checks: no 5xx (not_a_server_error), every status, content type
 # and body the description documents (status_code_conformance, content_type_conformance,
 # response_schema_conformance), every answer within --max-response-time. Any failure, or a server that died, exits
 # non-zero. Run by `make test` (and so by .ci/run); by hand: `bash scripts/schemathesis.sh`.
@@ -19,19 +20,48 @@ bin="$(cd "$root" && swift build --show-bin-path)/tally"
 
 work="$(mktemp -d /tmp/tally-schemathesis.XXXXXX)"
 server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
+sandbox_pid=""
+stop() {
+    if [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null; then
+        kill "$1" 2>/dev/null || true
+        wait "$1" 2>/dev/null || true
     fi
+}
+cleanup() {
+    stop "$server_pid"
+    stop "$sandbox_pid"
     rm -rf "$work"
 }
 trap cleanup EXIT
+# wait_for_url LOG PID WHAT: the first http://127.0.0.1:PORT the process writes to LOG.
+wait_for_url() {
+    local url=""
+    for _ in $(seq 1 200); do
+        url="$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$1" | head -n 1 || true)"
+        [[ -n "$url" ]] && { echo "$url"; return; }
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$1" >&2
+    echo "schemathesis: $3 did not start" >&2
+    exit 1
+}
 
+# The App Store: a sandbox directory, its App Store Server API served by `tally sandbox serve` (reconciliation reads
+# it; its in-app purchase key signs the offers), delivering its notifications to the server.
 cp "$root/Examples/Market/Market.storekit" "$root/Examples/Market/tally.json" "$work/"
-"$bin" sandbox init --data "$work/sandbox" --config "$work/Market.storekit" >/dev/null
-"$bin" sandbox root --data "$work/sandbox" >"$work/sandbox-root.pem"
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/SubscriptionKey_SCHEMATHES.p8" 2>/dev/null
+sandbox=(--data "$work/sandbox")
+"$bin" sandbox init --config "$work/Market.storekit" "${sandbox[@]}" >/dev/null
+"$bin" sandbox root "${sandbox[@]}" >"$work/sandbox-root.pem"
+"$bin" sandbox api-key --json "${sandbox[@]}" >"$work/api-key.json"
+"$bin" sandbox serve --listen 127.0.0.1:0 "${sandbox[@]}" >"$work/sandbox.log" 2>&1 &
+sandbox_pid=$!
+apple="$(wait_for_url "$work/sandbox.log" "$sandbox_pid" "tally sandbox serve")"
+api=$(python3 -c 'import json,sys
+key = json.load(open(sys.argv[1]))
+print(json.dumps({"issuerId": key["issuerId"], "keyId": key["keyId"], "privateKey": key["privateKeyPath"],
+                  "environment": "Sandbox", "baseURL": sys.argv[2]}))' "$work/api-key.json" "$apple")
+
 for role in public secret dashboard; do "$bin" serve key --role "$role" --name "$role"; done >"$work/keys.json"
 key() { python3 -c 'import json,sys
 for line in open(sys.argv[1]):
@@ -40,8 +70,7 @@ for line in open(sys.argv[1]):
 entries=$(python3 -c 'import json,sys
 print(",".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "key"}) for line in open(sys.argv[1])))' \
     "$work/keys.json")
-# Rate limits out of reach: the runs send thousands of requests from one address. The App Store Server API's base
-# URL is a closed port: reconciles of the generated customers (who have no transactions) never call it.
+# Rate limits out of reach: the runs send thousands of requests from one address.
 cat >"$work/tally-server.json" <<JSON
 {
   "listen": "127.0.0.1:0",
@@ -53,27 +82,42 @@ cat >"$work/tally-server.json" <<JSON
                 "publicKeyBurst": 1000000, "publicKeyPerAddressRequestsPerSecond": 1000000,
                 "publicKeyPerAddressBurst": 1000000, "unknownKeyRequestsPerSecond": 1000000, "unknownKeyBurst": 1000000,
                 "unverifiedNotificationsPerSecond": 1000000, "unverifiedNotificationBurst": 1000000},
-  "appStoreServerAPI": {"issuerId": "57246542-96fe-1a63-e053-0824d011072a", "keyId": "SCHEMATHES",
-                        "privateKey": "SubscriptionKey_SCHEMATHES.p8", "environment": "Sandbox",
-                        "baseURL": "http://127.0.0.1:9"},
+  "appStoreServerAPI": $api,
   "offers": {"promotional": [{"offerIdentifier": "pro_comeback"}]}
 }
 JSON
-
 "$bin" serve --data "$work/data" --config "$work/tally-server.json" --access-log >"$work/server.log" 2>&1 &
 server_pid=$!
-base=""
-for _ in $(seq 1 200); do
-    base="$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$work/server.log" | head -n 1 || true)"
-    [[ -n "$base" ]] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "schemathesis: tally serve exited" >&2; exit 1; }
-    sleep 0.05
-done
-[[ -n "$base" ]] || { cat "$work/server.log" >&2; echo "schemathesis: tally serve did not start" >&2; exit 1; }
+base="$(wait_for_url "$work/server.log" "$server_pid" "tally serve")"
 # The description the server serves is the one in the repository, byte for byte.
 curl -sf "$base/v1/openapi.yaml" -o "$work/served.yaml"
 cmp -s "$work/served.yaml" "$root/docs/openapi.yaml" \
     || { echo "schemathesis: GET /v1/openapi.yaml is not docs/openapi.yaml" >&2; exit 1; }
+
+# Purchases of every kind for `user-1` (the description's example customer), signed by the sandbox and posted with the
+# public key, one refunded and its notification delivered: the answers about that customer (its state, history,
+# spends, reconciliation, the dashboard's lists and counts) carry every part of their schemas, not only empty lists.
+"$bin" sandbox set notification-url "$base/v1/notifications/apple" "${sandbox[@]}" >/dev/null
+for product in market.pro.monthly market.premium market.coins.100 market.seasonpass market.removeads; do
+    "$bin" sandbox buy "$product" --account user-1 "${sandbox[@]}" >/dev/null
+done
+refunded="$("$bin" sandbox history --account user-1 --json "${sandbox[@]}" | python3 -c 'import json,sys
+print(next(t["transaction"]["transactionId"] for t in json.load(sys.stdin)["transactions"]
+           if t["transaction"]["productId"] == "market.removeads"))')"
+"$bin" sandbox history --account user-1 --json "${sandbox[@]}" | python3 -c 'import json,sys
+for t in json.load(sys.stdin)["transactions"]: print(t["signedTransactionInfo"])' >"$work/signed.txt"
+"$bin" sandbox refund "$refunded" "${sandbox[@]}" >/dev/null
+public_key="$(key public)"
+while read -r jws; do
+    status="$(curl -s -o "$work/posted.json" -w '%{http_code}' -H "Authorization: Bearer $public_key" \
+        -H 'Content-Type: application/json' --data "{\"signedTransaction\":\"$jws\"}" "$base/v1/customers/user-1/transactions")"
+    [[ "$status" == 200 ]] || { cat "$work/posted.json" >&2; echo "schemathesis: seeding a purchase: HTTP $status" >&2; exit 1; }
+done <"$work/signed.txt"
+# The sandbox delivers its notifications (the purchases' and the refund's) on its own: wait for them (10 s at most).
+for _ in $(seq 1 100); do
+    grep -q 'POST /v1/notifications/apple 200' "$work/server.log" && break
+    sleep 0.1
+done
 
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 seed=()
@@ -107,8 +151,12 @@ if grep -q 'fatal\|Fatal error' "$work/server.log"; then
     cat "$work/server.log" >&2
     failed=1
 fi
-# What the runs reached: requests per route and status, from the access log (`METHOD ROUTE STATUS TIME`).
-echo "schemathesis: requests answered, by route and status:" >&2
-awk '$3 ~ /^[0-9][0-9][0-9]$/ { count[$1 " " $2 " " $3]++ } END { for (k in count) printf "  %6d  %s\n", count[k], k }' \
-    "$work/server.log" | sort -k2 >&2
+# What the runs reached, from the access log (`tally serve: METHOD ROUTE STATUS TIME`): a line per route and method
+# with its statuses and counts (405s to methods no route answers left out).
+echo "schemathesis: requests answered by tally serve, per route, method and status:" >&2
+awk '$1 == "tally" && $5 ~ /^[0-9][0-9][0-9]$/ && $5 != "405" { count[$4 " " $3 " " $5]++ }
+     END { for (k in count) print k, count[k] }' "$work/server.log" | sort | awk '
+    { key = $1 " " $2; if (key != last) { if (last != "") print line; line = sprintf("  %-50s", key); last = key }
+      line = line " " $3 "×" $4; total += $4 }
+    END { if (last != "") print line; printf "  %d requests\n", total }' >&2
 exit "$failed"

@@ -97,7 +97,7 @@ enum APITarget {
         }
         require(match.route.allowedMethods.contains(request.method), "\(where_): 200 for the wrong method")
         if match.route == .openAPI {
-            // The bundled description, whole: YAML, not JSON, and the same bytes to everyone.
+            // The bundled description: YAML, not JSON.
             return require(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/yaml" }
                            && response.body.starts(with: Array("openapi: 3.1".utf8)), "\(where_): not the OpenAPI YAML")
         }
