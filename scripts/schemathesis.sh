@@ -3,9 +3,9 @@
 # with schemathesis: a server on loopback with a throw-away configuration (the Market example, keys made with
 # `tally serve key`, a `tally sandbox serve` as its App Store: its root, its App Store Server API for reconciliation,
 # its in-app purchase key signing offers, its notifications), a customer with purchases of every kind, then one
-# bounded schemathesis run per key role over the routes that role may call. Checks: no 5xx (not_a_server_error), every status, content type
-# and body the description documents (status_code_conformance, content_type_conformance,
-# response_schema_conformance), every answer within --max-response-time. Any failure, or a server that died, exits
+# bounded schemathesis run per key role over the routes that role may call. Checks: no 5xx (not_a_server_error), every
+# status, content type, body and header the description documents (status_code_conformance, content_type_conformance,
+# response_schema_conformance, response_headers_conformance), every answer within --max-response-time. Any failure, or a server that died, exits
 # non-zero. Run by `make test` (and so by .ci/run); by hand: `bash scripts/schemathesis.sh`.
 # Environment: TALLY_SCHEMATHESIS_EXAMPLES (test cases per operation, default 20), TALLY_SCHEMATHESIS_SECONDS (the
 # wall-clock cap of each run, default 100), TALLY_SCHEMATHESIS_SEED (a seed, to repeat a run).
@@ -57,35 +57,28 @@ sandbox=(--data "$work/sandbox")
 "$bin" sandbox serve --listen 127.0.0.1:0 "${sandbox[@]}" >"$work/sandbox.log" 2>&1 &
 sandbox_pid=$!
 apple="$(wait_for_url "$work/sandbox.log" "$sandbox_pid" "tally sandbox serve")"
-api=$(python3 -c 'import json,sys
-key = json.load(open(sys.argv[1]))
-print(json.dumps({"issuerId": key["issuerId"], "keyId": key["keyId"], "privateKey": key["privateKeyPath"],
-                  "environment": "Sandbox", "baseURL": sys.argv[2]}))' "$work/api-key.json" "$apple")
-
 for role in public secret dashboard; do "$bin" serve key --role "$role" --name "$role"; done >"$work/keys.json"
-key() { python3 -c 'import json,sys
-for line in open(sys.argv[1]):
-    entry = json.loads(line)
-    if entry["role"] == sys.argv[2]: print(entry["key"])' "$work/keys.json" "$1"; }
-entries=$(python3 -c 'import json,sys
-print(",".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "key"}) for line in open(sys.argv[1])))' \
-    "$work/keys.json")
-# Rate limits out of reach: the runs send thousands of requests from one address.
-cat >"$work/tally-server.json" <<JSON
-{
-  "listen": "127.0.0.1:0",
-  "storekit": "Market.storekit",
-  "appConfiguration": "tally.json",
-  "verification": {"environments": ["Sandbox"], "roots": ["sandbox-root.pem"]},
-  "keys": [$entries],
-  "rateLimit": {"requestsPerSecond": 1000000, "burst": 1000000, "publicKeyRequestsPerSecond": 1000000,
-                "publicKeyBurst": 1000000, "publicKeyPerAddressRequestsPerSecond": 1000000,
-                "publicKeyPerAddressBurst": 1000000, "unknownKeyRequestsPerSecond": 1000000, "unknownKeyBurst": 1000000,
-                "unverifiedNotificationsPerSecond": 1000000, "unverifiedNotificationBurst": 1000000},
-  "appStoreServerAPI": $api,
-  "offers": {"promotional": [{"offerIdentifier": "pro_comeback"}]}
+key() { python3 "$root/scripts/server_keys.py" key "$work/keys.json" "$1"; }
+# The Market example with the sandbox's root and App Store Server API, the promotional offer of its catalog, and rate
+# limits out of reach (the runs send thousands of requests from one address).
+python3 - "$work" "$apple" "$(python3 "$root/scripts/server_keys.py" entries "$work/keys.json")" <<'PY'
+import json, sys
+work, apple, entries = sys.argv[1], sys.argv[2], json.loads("[" + sys.argv[3] + "]")
+key = json.load(open(f"{work}/api-key.json"))
+unlimited = {name: 1000000 for name in [
+    "requestsPerSecond", "burst", "publicKeyRequestsPerSecond", "publicKeyBurst",
+    "publicKeyPerAddressRequestsPerSecond", "publicKeyPerAddressBurst", "unknownKeyRequestsPerSecond",
+    "unknownKeyBurst", "unverifiedNotificationsPerSecond", "unverifiedNotificationBurst"]}
+configuration = {
+    "listen": "127.0.0.1:0", "storekit": "Market.storekit", "appConfiguration": "tally.json",
+    "verification": {"environments": ["Sandbox"], "roots": ["sandbox-root.pem"]},
+    "keys": entries, "rateLimit": unlimited,
+    "appStoreServerAPI": {"issuerId": key["issuerId"], "keyId": key["keyId"], "privateKey": key["privateKeyPath"],
+                          "environment": "Sandbox", "baseURL": apple},
+    "offers": {"promotional": [{"offerIdentifier": "pro_comeback"}]},
 }
-JSON
+json.dump(configuration, open(f"{work}/tally-server.json", "w"), indent=2)
+PY
 "$bin" serve --data "$work/data" --config "$work/tally-server.json" --access-log >"$work/server.log" 2>&1 &
 server_pid=$!
 base="$(wait_for_url "$work/server.log" "$server_pid" "tally serve")"
@@ -119,7 +112,7 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 
-checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
 seed=()
 [[ -n "${TALLY_SCHEMATHESIS_SEED:-}" ]] && seed=(--seed "$TALLY_SCHEMATHESIS_SEED")
 failed=0
