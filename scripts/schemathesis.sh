@@ -5,8 +5,8 @@
 # its in-app purchase key signing offers, its notifications), a customer with purchases of every kind, then one
 # bounded schemathesis run per key role over the routes that role may call. Checks: no 5xx (not_a_server_error), every
 # status, content type, body and header the description documents (status_code_conformance, content_type_conformance,
-# response_schema_conformance, response_headers_conformance), every answer within --max-response-time. Any failure, or a server that died, exits
-# non-zero. Run by `make test` (and so by .ci/run); by hand: `bash scripts/schemathesis.sh`.
+# response_schema_conformance, response_headers_conformance), every answer within --max-response-time. Any failure,
+# or a server that died, exits non-zero. Run by `make test` (and so by .ci/run); by hand: `make schemathesis`.
 # Environment: TALLY_SCHEMATHESIS_EXAMPLES (test cases per operation, default 20), TALLY_SCHEMATHESIS_SECONDS (the
 # wall-clock cap of each run, default 100), TALLY_SCHEMATHESIS_SEED (a seed, to repeat a run).
 set -euo pipefail
@@ -33,10 +33,10 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-# wait_for_url LOG PID WHAT: the first http://127.0.0.1:PORT the process writes to LOG.
+# wait_for_url LOG PID WHAT: the first http://127.0.0.1:PORT the process writes to LOG (within 30 s).
 wait_for_url() {
     local url=""
-    for _ in $(seq 1 200); do
+    for _ in $(seq 1 600); do
         url="$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$1" | head -n 1 || true)"
         [[ -n "$url" ]] && { echo "$url"; return; }
         kill -0 "$2" 2>/dev/null || break
