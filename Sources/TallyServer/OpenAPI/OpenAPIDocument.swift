@@ -12,9 +12,10 @@ struct OpenAPIDocument: Sendable {
     /// The file's bytes; nil when it was not found.
     let body: [UInt8]?
 
-    /// Reads the file from the resource bundle beside the executable.
-    init() {
-        body = ResourceBundle.path(of: Self.fileName).flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
+    /// Reads the file at `path`: by default the one in the resource bundle beside the executable; nil or unreadable:
+    /// no description.
+    init(path: String? = ResourceBundle.path(of: OpenAPIDocument.fileName)) {
+        body = path.flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init)
     }
 
     /// Why the description cannot be served, when its file was not found.

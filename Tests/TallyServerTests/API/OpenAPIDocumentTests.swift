@@ -121,3 +121,32 @@ struct OpenAPIError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+@Suite("GET /v1/openapi.yaml")
+struct OpenAPIRouteTests {
+    @Test("the route answers the bundled file with any key or none, as YAML; a POST is 405; the metrics count it")
+    func theRouteAnswersTheFile() throws {
+        let fixture = try ServerFixture()
+        let expected = try Data(contentsOf: OpenAPIDocumentTests.file)
+        for key in [nil, "tk_unknown", ServerFixture.publicKey] {
+            let reply = fixture.send("GET", "/v1/openapi.yaml", key: key)
+            #expect(reply.response.status == 200, "key \(key ?? "none")")
+            #expect(reply.header("Content-Type") == "application/yaml")
+            #expect(reply.header("Cache-Control") == "no-cache")
+            #expect(Data(reply.response.body) == expected)
+        }
+        #expect(fixture.send("POST", "/v1/openapi.yaml", body: "{}").response.status == 405)
+        #expect(fixture.api.metrics.prometheusText().contains(#"route="/v1/openapi.yaml",method="GET",status="200""#))
+    }
+
+    @Test("without its file the route is 503 unavailable, and its problem (logged at start) names the file")
+    func withoutTheFileTheRouteIs503() {
+        let missing = OpenAPIDocument(path: "/nonexistent/openapi.yaml")
+        #expect(missing.response.status == 503)
+        let object = try? JSONSerialization.jsonObject(with: Data(missing.response.body)) as? [String: Any]
+        #expect((object?["error"] as? [String: Any])?["code"] as? String == "unavailable")
+        #expect(missing.problem?.contains("openapi.yaml") == true)
+        #expect(OpenAPIDocument(path: nil).body == nil)
+        #expect(OpenAPIDocument(path: OpenAPIDocumentTests.file.path).problem == nil)
+    }
+}
