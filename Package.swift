@@ -112,7 +112,7 @@ let package = Package(
         .target(name: "TallyServer",
                 dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallySQLite", "TallyCrypto",
                                "TallyAppStoreAPI", "TallyLocking"],
-                resources: [.copy("Dashboard/Web")]),
+                resources: [.copy("Dashboard/Web"), .copy("OpenAPI/openapi.yaml")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
         .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),

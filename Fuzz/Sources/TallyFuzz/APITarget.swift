@@ -96,6 +96,11 @@ enum APITarget {
             return require(false, "\(where_): 200 for a path no route has")
         }
         require(match.route.allowedMethods.contains(request.method), "\(where_): 200 for the wrong method")
+        if match.route == .openAPI {
+            // The bundled description: YAML, not JSON.
+            return require(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/yaml" }
+                           && response.body.starts(with: Array("openapi: 3.1".utf8)), "\(where_): not the OpenAPI YAML")
+        }
         if match.route == .metrics || match.route == .dashboardFile { return }  // text, HTML, CSS, JavaScript
         guard let object = jsonObject(response.body) else { return require(false, "\(where_): the body is not JSON") }
         guard let role = match.route.role else { return }

@@ -28,6 +28,8 @@ public final class EntitlementAPI: Sendable {
     let reconciles: ReconcileGate
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
+    /// `GET /v1/openapi.yaml`'s file.
+    let openAPIDocument = OpenAPIDocument()
     /// Whether writes work, for `/readyz`.
     let readiness = Readiness()
     /// Where problems the operator must see go (a failing store); the client gets only a 503.
@@ -73,9 +75,11 @@ public final class EntitlementAPI: Sendable {
         { [self] request in handle(request) }
     }
 
-    /// What the operator should know about the dashboard's files (missing files, no Chart.js); empty when all is there.
+    /// What the operator should know about the bundled files (the dashboard's missing, no Chart.js, no OpenAPI
+    /// description); empty when all is there.
     var dashboardProblems: [String] {
         var problems = dashboardFiles.problem.map { ["dashboard: \($0)"] } ?? []
+        if let problem = openAPIDocument.problem { problems.append(problem) }
         if !dashboardFiles.hasChartJS {
             problems.append("dashboard: Chart.js not found at \(configuration.dashboard.chartJSPath) (Debian: "
                 + "libjs-chart.js; dashboard.chartJS); the dashboard shows its numbers as tables")
@@ -159,6 +163,7 @@ public final class EntitlementAPI: Sendable {
         case .dashboardIdentity: return try dashboardIdentity(request)
         case .dashboardOffers: return try dashboardOffers(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
+        case .openAPI: return openAPIDocument.response
         case .offerings: return try getOfferings(request)
         case .offeringsUpdate: return try putOfferings(request)
         case .offeringsDocument: return try offeringsDocument(request)

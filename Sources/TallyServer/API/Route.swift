@@ -45,6 +45,8 @@ enum Route: String, Sendable, CaseIterable {
     case promotionalOfferSignature = "/v1/offers/promotional/signature"
     /// An introductory offer eligibility JWS from the customer's stored history (docs/server.md, *Offers*).
     case introductoryOfferEligibility = "/v1/offers/introductory/eligibility"
+    /// This API's OpenAPI 3.1 description (docs/openapi.yaml), YAML, no key.
+    case openAPI = "/v1/openapi.yaml"
 
     /// The template: the metrics label and the access log's route.
     var template: String { self == .offeringsUpdate ? Route.offerings.rawValue : rawValue }
@@ -54,7 +56,7 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
-             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: "GET"
+             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .openAPI: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
              .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility: "POST"
         case .offeringsUpdate: "PUT"
@@ -102,7 +104,7 @@ enum Route: String, Sendable, CaseIterable {
              .introductoryOfferEligibility: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
              .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: .dashboard
-        case .healthz, .readyz, .metrics, .dashboardFile: nil
+        case .healthz, .readyz, .metrics, .dashboardFile, .openAPI: nil
         case .appleNotifications: nil  // the signature is the authentication
         }
     }
