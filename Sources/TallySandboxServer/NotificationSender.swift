@@ -1,4 +1,5 @@
 import Foundation
+import TallyLocking
 import TallySandbox
 import TallyServices
 
@@ -22,7 +23,6 @@ public struct NotificationSender: Service {
     private let sandboxDirectory: SandboxDirectory
     private let store: SandboxStore
     private let poster: NotificationPoster
-    private let queue = BlockingQueue(label: "tally notification sender")
 
     /// A sender for the sandbox in `directory`; a ``ServiceGroup`` runs it.
     public init(directory: URL, timeout: TimeInterval = 5, pollInterval: TimeInterval = 0.1) {
@@ -36,18 +36,12 @@ public struct NotificationSender: Service {
 
     /// Delivers until cancelled.
     public func run() async throws {
-        var seen: Int64?
-        while true {
-            let last = seen
-            seen = await queue.run { [self] isCancelled in
-                if let stamp = store.stamp(), stamp.generation != last {
-                    // Seen only when every due notification got its attempt; else look again next time.
-                    if deliverDue(isCancelled: isCancelled) { return stamp.generation }
-                }
-                return last
-            }
-            try await Task.sleep(nanoseconds: pollInterval.nanosecondsForWaiting)
-        }
+        let seen = Locked<Int64?>(nil)  // the change counter when every due notification last got its attempt
+        try await RoundService(name: name, every: pollInterval, start: .round) { [self] isCancelled in
+            guard let stamp = store.stamp(), stamp.generation != seen.withLock({ $0 }) else { return }
+            // Seen only when every due notification got its attempt; else look again next time.
+            if deliverDue(isCancelled: isCancelled) { seen.withLock { $0 = stamp.generation } }
+        }.run()
     }
 
     /// Posts every notification due now; true when each got its attempt recorded.

@@ -83,10 +83,10 @@ public final class EntitlementServer: Sendable {
         }
         self.address = ListenAddress(host: address.host, port: Int(http.port))
         if let interval = configuration.appStoreServerAPI?.backfillInterval {
-            services.append(PeriodicBackfill(api: api, interval: interval, log: log))
+            services.append(PeriodicBackfill.service(api: api, interval: interval, log: log))
         }
         if configuration.appStoreServerAPI?.consumption != nil {
-            services.append(ConsumptionResponder(api: api, log: log))
+            services.append(ConsumptionResponder.service(api: api, log: log))
         }
         self.services = ServiceGroup(services, report: { failure in log("\(failure)") })
         self.services.start()

@@ -14,7 +14,6 @@ final class SandboxClock: Service {
     /// The sandbox's clock endpoint.
     let url: URL
     private let offset = Locked<TimeInterval>(0)
-    private let queue = BlockingQueue(label: "tally sandbox clock")
 
     /// Reads the sandbox clock once (throws when it cannot); ``run()`` keeps following it.
     init(sandboxURL: URL) throws(EntitlementServerError) {
@@ -28,12 +27,9 @@ final class SandboxClock: Service {
     /// Reads the sandbox clock every half second until cancelled.
     func run() async throws {
         let url = url, offset = offset
-        while true {
-            try await Task.sleep(nanoseconds: 500_000_000)
-            await queue.run { _ in
-                if let now = Self.read(url) { offset.withLock { $0 = now.timeIntervalSinceNow } }
-            }
-        }
+        try await RoundService(name: name, every: 0.5, start: .wait) { _ in
+            if let now = Self.read(url) { offset.withLock { $0 = now.timeIntervalSinceNow } }
+        }.run()
     }
 
     /// The server clock reading the sandbox's time.
