@@ -37,6 +37,7 @@ public struct RoundService: Service {
     public func run() async throws {
         if start == .wait { try await pause() }
         while true {
+            try Task.checkCancellation()  // a stop before a round starts skips it
             await queue.run(round)
             try await pause()
         }

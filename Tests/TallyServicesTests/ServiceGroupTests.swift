@@ -213,3 +213,34 @@ struct Failing: Service {
         #expect(Double.infinity.nanosecondsForWaiting == UInt64.max)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct RoundServiceTests {
+    @Test func aSignalStartsTheNextRoundAtOnceAndAStopJoinsIt() async {
+        let events = Events(), wakeup = Wakeup(), rounds = Locked(0)
+        let service = RoundService(name: "rounds", every: 3_600, wakeup: wakeup, start: .round) { _ in
+            let count = rounds.withLock { count in
+                count += 1
+                return count
+            }
+            events.record("round \(count)")
+        }
+        let group = ServiceGroup([service], report: { _ in })
+        group.start()
+        await events.awaitEvent("round 1")
+        wakeup.signal()
+        await events.awaitEvent("round 2")
+        await group.stop()
+        #expect(events.log == ["round 1", "round 2"])
+    }
+
+    @Test func aServiceStartingWithAWaitStopsWithoutARound() async {
+        let events = Events()
+        let group = ServiceGroup([RoundService(name: "later", every: 3_600, start: .wait) { _ in events.record("round") },
+                                  LongWaiter(name: "marker", events: events)],
+                                 report: { _ in })
+        group.start()
+        await events.awaitEvent("marker waiting")
+        await group.stop()
+        #expect(!events.log.contains("round"))
+    }
+}
