@@ -14,25 +14,8 @@ public struct BlockingQueue: Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    /// Runs `work` on the queue and returns what it returns or throws. `work` gets `isCancelled`, true once the
-    /// awaiting task is cancelled.
-    public func run<Value: Sendable>(
-        _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> Value
-    ) async throws -> Value {
-        let cancelled = Locked(false)
-        let isCancelled: @Sendable () -> Bool = { cancelled.withLock { $0 } }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                queue.async {
-                    continuation.resume(with: Result { try work(isCancelled) })
-                }
-            }
-        } onCancel: {
-            cancelled.withLock { $0 = true }
-        }
-    }
-
-    /// ``run(_:)`` for work that cannot fail.
+    /// Runs `work` on the queue and returns what it returns. `work` gets `isCancelled`, true once the awaiting
+    /// task is cancelled.
     public func run<Value: Sendable>(
         _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Value
     ) async -> Value {

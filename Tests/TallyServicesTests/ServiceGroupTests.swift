@@ -244,3 +244,23 @@ struct Failing: Service {
         #expect(!events.log.contains("round"))
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct BlockingQueueTests {
+    @Test func aRoundSeesItsTaskCancelledAndFinishes() async {
+        let events = Events(), release = DispatchSemaphore(value: 0)
+        let queue = BlockingQueue(label: "test cancelled round")
+        let task = Task {
+            await queue.run { isCancelled in
+                events.record("started, cancelled: \(isCancelled())")
+                release.wait()
+                events.record("released, cancelled: \(isCancelled())")
+                return 7
+            }
+        }
+        await events.awaitEvent("started, cancelled: false")
+        task.cancel()
+        release.signal()
+        #expect(await task.value == 7, "a cancelled round still returns its value")
+        #expect(events.log == ["started, cancelled: false", "released, cancelled: true"])
+    }
+}
