@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyCrypto
 import TallyHTTP
+import TallyServices
 
 /// The `/v1` API of docs/server.md as a plain function from request to response: routing, keys, rate
 /// limits, verification, the store and the state cache. ``EntitlementServer`` puts it behind HTTP; tests
@@ -38,7 +39,7 @@ public final class EntitlementAPI: Sendable {
     /// Never the raw path: an `appUserId` may be personal data.
     let accessLog: (@Sendable (String) -> Void)?
     /// Signalled when a `CONSUMPTION_REQUEST` is stored, so ``ConsumptionResponder`` answers it at once.
-    let consumptionRequestArrived = DispatchSemaphore(value: 0)
+    let consumptionRequestArrived = Wakeup()
     /// How long a cached state may be served at most, in seconds, by default (SQLite's `store.cacheSeconds`).
     static let maximumCacheAge: TimeInterval = 300
 
