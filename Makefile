@@ -3,7 +3,7 @@
 SWIFT ?= swift
 DATA ?= ./.tally
 
-.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple check-standin docs
+.PHONY: run serve demo tour test build deps bench clean check-storekit check-apple check-standin schemathesis docs
 
 deps:
 	@bash scripts/install-deps.sh
@@ -23,9 +23,16 @@ demo: deps
 tour: deps
 	@bash scripts/tour.sh
 
-# The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end.
+# The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end; then a real
+# `tally serve` is checked against its OpenAPI description (docs/openapi.yaml) by schemathesis, about a minute.
 test: deps check-apple
 	@bash scripts/with-postgres.sh $(SWIFT) test
+	@$(MAKE) --no-print-directory schemathesis
+
+# schemathesis against a real `tally serve` on loopback, once per key role (scripts/schemathesis.sh): no 5xx, and
+# every status, content type and body as docs/openapi.yaml describes it.
+schemathesis: deps
+	@bash scripts/schemathesis.sh
 
 # What an app links, checked for Apple platforms without an Apple SDK (docs/platforms.md): no API newer than the
 # floor (iOS 15 / macOS 12) unguarded, no system library reachable from TallyCore, Tally or TallyStoreKit on any

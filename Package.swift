@@ -86,6 +86,9 @@ let package = Package(
         /// `Locked<Value>`: the one lock of every module, over Foundation's NSLock (Synchronization's Mutex needs
         /// iOS 18 / macOS 15; Tally's floor is iOS 15 / macOS 12).
         .target(name: "TallyLocking"),
+        /// The servers' one background idiom: a `Service` runs until its task is cancelled, a `ServiceGroup` starts
+        /// services and its stop cancels and joins them; blocking rounds run on a `BlockingQueue`, off Swift's pool.
+        .target(name: "TallyServices", dependencies: ["TallyLocking"]),
         /// OpenSSL wrappers shared by TallyVerify and TallySandbox: certificates, keys, ECDSA P-256,
         /// X.509 chains, certificate issuing, base64url, ES256 JWS signing.
         .target(name: "TallyCrypto", dependencies: ["COpenSSL", "TallySignedData"]),
@@ -110,14 +113,14 @@ let package = Package(
         /// An HTTP/1.1 server over libmicrohttpd: complete requests in, responses out; knows nothing of Tally.
         .target(name: "TallyHTTP", dependencies: ["CMicroHTTPD", "TallyLocking"]),
         /// The App Store Server API played by a sandbox directory, over TallyHTTP.
-        .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP", "TallyLocking"]),
+        .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP", "TallyLocking", "TallyServices"]),
         /// A client of Apple's App Store Server API (signed requests, Apple's retry rules), for the server.
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto", "TallyLocking"]),
         /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
         .target(name: "TallyServer",
                 dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallySQLite", "TallyCrypto",
-                               "TallyAppStoreAPI", "TallyLocking"],
-                resources: [.copy("Dashboard/Web")]),
+                               "TallyAppStoreAPI", "TallyLocking", "TallyServices"],
+                resources: [.copy("Dashboard/Web"), .copy("OpenAPI/openapi.yaml")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
         .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),
@@ -132,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
-                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres", "TallyLocking"]),
+                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres", "TallyLocking",
+                           "TallyServices"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
@@ -182,10 +186,12 @@ let package = Package(
                               "notification_receiver.py", "slow_proxy.py",
                               "verify_answer_signature.py", "offer_purchases.py"]),
         .testTarget(name: "TallyHTTPTests", dependencies: ["TallyHTTP"]),
+        .testTarget(name: "TallyServicesTests", dependencies: ["TallyServices", "TallyLocking"]),
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(
             name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"],
-            exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py", "browser_session.py", "offer_signatures.py"]),
+            exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py", "dashboard_offers_browser.py", "browser_session.py",
+                      "offer_signatures.py"]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto",

@@ -34,14 +34,11 @@ if [ ! -f "$server/signing.pem" ]; then
     "$bin" serve signing-key --out "$server/signing.pem" >"$server/signing.json"
 fi
 server_signing_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["publicKey"])' "$server/signing.json")"
-key() { python3 -c 'import json,sys
-print(next(k["key"] for k in map(json.loads, open(sys.argv[1])) if k["role"] == sys.argv[2]))' "$server/keys.json" "$1"; }
+key() { python3 "$root/scripts/server_keys.py" key "$server/keys.json" "$1"; }
 [ -f "$server/customer-token.secret" ] || "$bin" serve customer-token --new-secret "$server/customer-token.secret" >/dev/null
 public_key="$(key public)"
 secret_key="$(key secret)"
-entries=$(python3 -c 'import json,sys
-print(",".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "key"}) for line in open(sys.argv[1])))' \
-    "$server/keys.json")
+entries="$(python3 "$root/scripts/server_keys.py" entries "$server/keys.json")"
 
 pids=()
 stop_all() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Tally builds and tests with, when it is missing: OpenSSL's, SQLite's and libmicrohttpd's
 # development files, pkg-config and the openssl tool (system packages), and Apple's app-store-server-library
-# (Python; tests and benchmarks compare against it). The sqlite3 tool: tests read and damage sandbox databases with it.
+# (Python; tests and benchmarks compare against it), and schemathesis (Python; `make test` checks the server against its
+# OpenAPI description with it). The sqlite3 tool: tests read and damage sandbox databases with it.
 # libpq's development files and the PostgreSQL server (initdb, pg_ctl, pgbench): `make test` runs the PostgreSQL
 # store's tests against a throw-away cluster (scripts/with-postgres.sh). The dashboard: Chart.js (libjs-chart.js,
 # served by `tally serve`), and for its browser test headless Chromium, chromium-driver and Selenium (Python; Linux
@@ -41,6 +42,12 @@ fi
 if ! python3 -c "import appstoreserverlibrary" 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check app-store-server-library \
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages app-store-server-library
+fi
+# schemathesis: `make test` checks a running `tally serve` against docs/openapi.yaml with it (scripts/schemathesis.sh).
+# Version 4: scripts/schemathesis.sh uses its options.
+if ! schemathesis --version 2>/dev/null | grep -q "version 4\."; then
+    python3 -m pip install --quiet --disable-pip-version-check "schemathesis>=4.32,<5" \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "schemathesis>=4.32,<5"
 fi
 if [[ "$(uname)" != "Darwin" ]] && ! python3 -c "import selenium" 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check selenium \

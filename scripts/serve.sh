@@ -20,9 +20,7 @@ fi
 if ! grep -q '"role":"dashboard"' "$server/keys.json"; then
     "$bin" serve key --role dashboard --name dashboard >>"$server/keys.json"
 fi
-entries=$(python3 -c 'import json,sys
-print(",".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "key"}) for line in open(sys.argv[1])))' \
-    "$server/keys.json")
+entries="$(python3 "$root/scripts/server_keys.py" entries "$server/keys.json")"
 cat >"$server/tally-server.json" <<JSON
 {
   "listen": "127.0.0.1:${PORT:-8080}",

@@ -9,26 +9,36 @@ struct MarketOfferTests {
         let sandbox: MarketSandbox
         let server: LinkedServer
 
-        init() throws {
+        /// With `customerTokens`, the server requires customer tokens and lets them ask for pro_comeback and for
+        /// eligibility (`customerToken: true`).
+        init(customerTokens: Bool = false) throws {
             sandbox = try MarketSandbox()
             let made = try sandbox.run("api-key", "--json")
             let key = try made.json()
             guard made.status == 0, let keyId = key["keyId"] as? String, let issuerId = key["issuerId"] as? String,
                   let path = key["privateKeyPath"] as? String else { throw CLITestError("api-key: \(made.stderr)") }
-            server = try LinkedServer(trusting: sandbox.directory, extra: [
+            let offers: [String: Any] = customerTokens
+                ? ["promotional": [["offerIdentifier": "pro_comeback", "customerToken": true]],
+                   "introductoryEligibility": ["customerToken": true]]
+                : ["promotional": [["offerIdentifier": "pro_comeback"]]]
+            server = try LinkedServer(trusting: sandbox.directory, requireCustomerTokens: customerTokens, extra: [
                 "appStoreServerAPI": ["issuerId": issuerId, "keyId": keyId, "privateKey": path,
                                       "environment": "Sandbox", "baseURL": "http://127.0.0.1:9"],
-                "offers": ["promotional": [["offerIdentifier": "pro_comeback"]]],
+                "offers": offers,
             ])
         }
 
-        func market(_ account: String, user: String, _ command: [String], backend: Bool = true) throws
+        func market(_ account: String, user: String, _ command: [String], backend: Bool = true,
+                    tokens: Bool = false) throws
             -> (status: Int32, answer: [String: Any], text: String)
         {
             let run = try TallyProcess.run(["market", "--data", sandbox.directory.path, "--account", account,
                                             "--device", "phone", "--server", server.url.absoluteString,
                                             "--key", server.publicKey, "--user", user]
-                                           + (backend ? ["--backend-key", server.secretKey] : []) + command + ["--json"])
+                                           + (backend ? ["--backend-key", server.secretKey] : [])
+                                           + (tokens ? ["--customer-token-secret",
+                                                        server.directory.appendingPathComponent("customer-token.secret").path] : [])
+                                           + command + ["--json"])
             return (run.status, (try? run.json()) ?? [:], run.stdout + run.stderr)
         }
     }
@@ -44,6 +54,25 @@ struct MarketOfferTests {
         let history = try world.sandbox.run("history", "--account", "alice-id", "--json").json()
         let transactions = (history["transactions"] as? [[String: Any]] ?? []).compactMap { $0["transaction"] as? [String: Any] }
         #expect(transactions.first?["offerType"] as? Int == 2)
+    }
+
+    @Test func withAPolicyForCustomerTokensTheEngineAsksTheServerItself() throws {
+        let world = try World(customerTokens: true)
+        let bought = try world.market("hana-id", user: "hana", ["buy", "market.pro.monthly", "--offer", "pro_comeback"],
+                                      backend: false, tokens: true)
+        #expect(bought.status == 0, "\(bought.text)")
+        #expect(bought.answer["offerType"] as? Int == 2 && bought.answer["price"] as? Int == 1990, "\(bought.text)")
+        #expect(try world.sandbox.run("auto-renew", "market.pro.monthly", "off", "--account", "hana-id").status == 0)
+        #expect(try world.sandbox.run("advance", "40d").status == 0)
+        // ivan on hana's App Store account asks the server with his own token: its history of ivan allows the
+        // free week, and the JWS names a transaction of the account.
+        let intro = try world.market("hana-id", user: "ivan", ["buy", "market.pro.monthly", "--intro-eligibility"],
+                                     backend: false, tokens: true)
+        #expect(intro.status == 0 && intro.answer["offerType"] as? Int == 1, "\(intro.text)")
+        // A device whose App Store account has no transaction cannot name one: the server refuses, nothing is bought.
+        let none = try world.market("jon-id", user: "jon", ["buy", "market.pro.monthly", "--intro-eligibility"],
+                                    backend: false, tokens: true)
+        #expect(none.status == 1 && none.text.contains("transactionId"), "\(none.text)")
     }
 
     @Test func withoutTheAppBackendOrAPolicyForTokensTheServerSignsNothing() throws {

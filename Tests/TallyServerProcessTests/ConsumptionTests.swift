@@ -56,8 +56,14 @@ extension ServerProcessTests {
             #expect(body?["customerConsented"] as? Bool == true && body?["sampleContentProvided"] as? Bool == false)
 
             let sentLine = "tally_consumption_answers_total{status=\"sent\"} 1"
-            let before = try await fixture.client.send("GET", "/metrics", key: fixture.keys.secretKey)
-            #expect(String(decoding: before.body, as: UTF8.self).contains(sentLine))
+            // The server counts the answer once Apple's 202 is back, a moment after the sandbox has it.
+            var counted = false
+            for _ in 0..<100 where !counted {
+                let metrics = try await fixture.client.send("GET", "/metrics", key: fixture.keys.secretKey)
+                counted = String(decoding: metrics.body, as: UTF8.self).contains(sentLine)
+                if !counted { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(counted, "the sent answer was never counted in /metrics")
             // The answer is durable: a restarted server, which answers what is open at start, sends nothing.
             try fixture.server.killNow()
             try fixture.restart()

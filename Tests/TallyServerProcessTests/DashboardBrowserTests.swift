@@ -100,6 +100,24 @@ extension ServerProcessTests {
             }
         }
 
+        /// The Offers page against a server seeded with transactions bought with offers (one offer id is markup).
+        @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
+        func theOffersPageListsRedemptionsAndTotalsAsText() async throws {
+            try #require(BrowserTools.missing == nil, "CI=true: \(BrowserTools.missing ?? "")")
+            let fixture = try ServerFixture()
+            _ = try await DashboardOffers.seed(fixture)
+            let screenshots = BrowserTools.screenshots.appendingPathComponent("offers")
+            try? FileManager.default.removeItem(at: screenshots)
+            let (status, text) = try BrowserTools.runScript("dashboard_offers_browser.py", [
+                fixture.client.base, fixture.keys.dashboardKey, screenshots.path, DashboardOffers.markup,
+            ])
+            #expect(status == 0, "the offers page checks failed:\n\(text)")
+            for name in ["offers", "offers-older"] {
+                #expect(FileManager.default.fileExists(atPath: screenshots.appendingPathComponent(name + ".png").path),
+                        "screenshot \(name).png")
+            }
+        }
+
         /// The Offerings page against a server seeded from the Market's `offerings.json`.
         @Test(.enabled(if: BrowserTools.shouldRun, "needs chromium, chromium-driver and selenium"))
         func theOfferingsPageListsEditsAndRollsBackTheDocument() async throws {

@@ -10,8 +10,10 @@ extension ServerProcessTests {
 
         /// A server whose catalog gives `market.pro.monthly` the promotional offers `winback_50`, `loyal_30` and
         /// `lapsed_20`, with `offers.promotional` listing `winback_50` and `lapsed_20` (`onlyLapsed`); `configured: false` leaves out `appStoreServerAPI`.
-        /// `postgres`: on a new database of the cluster (`store.kind: "postgres"`) instead of SQLite.
-        private static func server(configured: Bool = true, postgres: PostgresCluster? = nil) throws
+        /// `postgres`: on a new database of the cluster (`store.kind: "postgres"`) instead of SQLite. `customerTokens`:
+        /// customer tokens checked with a new HS256 secret (`customers.tokenKeys`), `winback_50` and `once_10` listed
+        /// with `customerToken: true`, and `offers.introductoryEligibility.customerToken` on.
+        static func server(configured: Bool = true, postgres: PostgresCluster? = nil, customerTokens: Bool = false) throws
             -> (ServerFixture, keyPath: String)
         {
             var options = ServerOptions()
@@ -35,10 +37,21 @@ extension ServerProcessTests {
             groups[0]["subscriptions"] = subscriptions
             storeKit["subscriptionGroups"] = groups
             try JSONSerialization.data(withJSONObject: storeKit).write(to: storeKitURL)
+            let secret = fixture.directory.appendingPathComponent("customer-token.secret")
+            if customerTokens {
+                let made = try runCommand(TestPaths.tally.path, ["serve", "customer-token", "--new-secret", secret.path])
+                guard made.status == 0 else { throw HarnessError("customer-token --new-secret: \(made.output)") }
+            }
             try fixture.reconfigure { document in
-                document["offers"] = ["promotional": [["offerIdentifier": "winback_50"],
-                                                      ["offerIdentifier": "lapsed_20", "onlyLapsed": true] as [String: Any],
-                                                      ["offerIdentifier": "once_10", "perCustomer": 1] as [String: Any]]]
+                var offers: [String: Any] = ["promotional": [
+                    ["offerIdentifier": "winback_50", "customerToken": customerTokens] as [String: Any],
+                    ["offerIdentifier": "lapsed_20", "onlyLapsed": true] as [String: Any],
+                    ["offerIdentifier": "once_10", "perCustomer": 1, "customerToken": customerTokens] as [String: Any]]]
+                if customerTokens {
+                    offers["introductoryEligibility"] = ["customerToken": true]
+                    document["customers"] = ["tokenKeys": [["alg": "HS256", "secretFile": secret.lastPathComponent]]]
+                }
+                document["offers"] = offers
                 if configured {
                     document["appStoreServerAPI"] = ["issuerId": issuerId, "keyId": keyId, "privateKey": keyPath,
                                                      "environment": "Sandbox"]
@@ -47,15 +60,16 @@ extension ServerProcessTests {
             return (fixture, keyPath)
         }
 
-        private static func post(_ fixture: ServerFixture, _ path: String, _ body: [String: Any], key: String? = nil)
-            async throws -> HTTPReply
+        static func post(_ fixture: ServerFixture, _ path: String, _ body: [String: Any], key: String? = nil,
+                         customerToken: String? = nil) async throws -> HTTPReply
         {
             try await fixture.client.send("POST", path, key: key ?? fixture.keys.secretKey,
-                                          body: try JSONSerialization.data(withJSONObject: body))
+                                          body: try JSONSerialization.data(withJSONObject: body),
+                                          headers: customerToken.map { ["Tally-Customer-Token": $0] } ?? [:])
         }
 
         /// Runs the verifier on `reply`'s body; its exit status and output.
-        private static func verify(_ fixture: ServerFixture, _ mode: String, _ arguments: [String], _ reply: HTTPReply)
+        static func verify(_ fixture: ServerFixture, _ mode: String, _ arguments: [String], _ reply: HTTPReply)
             throws -> (status: Int32, output: String)
         {
             let answer = fixture.directory.appendingPathComponent("answer-\(UUID().uuidString).json")

@@ -96,11 +96,19 @@ enum APITarget {
             return require(false, "\(where_): 200 for a path no route has")
         }
         require(match.route.allowedMethods.contains(request.method), "\(where_): 200 for the wrong method")
+        if match.route == .openAPI {
+            // The bundled description: YAML, not JSON.
+            return require(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/yaml" }
+                           && response.body.starts(with: Array("openapi: 3.1".utf8)), "\(where_): not the OpenAPI YAML")
+        }
         if match.route == .metrics || match.route == .dashboardFile { return }  // text, HTML, CSS, JavaScript
         guard let object = jsonObject(response.body) else { return require(false, "\(where_): the body is not JSON") }
         guard let role = match.route.role else { return }
         let token = request.bearerToken
-        require(token == FuzzServer.secretKey || (role == .public && token == FuzzServer.publicKey),
+        // The offer routes answer the public key only with a customer token (docs/server.md, *Offers*).
+        let tokenStandsIn = match.route.takesCustomerToken && token == FuzzServer.publicKey
+            && request.header(CustomerTokenCheck.headerName) != nil
+        require(token == FuzzServer.secretKey || (role == .public && token == FuzzServer.publicKey) || tokenStandsIn,
                 "\(where_): answered without the \(role) key")
         if match.route == .attributes, request.method != "POST" {
             require(token == FuzzServer.secretKey, "\(where_): attributes read without the secret key")

@@ -37,6 +37,13 @@ extension PostgresCoding {
         ]
     }
 
+    /// The offer columns of a transaction row (schema migration 13), in this order: `offer_identifier`,
+    /// `offer_discount_type`, `environment`.
+    static func offerValues(of transaction: StoreTransaction) -> [PostgresValue] {
+        [.optionalBytes(transaction.offerIdentifier), transaction.offerDiscountType.map { .text($0.rawValue) } ?? .null,
+         transaction.environment.map { .text($0.rawValue) } ?? .null]
+    }
+
     /// The dashboard's columns of a renewal info row (schema migration 3): `in_billing_retry`, `grace_expires_ms`.
     static func dashboardValues(of info: RenewalInfo) -> [PostgresValue] {
         [.bool(info.isInBillingRetryPeriod == true), info.gracePeriodExpiresDate.map { .integer($0.millisecondsSince1970) } ?? .null]

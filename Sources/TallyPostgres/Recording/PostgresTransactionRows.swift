@@ -142,9 +142,10 @@ struct PostgresTransactionRows: TransactionRows {
         let rows = try connection.query("""
             INSERT INTO transactions (transaction_id, original_transaction_id, app_user_id, app_account_token, source,
                 payload, signed_transaction, signed_date_ms, revoked, product_type, consumable, updated_at,
-                product_id, purchase_ms, expires_ms, revocation_ms, price, currency, offer_type, is_upgraded)
+                product_id, purchase_ms, expires_ms, revocation_ms, price, currency, offer_type, is_upgraded,
+                offer_identifier, offer_discount_type, environment)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint, $9::boolean, $10, $11::boolean, $12::bigint,
-                $13, $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18, $19::integer, $20::boolean)
+                $13, $14::bigint, $15::bigint, $16::bigint, $17::bigint, $18, $19::integer, $20::boolean, $21, $22, $23)
             ON CONFLICT (transaction_id) DO UPDATE SET original_transaction_id = EXCLUDED.original_transaction_id,
                 app_user_id = EXCLUDED.app_user_id, app_account_token = EXCLUDED.app_account_token,
                 source = EXCLUDED.source, payload = EXCLUDED.payload, signed_transaction = EXCLUDED.signed_transaction,
@@ -153,6 +154,8 @@ struct PostgresTransactionRows: TransactionRows {
                 product_id = EXCLUDED.product_id, purchase_ms = EXCLUDED.purchase_ms, expires_ms = EXCLUDED.expires_ms,
                 revocation_ms = EXCLUDED.revocation_ms, price = EXCLUDED.price, currency = EXCLUDED.currency,
                 offer_type = EXCLUDED.offer_type, is_upgraded = EXCLUDED.is_upgraded,
+                offer_identifier = EXCLUDED.offer_identifier, offer_discount_type = EXCLUDED.offer_discount_type,
+                environment = EXCLUDED.environment,
                 superseded_from_ms = \(SupersessionColumn.notSuperseded), superseded_by = NULL
             WHERE coalesce(EXCLUDED.signed_date_ms, -9223372036854775808) > coalesce(transactions.signed_date_ms, -9223372036854775808)
                OR (coalesce(EXCLUDED.signed_date_ms, -9223372036854775808) = coalesce(transactions.signed_date_ms, -9223372036854775808)
@@ -164,7 +167,7 @@ struct PostgresTransactionRows: TransactionRows {
                 .optionalBytes(item.stored.signedTransaction),
                 transaction.signedDate.map { .integer($0.millisecondsSince1970) } ?? .null, .bool(transaction.isRevoked),
                 .text(transaction.type.rawValue), .bool(transaction.type == .consumable), .integer(date.millisecondsSince1970),
-            ] + PostgresCoding.dashboardValues(of: transaction))
+            ] + PostgresCoding.dashboardValues(of: transaction) + PostgresCoding.offerValues(of: transaction))
         return rows.count == 1 ? rows.bool(0, 0) : nil
     }
 }

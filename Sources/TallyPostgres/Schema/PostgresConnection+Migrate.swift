@@ -29,6 +29,7 @@ extension PostgresConnection {
                 }
                 try executeScript(PostgresSchema.migrations[version])
                 if version + 1 == PostgresSchema.dashboardColumnsVersion { try fillDashboardColumns() }
+                if version + 1 == PostgresSchema.offerColumnsVersion { try fillOfferColumns() }
                 try query("UPDATE tally_schema SET version = $1::integer", [.integer(Int64(version + 1))])
                 try execute("COMMIT")
             } catch {

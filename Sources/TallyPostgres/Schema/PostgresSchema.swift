@@ -233,10 +233,28 @@ enum PostgresSchema {
             PRIMARY KEY (app_user_id, offer_identifier)
         );
         """,
+        // 13: the dashboard's offers (the SQLite store's fifteenth migration): the offer's identifier, its discount
+        // type and the environment as plain columns written beside the payload by every transaction write, filled
+        // here for the stored transactions bought with an offer (the only rows they are read from; payloads holding
+        // `\u0000` by ``PostgresConnection/fillOfferColumns()``), and a partial index of those rows.
+        """
+        ALTER TABLE transactions ADD COLUMN IF NOT EXISTS offer_identifier bytea,
+            ADD COLUMN IF NOT EXISTS offer_discount_type text, ADD COLUMN IF NOT EXISTS environment text;
+        UPDATE transactions SET offer_identifier = convert_to(p.j ->> 'offerIdentifier', 'UTF8'),
+            offer_discount_type = p.j ->> 'offerDiscountType', environment = p.j ->> 'environment'
+        FROM (SELECT transaction_id AS id, payload::json AS j FROM transactions
+              WHERE offer_type IS NOT NULL AND strpos(payload, '\\u0000') = 0) AS p
+        WHERE transactions.transaction_id = p.id;
+        CREATE INDEX IF NOT EXISTS transactions_by_offer ON transactions(purchase_ms, transaction_id)
+            INCLUDE (offer_type, offer_identifier) WHERE offer_type IS NOT NULL;
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).
     static let dashboardColumnsVersion = 3
+
+    /// The migration that adds the offer columns (filled for `\u0000` payloads by Swift code after its script).
+    static let offerColumnsVersion = 13
 
     /// The schema version this code writes.
     static var currentVersion: Int { migrations.count }

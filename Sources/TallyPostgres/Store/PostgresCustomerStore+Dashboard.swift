@@ -150,7 +150,7 @@ extension PostgresCustomerStore: DashboardStore {
     }
 
     /// Runs `body` in one read-only REPEATABLE READ transaction (one snapshot for all its statements).
-    private func snapshot<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T)
+    func snapshot<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T)
         throws(CustomerStoreError) -> T
     {
         try read(what) { (connection) throws(PostgresError) -> T in

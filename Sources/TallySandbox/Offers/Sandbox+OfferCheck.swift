@@ -43,6 +43,9 @@ extension Sandbox {
             return .offer(found)
         case .winBack(let offerId):
             let found = try catalogOffer(offerId, in: subscription.winBackOffers, kind: "win-back", of: product)
+            guard found.isEligible != false else {
+                throw SandboxError(.ineligibleForOffer, "the .storekit file marks win-back offer '\(offerId)' isEligible false: the test customer may not have it")
+            }
             guard state(account: account).hasLapsed(groupId: subscription.groupId) else {
                 throw SandboxError(.ineligibleForOffer, "win-back offer '\(offerId)' is only for customers who lapsed in group '\(subscription.groupId)': account '\(account)' has not")
             }
@@ -71,7 +74,8 @@ extension Sandbox {
         guard state(account: account).hasLapsed(groupId: groupId) else { return [] }
         let redeemed = accounts[account]?.redeemedWinBackOffers ?? []
         return catalog.products.filter { $0.subscription?.groupId == groupId }
-            .flatMap { $0.subscription?.winBackOffers ?? [] }.compactMap(\.id).filter { !redeemed.contains($0) }
+            .flatMap { $0.subscription?.winBackOffers ?? [] }.filter { $0.isEligible != false }
+            .compactMap(\.id).filter { !redeemed.contains($0) }
     }
 
     /// Whether the account's next purchase in group `groupId` gets the introductory offer (once per group).

@@ -53,6 +53,12 @@ extension Sandbox {
               let offer = product.product.subscription?.offerCodes.first(where: { $0.id == entry.offerId }) else {
             throw SandboxError(.invalidOfferIdentifier, "the offer '\(entry.offerId)' of code \(entry.code) is no longer in the catalog")
         }
+        if let classes = offer.eligibility, let group = product.product.subscription?.groupId {
+            let customer = customerClass(account: account, group: group)
+            guard classes.contains(customer) else {
+                throw SandboxError(.ineligibleForOffer, "offer code \(entry.code) is for \(classes.map(\.rawValue).sorted().joined(separator: ", ")) customers (eligibility of '\(entry.offerId)'); account '\(account)' is \(customer.rawValue) in the group")
+            }
+        }
         guard canMakePayments(account: account) else {
             throw SandboxError(.purchaseNotAllowed, "account '\(account)' may not make purchases: parental controls are on")
         }
@@ -67,5 +73,12 @@ extension Sandbox {
                                              grant: .offer(offer))
         if isNew { deliverToAllDevices(transaction.transactionId, account: account) }
         return transaction
+    }
+
+    /// Whether the account is new to group `group` (never subscribed), an existing subscriber (in force or in
+    /// billing retry) or expired (lapsed), the classes of an offer code's `eligibility`.
+    func customerClass(account: String, group: String) -> SubscriptionOffer.CustomerClass {
+        guard accounts[account]?.chains[group] != nil else { return .new }
+        return state(account: account).hasLapsed(groupId: group) ? .expired : .existing
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyHTTP
 
 /// An error answer: `{"error":{"code":…,"message":…}}` with the status and codes of docs/server.md.

@@ -9,14 +9,18 @@ extension EntitlementAPI {
     /// path is unchanged), nor is anything before a known key was sent, nor the alias route's own customer.
     func resolvingAlias(_ match: RouteMatch, _ request: HTTPRequest) throws(APIError) -> RouteMatch {
         guard match.route.isCustomerScoped, match.route != .aliases, AnonymousCustomerId.isAnonymous(match.appUserId),
-              let key = KeyRing.bearerToken(request.header("authorization")), keys.entry(forKey: key) != nil
-        else { return match }
-        let appUserId = match.appUserId
-        guard let target = try storeCall({ () throws(CustomerStoreError) in try store.customerId(aliasedBy: appUserId) })
+              let key = KeyRing.bearerToken(request.header("authorization")), keys.entry(forKey: key) != nil,
+              let target = try aliasTarget(of: match.appUserId)
         else { return match }
         var resolved = match
         resolved.appUserId = target
         return resolved
+    }
+
+    /// The customer an anonymous id is an alias of; nil for an id that is not anonymous or not aliased.
+    func aliasTarget(of appUserId: String) throws(APIError) -> String? {
+        guard AnonymousCustomerId.isAnonymous(appUserId) else { return nil }
+        return try storeCall { () throws(CustomerStoreError) in try store.customerId(aliasedBy: appUserId) }
     }
 
     /// `POST /v1/customers/{appUserId}/aliases` `{"alias":"$tally:anon:…"}`: makes the anonymous id a second id of

@@ -84,7 +84,7 @@ extension EntitlementAPI {
             return kept(body, of: record, state: state, fingerprint: fingerprint, at: date)
         }, restate: { body, nets in
             let (balances, debts) = CustomerState.balancesAndDebts(nets: nets, currencies: currencies)
-            return CustomerJSON.replacingNets(in: body, balances: balances, debts: debts)
+            return CustomerDocument.replacingNets(in: body, balances: balances, debts: debts)
         })
     }
 
@@ -103,7 +103,7 @@ extension EntitlementAPI {
         -> (body: [UInt8], state: CustomerState)
     {
         let state = CustomerState(rules: rules, history: record.purchaseHistory, nets: record.nets, at: now)
-        return (CustomerJSON.encode(appUserId: record.appUserId, state: state), state)
+        return (CustomerDocument.encode(appUserId: record.appUserId, state: state), state)
     }
 
     /// Runs a store call; a store failure is 503 `unavailable`.

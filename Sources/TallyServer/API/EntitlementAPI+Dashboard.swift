@@ -123,27 +123,20 @@ extension EntitlementAPI {
         case "false": filter.refunded = false
         default: throw .invalidRequest("refunded must be true or false")
         }
-        let limit = try dashboardLimit(request)
-        let before = try dashboardCursor(request, .transactions)
-        let store = try dashboardStore
-        let fetched = try storeCall { () throws(CustomerStoreError) in
-            try store.latestTransactions(filter, before: before, limit: limit + 1)
+        let (fetched, limit) = try dashboardPage(request, .transactions) { (store, before, limit) throws(CustomerStoreError) in
+            try store.latestTransactions(filter, before: before, limit: limit)
         }
         let rows = fetched.prefix(limit)
         return Self.dashboardJSON(JSONWriter.object { writer in
             writer.field("nextCursor", fetched.count > limit ? rows.last?.position.cursor(.transactions) : nil)
             writer.objects("transactions", Array(rows)) { writer, row in
-                writer.field("appUserId", row.appUserId)
-                writer.field("transactionId", row.transactionId)
-                writer.field("originalTransactionId", row.originalTransactionId)
-                writer.field("productId", row.productId)
+                writer.transactionIds(row.appUserId, row.transactionId, row.originalTransactionId, row.productId)
                 writer.field("type", row.type)
                 writer.field("purchaseDate", row.purchaseDate)
                 writer.field("expiresDate", row.expiresDate)
                 writer.field("revocationDate", row.revocationDate)
                 writer.field("refunded", row.revocationDate != nil)
-                writer.key("price")
-                if let price = row.price { writer.decimal(Decimal(price) / 1000) } else { writer.null() }
+                writer.milliunits("price", row.price)
                 writer.field("currency", row.currency)
                 writer.key("offerType")
                 if let offer = row.offerType { writer.integer(offer) } else { writer.null() }
@@ -153,11 +146,8 @@ extension EntitlementAPI {
 
     /// `GET /v1/dashboard/notifications?cursor=&limit=`: newest received first, one page.
     func dashboardNotifications(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let limit = try dashboardLimit(request)
-        let before = try dashboardCursor(request, .notifications)
-        let store = try dashboardStore
-        let fetched = try storeCall { () throws(CustomerStoreError) in
-            try store.latestNotifications(before: before, limit: limit + 1)
+        let (fetched, limit) = try dashboardPage(request, .notifications) { (store, before, limit) throws(CustomerStoreError) in
+            try store.latestNotifications(before: before, limit: limit)
         }
         let rows = fetched.prefix(limit)
         let now = clock.now()
@@ -173,6 +163,33 @@ extension EntitlementAPI {
                 writer.field("originalTransactionId", row.originalTransactionId)
                 writer.field("result", row.result)
                 writer.field("anomaly", row.anomaly(at: now))
+            }
+        })
+    }
+
+    /// `GET /v1/dashboard/offers?cursor=&limit=`: the transactions bought with an offer, newest purchase first, one
+    /// page, and every offer's count of redemptions (by type, then identifier: none first, then as bytes).
+    func dashboardOffers(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let (fetched, limit) = try dashboardPage(request, .offers) { (store, before, limit) throws(CustomerStoreError) in
+            try store.offerRedemptions(before: before, limit: limit)
+        }
+        let rows = fetched.redemptions.prefix(limit)
+        return Self.dashboardJSON(JSONWriter.object { writer in
+            writer.field("nextCursor", fetched.redemptions.count > limit ? rows.last?.position.cursor(.offers) : nil)
+            writer.objects("redemptions", Array(rows)) { writer, row in
+                writer.transactionIds(row.appUserId, row.transactionId, row.originalTransactionId, row.productId)
+                writer.field("offerType", row.offerType)
+                writer.field("offerIdentifier", row.offerIdentifier)
+                writer.field("offerDiscountType", row.offerDiscountType)
+                writer.milliunits("price", row.price)
+                writer.field("currency", row.currency)
+                writer.field("purchaseDate", row.purchaseDate)
+                writer.field("environment", row.environment)
+            }
+            writer.objects("totals", DashboardOfferTotal.ordered(fetched.totals)) { writer, total in
+                writer.field("offerType", total.offerType)
+                writer.field("offerIdentifier", total.offerIdentifier)
+                writer.field("count", total.count)
             }
         })
     }
@@ -201,6 +218,18 @@ extension EntitlementAPI {
         })
     }
 
+    /// What a list route reads for one page: `limit` and `cursor` (a `nextCursor` of `list`) from the request;
+    /// `fetch` is asked for one row more than `limit` after the cursor's position, so a fuller answer means a next page.
+    private func dashboardPage<Answer>(
+        _ request: HTTPRequest, _ list: DashboardListPosition.List,
+        _ fetch: (any DashboardStore, DashboardListPosition?, Int) throws(CustomerStoreError) -> Answer
+    ) throws(APIError) -> (answer: Answer, limit: Int) {
+        let limit = try dashboardLimit(request)
+        let before = try dashboardCursor(request, list)
+        let store = try dashboardStore
+        return (try storeCall { () throws(CustomerStoreError) in try fetch(store, before, limit + 1) }, limit)
+    }
+
     /// The position a `cursor` names (a `nextCursor` this server issued for `list`); nil when none is given.
     private func dashboardCursor(_ request: HTTPRequest, _ list: DashboardListPosition.List) throws(APIError)
         -> DashboardListPosition?
@@ -218,5 +247,16 @@ extension EntitlementAPI {
             throw .invalidRequest("limit must be a whole number from 1 to \(Self.maximumDashboardLimit)")
         }
         return value
+    }
+}
+
+extension JSONWriter {
+    /// The members every transaction row of the dashboard's lists starts with: its owner now and Apple's ids.
+    mutating func transactionIds(_ appUserId: String, _ transactionId: String, _ originalTransactionId: String,
+                                 _ productId: String) {
+        field("appUserId", appUserId)
+        field("transactionId", transactionId)
+        field("originalTransactionId", originalTransactionId)
+        field("productId", productId)
     }
 }

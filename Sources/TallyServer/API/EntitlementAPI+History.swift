@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 import TallyHTTP
 
 extension EntitlementAPI {

@@ -6,7 +6,9 @@ import TallyHTTP
 extension EntitlementAPI {
     /// `POST /v1/offers/promotional/signature` (secret key): the V1 signature and the V2 JWS of a promotional offer
     /// that `offers.promotional` lists, for an auto-renewable product of the catalog whose promotional offers hold it.
-    func promotionalOfferSignature(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    /// `byPublicKey`: only an offer listed with `customerToken`, for the customer the request's token speaks for
+    /// (``tokenCustomer(_:_:)``); any other offer is 403 `forbidden`, as the route is to a public key.
+    func promotionalOfferSignature(_ request: HTTPRequest, byPublicKey: Bool) throws(APIError) -> HTTPResponse {
         let body = try bodyObject(request)
         let productId = try requiredString(body, "productId")
         let offerIdentifier = try requiredString(body, "offerIdentifier")
@@ -18,6 +20,11 @@ extension EntitlementAPI {
             return canonical
         }
         let transactionId = try optionalString(body, "transactionId")
+        var speaker: String?
+        if byPublicKey {
+            guard configuration.offers.promotionalPolicy(offerIdentifier)?.customerToken == true else { throw .forbidden }
+            speaker = try tokenCustomer(request, body)
+        }
         let signatures = try offerSignatures()
         let subscription = try autoRenewable(productId)
         guard subscription.promotionalOffers.contains(where: { $0.id.map { $0.hasSameBytes(as: offerIdentifier) } ?? false })
@@ -27,7 +34,10 @@ extension EntitlementAPI {
         }
         let now = clock.now()
         if policy.needsCustomer {
-            let appUserId = try customerId(body, required: "offers.promotional limits who gets '\(offerIdentifier)'")
+            let appUserId: String
+            if let speaker { appUserId = speaker } else {
+                appUserId = try customerId(body, required: "offers.promotional limits who gets '\(offerIdentifier)'")
+            }
             if policy.onlyLapsed, try !customerState(appUserId, now: now).state.hasLapsed(groupId: subscription.groupId) {
                 throw .offerNotEligible("'\(offerIdentifier)' is only for customers who lapsed in the group of '\(productId)'")
             }
@@ -63,10 +73,12 @@ extension EntitlementAPI {
     /// customer `appUserId` and an auto-renewable product, allowing the offer when the customer's stored history
     /// has used none in the product's group (``CustomerState/isEligibleForIntroductoryOffer(groupId:)``).
     /// `transactionId` defaults to the customer's first stored transaction in the group, else any of theirs.
-    func introductoryOfferEligibility(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    /// `byPublicKey` (with `offers.introductoryEligibility.customerToken`): only for the customer the request's token
+    /// speaks for (``tokenCustomer(_:_:)``).
+    func introductoryOfferEligibility(_ request: HTTPRequest, byPublicKey: Bool) throws(APIError) -> HTTPResponse {
         let body = try bodyObject(request)
         let productId = try requiredString(body, "productId")
-        let appUserId = try customerId(body, required: nil)
+        let appUserId = try byPublicKey ? tokenCustomer(request, body) : customerId(body, required: nil)
         if let token = try optionalString(body, "appAccountToken"), AccountToken.canonical(token) == nil {
             throw .invalidRequest("the field \"appAccountToken\" must be a UUID")
         }
@@ -95,6 +107,30 @@ extension EntitlementAPI {
         })
         response.headers.append(Self.noStore)
         return response
+    }
+
+    /// Whether a public key may call the offer route `route` at all: some promotional offer is listed with
+    /// `customerToken`, or `offers.introductoryEligibility.customerToken` is on. Else it is 403 `forbidden` before
+    /// its body is read, as for every secret route.
+    func offersTakeCustomerTokens(on route: Route) -> Bool {
+        switch route {
+        case .promotionalOfferSignature: configuration.offers.promotional.contains { $0.customerToken }
+        case .introductoryOfferEligibility: configuration.offers.eligibilityByCustomerToken
+        default: false
+        }
+    }
+
+    /// For a public-key call: the body's `appUserId`, once the request's `Tally-Customer-Token` speaks for it
+    /// (``CustomerTokenCheck``, ids as bytes; an anonymous id that is an alias for its customer, as on the customer
+    /// routes). 401 `customer_token_required` without a token (an anonymous id too: the offers are limited per
+    /// customer, and anyone can make new anonymous ids), 400 without `appUserId`, 401 `invalid_customer_token`,
+    /// 403 `customer_token_mismatch`.
+    private func tokenCustomer(_ request: HTTPRequest, _ body: [String: JSONTree]) throws(APIError) -> String {
+        guard request.header(CustomerTokenCheck.headerName) != nil else { throw .customerTokenRequired }
+        let appUserId = try customerId(body, required: "a customer token speaks for the customer named here")
+        let speaker = try aliasTarget(of: appUserId) ?? appUserId
+        if let refusal = customerTokens.refusal(request, appUserId: speaker, required: true) { throw refusal }
+        return appUserId
     }
 
     /// The body's `appUserId` (400 when missing, with `reason` saying why it is needed, or over the length limit).

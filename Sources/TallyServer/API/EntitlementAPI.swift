@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyCrypto
 import TallyHTTP
+import TallyServices
 
 /// The `/v1` API of docs/server.md as a plain function from request to response: routing, keys, rate
 /// limits, verification, the store and the state cache. ``EntitlementServer`` puts it behind HTTP; tests
@@ -28,6 +29,8 @@ public final class EntitlementAPI: Sendable {
     let reconciles: ReconcileGate
     /// The dashboard's static files.
     let dashboardFiles: DashboardFiles
+    /// `GET /v1/openapi.yaml`'s file.
+    let openAPIDocument = OpenAPIDocument()
     /// Whether writes work, for `/readyz`.
     let readiness = Readiness()
     /// Where problems the operator must see go (a failing store); the client gets only a 503.
@@ -36,7 +39,7 @@ public final class EntitlementAPI: Sendable {
     /// Never the raw path: an `appUserId` may be personal data.
     let accessLog: (@Sendable (String) -> Void)?
     /// Signalled when a `CONSUMPTION_REQUEST` is stored, so ``ConsumptionResponder`` answers it at once.
-    let consumptionRequestArrived = DispatchSemaphore(value: 0)
+    let consumptionRequestArrived = Wakeup()
     /// How long a cached state may be served at most, in seconds, by default (SQLite's `store.cacheSeconds`).
     static let maximumCacheAge: TimeInterval = 300
 
@@ -73,9 +76,11 @@ public final class EntitlementAPI: Sendable {
         { [self] request in handle(request) }
     }
 
-    /// What the operator should know about the dashboard's files (missing files, no Chart.js); empty when all is there.
+    /// What the operator should know about the bundled files (the dashboard's missing, no Chart.js, no OpenAPI
+    /// description); empty when all is there.
     var dashboardProblems: [String] {
         var problems = dashboardFiles.problem.map { ["dashboard: \($0)"] } ?? []
+        if let problem = openAPIDocument.problem { problems.append(problem) }
         if !dashboardFiles.hasChartJS {
             problems.append("dashboard: Chart.js not found at \(configuration.dashboard.chartJSPath) (Debian: "
                 + "libjs-chart.js; dashboard.chartJS); the dashboard shows its numbers as tables")
@@ -114,8 +119,9 @@ public final class EntitlementAPI: Sendable {
         var response: HTTPResponse
         do {
             let match = try resolvingAlias(match, request)  // an aliased anonymous id answers for its customer
-            if match.route.role != nil { try authorize(request, route: match.route, appUserId: match.appUserId) }
-            response = try perform(match, request)
+            let caller = match.route.role == nil ? nil
+                : try authorize(request, route: match.route, appUserId: match.appUserId)
+            response = try perform(match, request, caller: caller)
         } catch {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
             response = error.response
@@ -132,7 +138,7 @@ public final class EntitlementAPI: Sendable {
     /// What every customer-scoped answer carries: no shared or private cache may keep it.
     static let noStore = HTTPResponse.Field("Cache-Control", "no-store")
 
-    private func perform(_ match: RouteMatch, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private func perform(_ match: RouteMatch, _ request: HTTPRequest, caller: KeyRole?) throws(APIError) -> HTTPResponse {
         switch match.route {
         case .healthz: return APIResponse.json(Array(#"{"status":"ok"}"#.utf8))
         case .readyz: return readyz()
@@ -156,20 +162,23 @@ public final class EntitlementAPI: Sendable {
         case .dashboardNotifications: return try dashboardNotifications(request)
         case .dashboardCatalog: return dashboardCatalog()
         case .dashboardIdentity: return try dashboardIdentity(request)
+        case .dashboardOffers: return try dashboardOffers(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
+        case .openAPI: return openAPIDocument.response
         case .offerings: return try getOfferings(request)
         case .offeringsUpdate: return try putOfferings(request)
         case .offeringsDocument: return try offeringsDocument(request)
         case .offeringsHistory: return try offeringsHistory(request)
         case .offeringsRollback: return try rollBackOfferings(request)
-        case .promotionalOfferSignature: return try promotionalOfferSignature(request)
-        case .introductoryOfferEligibility: return try introductoryOfferEligibility(request)
+        case .promotionalOfferSignature: return try promotionalOfferSignature(request, byPublicKey: caller == .public)
+        case .introductoryOfferEligibility: return try introductoryOfferEligibility(request, byPublicKey: caller == .public)
         }
     }
 
-    /// Checks the bearer key, its rate (the buckets ``RateCharge`` picks) and its role (``Route/admits(_:)``).
+    /// Checks the bearer key, its rate (the buckets ``RateCharge`` picks) and its role (``Route/admits(_:)``, or a
+    /// public key on an offer route that `offers` lets take a customer token); the key's role.
     /// Requests with no key or an unknown key are counted per client network.
-    private func authorize(_ request: HTTPRequest, route: Route, appUserId: String) throws(APIError) {
+    private func authorize(_ request: HTTPRequest, route: Route, appUserId: String) throws(APIError) -> KeyRole {
         let limits = configuration.limits
         guard let token = KeyRing.bearerToken(request.header("authorization")),
               let entry = keys.entry(forKey: token) else {
@@ -184,8 +193,9 @@ public final class EntitlementAPI: Sendable {
         let verified = scoped && refusal == nil && request.header(CustomerTokenCheck.headerName) != nil
         try charge(.key(entry, appUserId: appUserId, from: request.clientNetwork, customerVerified: verified,
                         limits: limits))
-        if !route.admits(entry.role) { throw .forbidden }
+        if !route.admits(entry.role), !(entry.role == .public && offersTakeCustomerTokens(on: route)) { throw .forbidden }
         if let refusal { throw refusal }
+        return entry.role
     }
 
     /// Takes a token from each of the charge's buckets, or throws 429 with the wait when one is empty.

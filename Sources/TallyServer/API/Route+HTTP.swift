@@ -24,7 +24,7 @@ extension Route {
         case .offeringsRollback: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
              .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile,
-             .offerings, .offeringsDocument, .offeringsHistory, .dashboardIdentity: 0
+             .offerings, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .openAPI: 0
         }
     }
 }

@@ -27,6 +27,8 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardCatalog = "/v1/dashboard/catalog"
     /// A customer's aliases and attributes, for the dashboard's customer page.
     case dashboardIdentity = "/v1/dashboard/identity"
+    /// The transactions bought with an offer, with each offer's count.
+    case dashboardOffers = "/v1/dashboard/offers"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
     /// What the app sells: the live offerings document's answer for a placement and customer (docs/server.md, *Offerings*).
@@ -43,6 +45,8 @@ enum Route: String, Sendable, CaseIterable {
     case promotionalOfferSignature = "/v1/offers/promotional/signature"
     /// An introductory offer eligibility JWS from the customer's stored history (docs/server.md, *Offers*).
     case introductoryOfferEligibility = "/v1/offers/introductory/eligibility"
+    /// This API's OpenAPI 3.1 description (docs/openapi.yaml), YAML, no key.
+    case openAPI = "/v1/openapi.yaml"
 
     /// The template: the metrics label and the access log's route.
     var template: String { self == .offeringsUpdate ? Route.offerings.rawValue : rawValue }
@@ -52,7 +56,7 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
-             .offeringsDocument, .offeringsHistory, .dashboardIdentity: "GET"
+             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .openAPI: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
              .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility: "POST"
         case .offeringsUpdate: "PUT"
@@ -78,6 +82,10 @@ enum Route: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a public key may call this secret route with a customer token, when `offers` allows it (the offer
+    /// routes, docs/server.md *Offers*): the handler decides from the body and the policy.
+    var takesCustomerToken: Bool { self == .promotionalOfferSignature || self == .introductoryOfferEligibility }
+
     /// Whether a key of `keyRole` may call the route (a route with no ``role`` takes no key at all).
     func admits(_ keyRole: KeyRole) -> Bool {
         switch keyRole {
@@ -95,8 +103,8 @@ enum Route: String, Sendable, CaseIterable {
         case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback, .promotionalOfferSignature,
              .introductoryOfferEligibility: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity: .dashboard
-        case .healthz, .readyz, .metrics, .dashboardFile: nil
+             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: .dashboard
+        case .healthz, .readyz, .metrics, .dashboardFile, .openAPI: nil
         case .appleNotifications: nil  // the signature is the authentication
         }
     }

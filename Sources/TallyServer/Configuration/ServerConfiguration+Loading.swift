@@ -105,7 +105,7 @@ extension ServerConfiguration {
         let customers = loadCustomers(members["customers"], reader: &reader)
         let signing = loadSigning(members["signing"], reader: &reader)
         let offerings = loadOfferings(members["offerings"], catalog: catalog, app: app, reader: &reader)
-        let offers = loadOffers(members["offers"], reader: &reader)
+        let offers = loadOffers(members["offers"], hasTokenKeys: !customers.tokenKeys.isEmpty, reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,

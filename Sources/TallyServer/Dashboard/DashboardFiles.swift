@@ -82,14 +82,6 @@ struct DashboardFiles: Sendable {
 
     /// The `Web` folder of TallyServer's resource bundle, beside the executable (Linux) or in it (macOS).
     private static func bundledDirectory() -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
-        let candidates = [
-            executable.appendingPathComponent("Tally_TallyServer.resources/Web"),
-            executable.appendingPathComponent("Tally_TallyServer.bundle/Web"),
-            executable.appendingPathComponent("Tally_TallyServer.bundle/Contents/Resources/Web"),
-            Bundle.main.bundleURL.appendingPathComponent("Tally_TallyServer.resources/Web"),
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }?.path
+        ResourceBundle.path(of: "Web/index.html").map { ($0 as NSString).deletingLastPathComponent }
     }
 }

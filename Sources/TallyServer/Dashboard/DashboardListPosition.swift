@@ -2,12 +2,13 @@ import TallyCore
 import TallyCrypto
 
 /// Where a row sits in a dashboard list (newest first): a page goes on after its last row's position.
-/// Transactions: (purchase date in milliseconds, transaction id); notifications: (stored sequence, "").
+/// Transactions and offers: (purchase date in milliseconds, transaction id); notifications: (stored sequence, "").
 public struct DashboardListPosition: Sendable, Hashable {
     /// Which list a position belongs to (a cursor of one list is refused by the other).
     public enum List: String, Sendable {
         case transactions = "t1"
         case notifications = "n1"
+        case offers = "o1"
     }
 
     /// Transactions: the purchase date in milliseconds since 1970; notifications: the stored sequence.

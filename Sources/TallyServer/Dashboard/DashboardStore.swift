@@ -20,6 +20,11 @@ public protocol DashboardStore: Sendable {
     /// The latest stored App Store Server Notifications (newest received first), after `before` when given; at
     /// most `limit`.
     func latestNotifications(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError) -> [DashboardNotification]
+
+    /// The transactions bought with an offer (Apple's `offerType` set; newest purchase first, then the greater
+    /// transaction id, as bytes), after `before` when given, at most `limit`; with the count of every offer's
+    /// redemptions (by `offerType` and `offerIdentifier`, over all of them), in one snapshot.
+    func offerRedemptions(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError) -> DashboardOffers
 }
 
 extension DashboardStore {

@@ -14,7 +14,7 @@ final class OfferingsSnapshot: Sendable {
     let document: OfferingsDocument
     /// The catalog's rules under the document's mapping.
     let rules: CatalogRules
-    /// What a kept encoded state must have been computed with (``CustomerJSON/format`` and ``rules``), hashed.
+    /// What a kept encoded state must have been computed with (``CustomerDocument/format`` and ``rules``), hashed.
     let fingerprint: String
     /// How states are computed, kept and restated under ``rules``.
     let encoding: StateEncoding
@@ -60,7 +60,7 @@ final class OfferingsSnapshot: Sendable {
         self.saved = saved
         self.document = document
         rules = CatalogRules(catalog: catalog, configuration: document.appConfiguration(bundleId: bundleId))
-        fingerprint = Self.hex(ECDSA.sha256(Array((CustomerJSON.format + "\n" + rules.fingerprint).utf8)))
+        fingerprint = Self.hex(ECDSA.sha256(Array((CustomerDocument.format + "\n" + rules.fingerprint).utf8)))
         encoding = EntitlementAPI.stateEncoding(rules: rules, fingerprint: fingerprint)
         offeringsJSON = JSONTree.array(document.offerings.map(OfferingsDocument.tree)).canonicalBytes()
         documentTag = String(Self.hex(ECDSA.sha256(saved?.document ?? document.jsonBytes())).prefix(16))

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyServices
 
 /// The entitlement server: the ``EntitlementAPI`` over a ``CustomerStore`` (`DIR/tally.sqlite` by default),
 /// listening over HTTP from `init` until ``stop()``.
@@ -12,12 +13,10 @@ public final class EntitlementServer: Sendable {
     /// The address it listens on, with the port actually bound (the free one picked for port 0).
     public let address: ListenAddress
     private let http: HTTPServer
-    /// The sandbox clock followed, when `clock.sandboxURL` is configured.
-    private let sandboxClock: SandboxClock?
-    /// The back-fill loop, when `appStoreServerAPI.backfillIntervalSeconds` is set.
-    private let periodicBackfill: PeriodicBackfill?
-    /// The loop answering `CONSUMPTION_REQUEST`s, when `appStoreServerAPI.consumptionInformation` is set.
-    private let consumptionResponder: ConsumptionResponder?
+    /// The background services, started once listening: the sandbox clock followed (`clock.sandboxURL`), the
+    /// back-fill (`appStoreServerAPI.backfillIntervalSeconds`) and the `CONSUMPTION_REQUEST` responder
+    /// (`appStoreServerAPI.consumptionInformation`), each only when configured.
+    private let services: ServiceGroup
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
     /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
@@ -52,12 +51,11 @@ public final class EntitlementServer: Sendable {
         }
         self.store = store
         var clock = clock
+        var services: [any Service] = []
         if let url = configuration.sandboxClockURL {
             let followed = try SandboxClock(sandboxURL: url)
-            sandboxClock = followed
+            services.append(followed)
             clock = followed.serverClock
-        } else {
-            sandboxClock = nil
         }
         do {
             api = try EntitlementAPI(configuration: configuration, store: store, clock: clock, log: log,
@@ -84,12 +82,14 @@ public final class EntitlementServer: Sendable {
             throw .http(error)
         }
         self.address = ListenAddress(host: address.host, port: Int(http.port))
-        periodicBackfill = configuration.appStoreServerAPI?.backfillInterval.map { interval in
-            PeriodicBackfill(api: api, interval: interval, log: log)
+        if let interval = configuration.appStoreServerAPI?.backfillInterval {
+            services.append(PeriodicBackfill.service(api: api, interval: interval, log: log))
         }
-        consumptionResponder = configuration.appStoreServerAPI?.consumption.map { _ in
-            ConsumptionResponder(api: api, log: log)
+        if configuration.appStoreServerAPI?.consumption != nil {
+            services.append(ConsumptionResponder.service(api: api, log: log))
         }
+        self.services = ServiceGroup(services, report: { failure in log("\(failure)") })
+        self.services.start()
     }
 
     /// Every POST runs on the blocking pool: `writeThreads` threads for writes, plus one for each reconciliation
@@ -111,11 +111,10 @@ public final class EntitlementServer: Sendable {
     public var port: Int { address.port }
 
     /// Stops accepting connections, lets the requests in flight finish for at most `limits.shutdownGraceSeconds`,
-    /// then closes every connection. Calling it again does nothing.
+    /// then closes every connection; then stops the background services, waiting for a round under way (a
+    /// back-fill page, a consumption answer) to end. Blocks the calling thread. Calling it again does nothing.
     public func stop() {
         http.stop(gracePeriod: TimeInterval(api.configuration.limits.shutdownGraceSeconds))
-        sandboxClock?.stop()
-        periodicBackfill?.stop()
-        consumptionResponder?.stop()
+        services.stopAndWait()
     }
 }

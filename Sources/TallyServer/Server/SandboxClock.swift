@@ -3,37 +3,34 @@ import Foundation
 import FoundationNetworking
 #endif
 import TallyLocking
+import TallyServices
 
 /// A clock that follows a running `tally sandbox serve` (`GET /tally/v1/clock`), for tests and demos only: the
 /// sandbox may run months ahead of the wall clock, and a renewal it made "next month" should be in force on the
-/// server too. It keeps the sandbox's offset from the wall clock, read at start and again every half second in the
-/// background; production uses the system clock.
-final class SandboxClock: Sendable {
+/// server too. It keeps the sandbox's offset from the wall clock, read at start and, while it runs as a service,
+/// again every half second; production uses the system clock.
+final class SandboxClock: Service {
+    let name = "sandbox clock"
     /// The sandbox's clock endpoint.
     let url: URL
     private let offset = Locked<TimeInterval>(0)
-    private let running = Locked(true)
 
-    /// Reads the sandbox clock once (throws when it cannot), then keeps following it.
+    /// Reads the sandbox clock once (throws when it cannot); ``run()`` keeps following it.
     init(sandboxURL: URL) throws(EntitlementServerError) {
         url = sandboxURL.appendingPathComponent("tally/v1/clock")
         guard let first = Self.read(url) else {
             throw .clock("cannot read the sandbox clock at \(url.absoluteString): is `tally sandbox serve` running?")
         }
         offset.withLock { $0 = first.timeIntervalSinceNow }
-        let thread = Thread { [weak self] in
-            while let self, self.running.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: 0.5)
-                if let now = Self.read(self.url) { self.offset.withLock { $0 = now.timeIntervalSinceNow } }
-            }
-        }
-        thread.start()
     }
 
-    deinit { running.withLock { $0 = false } }
-
-    /// Stops following.
-    func stop() { running.withLock { $0 = false } }
+    /// Reads the sandbox clock every half second until cancelled.
+    func run() async throws {
+        let url = url, offset = offset
+        try await RoundService(name: name, every: 0.5, start: .wait) { _ in
+            if let now = Self.read(url) { offset.withLock { $0 = now.timeIntervalSinceNow } }
+        }.run()
+    }
 
     /// The server clock reading the sandbox's time.
     var serverClock: ServerClock {
@@ -66,9 +63,12 @@ final class SandboxClock: Sendable {
 
 extension ServerClock {
     /// The clock `configuration` asks for: the system clock, or the sandbox's when `clock.sandboxURL` is set
-    /// (for tests and demos); throws when that sandbox cannot be read.
+    /// (for tests and demos; followed until the process exits, for the one-shot commands); throws when that
+    /// sandbox cannot be read.
     public static func configured(for configuration: ServerConfiguration) throws(EntitlementServerError) -> ServerClock {
         guard let url = configuration.sandboxClockURL else { return .system }
-        return try SandboxClock(sandboxURL: url).serverClock
+        let followed = try SandboxClock(sandboxURL: url)
+        ServiceGroup([followed], report: { _ in }).start()  // never stopped: it lives as long as the command
+        return followed.serverClock
     }
 }

@@ -44,18 +44,7 @@ extension MarketAppBackend {
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         guard let target = URL(string: base + path) else { throw MarketBackendError("cannot form \(path) from \(url)") }
-        var request = URLRequest(url: target)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(secretKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let data: Data, response: URLResponse
-        do { (data, response) = try await session.data(for: request) } catch {
-            throw MarketBackendError("the server at \(url) cannot be reached: \(error.localizedDescription)")
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (data, status) = try await post(target, try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]))
         guard status == 200 else {
             let failure = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? [String: Any]
             throw MarketBackendError("the server refused \(path): \(status) \(failure?["code"] as? String ?? "?"): "

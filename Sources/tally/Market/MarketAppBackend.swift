@@ -29,19 +29,9 @@ struct MarketAppBackend: Sendable {
                                              path: ["currencies", currency, "spend"]) else {
             throw MarketBackendError("cannot form the spend URL from \(url), '\(appUserId)' and '\(currency)'")
         }
-        var request = URLRequest(url: target)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(secretKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         // The amount as its exact decimal text: a JSON number, never through Double.
-        request.httpBody = Data("{\"amount\":\(amount.description),\"id\":\(try Self.jsonString(id))}".utf8)
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let data: Data, response: URLResponse
-        do { (data, response) = try await session.data(for: request) } catch {
-            throw MarketBackendError("the server at \(url) cannot be reached: \(error.localizedDescription)")
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (data, status) = try await post(target,
+                                            Data("{\"amount\":\(amount.description),\"id\":\(try Self.jsonString(id))}".utf8))
         let answer = try? JSONDecoder().decode(SpendAnswer.self, from: data)
         if status == 200 {
             guard let balance = answer?.customer?.balances[currency] else {
@@ -72,6 +62,22 @@ struct MarketAppBackend: Sendable {
         }
         var customer: Customer?
         var error: Failure?
+    }
+
+    /// POSTs a JSON `body` to `target` with the secret key: the answer's body and status.
+    func post(_ target: URL, _ body: Data) async throws -> (Data, Int) {
+        var request = URLRequest(url: target)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(secretKey)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let data: Data, response: URLResponse
+        do { (data, response) = try await session.data(for: request) } catch {
+            throw MarketBackendError("the server at \(url) cannot be reached: \(error.localizedDescription)")
+        }
+        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
     private static func jsonString(_ text: String) throws -> String {

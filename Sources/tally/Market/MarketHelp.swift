@@ -8,6 +8,10 @@ enum MarketHelp {
       products                      the products with localized prices
       status                        coins, premium, features, subscriptions, pending purchases
       buy PRODUCT_ID [--quantity N] buy a product (Ask to Buy leaves it pending)
+        [--offer ID]                with --server: with a promotional offer the server signs (through the
+                                    app backend with --backend-key, else with the customer token)
+        [--win-back ID]             with a win-back offer (only after the subscription lapsed)
+        [--intro-eligibility]       with --server: the introductory offer as the server's eligibility JWS decides
       restore                       restore purchases (non-consumables and subscriptions)
       spend CURRENCY AMOUNT         spend virtual currency, e.g. 'spend coins 5' (with --server: through the
                                     app backend, which needs --backend-key)

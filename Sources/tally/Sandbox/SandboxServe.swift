@@ -2,6 +2,7 @@ import Foundation
 import TallyHTTP
 import TallySandbox
 import TallySandboxServer
+import TallyServices
 
 /// `tally sandbox serve --data DIR [--listen HOST:PORT] [--rate-limit N] [--notification-timeout SECONDS]`: the
 /// App Store Server API over the sandbox in DIR, and the sender of its notifications, until SIGINT or SIGTERM.
@@ -40,10 +41,12 @@ enum SandboxServe {
             handler: api.handler)
         FileHandle.standardOutput.write(Data(
             "tally sandbox serve: App Store Server API on http://\(listen.host):\(server.port)/inApps\n".utf8))
-        let sender = NotificationSender(directory: context.url, timeout: timeout)
-        sender.start()
+        let services = ServiceGroup([NotificationSender(directory: context.url, timeout: timeout)]) { failure in
+            FileHandle.standardError.write(Data("tally sandbox serve: \(failure)\n".utf8))
+        }
+        services.start()
         stop.wait()
-        sender.stop()
+        services.stopAndWait()  // the attempt in flight, if any, is recorded first
         server.stop(gracePeriod: 5)
         return ExitCode.ok
     }

@@ -36,4 +36,25 @@ struct OfferConfigurationTests {
         }
         #expect(error.problems.allSatisfy { $0.path.hasPrefix("offers.promotional[0]") }, "\(error.problems)")
     }
+
+    @Test("customerToken (an offer's, introductoryEligibility's) needs customers.tokenKeys; off by default")
+    func customerToken() throws {
+        let (plain, _) = try ConfigurationTests().load("""
+            {\(Self.files),\(Self.keys),"offers":{"promotional":[{"offerIdentifier":"winback_50"}]}}
+            """)
+        let offers = try plain.get().offers
+        #expect(offers.promotionalPolicy("winback_50")?.customerToken == false)
+        #expect(!offers.eligibilityByCustomerToken)
+        for (entry, path) in [(#""promotional":[{"offerIdentifier":"a","customerToken":true}]"#, "offers.promotional[0].customerToken"),
+                              (#""introductoryEligibility":{"customerToken":true}"#, "offers.introductoryEligibility.customerToken"),
+                              (#""introductoryEligibility":{"customerToken":1}"#, "offers.introductoryEligibility.customerToken"),
+                              (#""introductoryEligibility":{"customer":true}"#, "offers.introductoryEligibility")] {
+            let (result, _) = try ConfigurationTests().load("{\(Self.files),\(Self.keys),\"offers\":{\(entry)}}")
+            guard case .failure(let error) = result else {
+                Issue.record("the configuration loaded with \(entry)")
+                continue
+            }
+            #expect(error.problems.contains { $0.path.hasPrefix(path) }, "\(entry): \(error.problems)")
+        }
+    }
 }

@@ -4,14 +4,22 @@ import TallySQLite
 /// Takes a store's schema back before a migration, for the tests that open a database written by an older server.
 enum SchemaUndo {
     /// SQLite's migration 8 (supersession marks) undone: its columns and indexes gone, the state's index as before;
-    /// migration 10 (transfer moves) first, as every test going back to 7 or before needs.
+    /// migrations 15 (offer indexes) and 10 (transfer moves) first, as every test going back to 7 or before needs.
     static func sqliteSupersession(_ connection: SQLiteConnection) throws {
+        try sqliteDashboardOffers(connection)
         try sqliteTransferMoves(connection)
         try connection.execute("DROP INDEX transactions_by_superseder")
         try connection.execute("DROP INDEX transactions_for_state")
         try connection.execute("ALTER TABLE transactions DROP COLUMN superseded_by")
         try connection.execute("ALTER TABLE transactions DROP COLUMN superseded_from_ms")
         try connection.execute("CREATE INDEX transactions_for_state ON transactions(app_user_id, consumable)")
+    }
+
+    /// SQLite's migration 15 (the dashboard's offer indexes) undone: as every test going back before it needs that
+    /// drops a column they index.
+    static func sqliteDashboardOffers(_ connection: SQLiteConnection) throws {
+        try connection.execute("DROP INDEX transactions_by_offer")
+        try connection.execute("DROP INDEX transactions_offer_totals")
     }
 
     /// SQLite's migration 10 (transfer moves) undone.

@@ -37,7 +37,24 @@ extension StoreKitReader {
         case .offerCode: referenceName
         case .promotional, .winBack: try entry.required("offerID").string()
         }
+        var eligibility: Set<SubscriptionOffer.CustomerClass>?
+        if kind == .offerCode, let list = try entry.optional("eligibility") {
+            var classes = Set<SubscriptionOffer.CustomerClass>()
+            for item in try list.elements() {
+                let text = try item.string()
+                guard let customerClass = SubscriptionOffer.CustomerClass(rawValue: text) else {
+                    throw item.failure("'\(text)' is not one of new, existing, expired")
+                }
+                classes.insert(customerClass)
+            }
+            eligibility = classes
+        }
+        var isStackable: Bool?
+        var isEligible: Bool?
+        if kind == .offerCode, let key = try entry.optional("isStackable") { isStackable = try key.bool() }
+        if kind == .winBack, let key = try entry.optional("isEligible") { isEligible = try key.bool() }
         return SubscriptionOffer(id: id, kind: kind, paymentMode: mode, period: period, periodCount: count,
-                                 price: price, referenceName: referenceName)
+                                 price: price, referenceName: referenceName, eligibility: eligibility,
+                                 isStackable: isStackable, isEligible: isEligible)
     }
 }

@@ -50,6 +50,7 @@ export const path = {
   transactions: (filter) => "/v1/dashboard/transactions?" + new URLSearchParams(filter).toString(),
   notifications: (page = {}) => "/v1/dashboard/notifications?" + new URLSearchParams(page).toString(),
   catalog: () => "/v1/dashboard/catalog",
+  offers: (page = {}) => "/v1/dashboard/offers?" + new URLSearchParams(page).toString(),
   identity: (id) => `/v1/dashboard/identity?id=${encodeURIComponent(id)}`,
   customer: (id) => `/v1/customers/${encodeURIComponent(id)}`,
   history: (id, cursor) => `/v1/customers/${encodeURIComponent(id)}/history?limit=50` +

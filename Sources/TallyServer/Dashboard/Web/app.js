@@ -2,6 +2,7 @@ import { get, path, savedKey, saveKey, forgetKey, APIError } from "./api.js";
 import { el } from "./dom.js";
 import * as views from "./views.js";
 import { offerings } from "./offerings.js";
+import { offers } from "./offers.js";
 
 const view = document.getElementById("view");
 const login = document.getElementById("login");
@@ -49,6 +50,7 @@ async function route() {
       case "notifications": await views.notifications(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       case "catalog": await views.catalog(view); break;
       case "offerings": await offerings(view); break;
+      case "offers": await offers(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       default: await views.overview(view, /^\d{4}-\d{2}-\d{2}$/.test(arg) && rest.length === 2
         ? { from: arg, to: decodeURIComponent(rest[1]) }
         : { days: [7, 30, 90].includes(Number(arg)) ? Number(arg) : 30 });

@@ -147,7 +147,7 @@ extension SQLiteCustomerStore: DashboardStore {
     }
 
     /// Runs `body` on a read connection in one snapshot; maps failures to store errors.
-    private func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
         do {
             return try readers.withConnection { (connection) throws(SQLiteError) in
                 try connection.readTransaction { () throws(SQLiteError) in try body(connection) }

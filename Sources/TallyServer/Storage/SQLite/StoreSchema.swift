@@ -268,6 +268,18 @@ enum StoreSchema {
             ) WITHOUT ROWID
             """,
         ],
+        // 15: the dashboard's offers (docs/server.md, *Dashboard*, `/v1/dashboard/offers`): the transactions bought
+        // with an offer, newest first, and their count per offer, each read by a partial index of only those rows.
+        [
+            """
+            CREATE INDEX IF NOT EXISTS transactions_by_offer ON transactions(purchase_ms, transaction_id)
+            WHERE offer_type IS NOT NULL
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS transactions_offer_totals
+            ON transactions(offer_type, payload -> '$.offerIdentifier') WHERE offer_type IS NOT NULL
+            """,
+        ],
     ]
 
     /// The schema version this code writes.

@@ -42,6 +42,12 @@ extension JSONWriter {
         decimal(value)
     }
 
+    /// Writes `"key":` and an amount kept in milliunits (`price` of a stored transaction) as an exact decimal, or null.
+    public mutating func milliunits(_ key: String, _ value: Int64?) {
+        self.key(key)
+        if let value { decimal(Decimal(value) / 1000) } else { null() }
+    }
+
     /// Writes `"key":` and an integer.
     public mutating func field(_ key: String, _ value: Int) {
         self.key(key)

@@ -1,5 +1,4 @@
 import Foundation
-import TallyCore
 
 /// Dates as the API writes them: ISO 8601 in UTC with milliseconds (`2026-11-30T05:00:00.000Z`),
 /// formatted in integer arithmetic (no `DateFormatter` on the hot path).
