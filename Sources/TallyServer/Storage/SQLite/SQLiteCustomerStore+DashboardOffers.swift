@@ -6,7 +6,7 @@ extension SQLiteCustomerStore {
     /// A page of the transactions bought with an offer (`offer_type` set), newest purchase first, after `before`
     /// when given, with every offer's count, in one read snapshot: the page by the partial index
     /// `transactions_by_offer`, the totals by `transactions_offer_totals` (schema migration 15), grouped by the
-    /// payload's `offerIdentifier` as its JSON literal (``jsonString(_:)``).
+    /// payload's `offerIdentifier` as its JSON literal (`jsonString(_:)`).
     public func offerRedemptions(before: DashboardListPosition?, limit: Int) throws(CustomerStoreError) -> DashboardOffers {
         var values: [SQLiteValue] = []
         var after = ""
