@@ -51,9 +51,22 @@ struct TallyTestingTests {
 
         let events = store.events()
         await backend.refund(transaction.transactionId)
-        for await event in events {
-            if case .revoked = event { break }
+        // The refund reaches the store through the backend's transaction updates; 60 s only keeps a broken test
+        // from hanging.
+        let revoked = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await event in events { if case .revoked = event { return true } }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(60))
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
         }
+        #expect(revoked, "the refund was never announced")
         #expect(await !store.isEntitled("premium"))
     }
 
