@@ -70,9 +70,12 @@ extension Sandbox {
                                       account: String, device: String, appAccountToken: String?,
                                       grant: OfferGrant? = nil) -> StoreTransaction {
         let product = entry.product
-        let usedIntro = accounts[account]?.introductoryOfferUsedGroups.contains(group) ?? false
         let introAllowed: Bool
-        if case .introductory(let allowed) = grant { introAllowed = allowed } else { introAllowed = !usedIntro }
+        if case .introductory(let allowed) = grant {
+            introAllowed = allowed
+        } else {
+            introAllowed = isEligibleForIntroOffer(groupId: group, account: account)
+        }
         let offer = grant?.offer ?? (introAllowed ? product.subscription?.introductoryOffer : nil)
         let (expires, price, offerPeriodsLeft) = firstPeriod(of: entry, offer: offer, from: now)
         var transaction = makeTransaction(
@@ -187,18 +190,6 @@ extension Sandbox {
         chain.renewalInfo.resign(at: now)
         let updated = chain
         withAccount(account) { $0.chains[group] = updated }
-    }
-}
-
-extension SubscriptionOffer.Kind {
-    /// Apple's `offerType` for the kind: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    var offerType: OfferType {
-        switch self {
-        case .introductory: .introductory
-        case .promotional: .promotional
-        case .offerCode: .offerCode
-        case .winBack: .winBack
-        }
     }
 }
 

@@ -52,9 +52,8 @@ extension ServerClient {
     /// The offerings URL: `{url}/v1/offerings` with the query items given (percent-encoded); the customer is the
     /// link's.
     func offeringsURL(placement: String?, storefront: String?, appVersion: String?) -> URL? {
-        var base = link.url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard var components = URLComponents(string: base + "/v1/offerings") else { return nil }
+        guard let url = CustomerRoute.url(server: link.url, route: "/v1/offerings"),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         let items: [(String, String?)] = [("placement", placement), ("appUserId", link.appUserId),
                                           ("storefront", storefront), ("appVersion", appVersion)]
         components.queryItems = items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }

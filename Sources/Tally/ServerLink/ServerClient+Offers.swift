@@ -39,9 +39,7 @@ extension ServerClient {
     /// POSTs `fields` to the offer route `path`: the body of a 200; a 4xx other than 408 and 429 is a refusal for
     /// good (``StoreError/Code/serverRefused``); anything else, or no answer, ``StoreError/Code/networkError``.
     private func postOffer(_ path: String, _ fields: [String: String], what: String) async -> Result<Data, StoreError> {
-        var base = link.url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + path),
+        guard let url = CustomerRoute.url(server: link.url, route: path),
               let body = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
             return .failure(StoreError(.backend, "\(what): cannot form the request from \(link.url)"))
         }

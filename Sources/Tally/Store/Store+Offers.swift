@@ -31,8 +31,9 @@ extension Store {
                 + "promotionalOfferSigner, or a server whose offers.promotional allows customerToken), or pass "
                 + "the signature with purchase(_:offer:)"))
         }
-        return try await purchase(productId, quantity: quantity, appAccountToken: token,
-                                  offer: .promotional(id: offerId, signature: signature), context: context)
+        // The signature was made for `token` (nil included): the purchase carries it as is.
+        return try await buy(productId, quantity: quantity, appAccountToken: token, tokenResolved: true,
+                             offer: .promotional(id: offerId, signature: signature), context: context)
     }
 
     /// Buys `productId` with the introductory offer as the app's server decides it: the link's

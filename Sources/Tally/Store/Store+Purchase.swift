@@ -30,6 +30,14 @@ extension Store {
     public func purchase(_ productId: String, quantity: Int = 1, appAccountToken: UUID? = nil,
                          offer: PurchaseOffer? = nil,
                          context: PurchaseContext = PurchaseContext()) async throws(StoreError) -> PurchaseOutcome {
+        try await buy(productId, quantity: quantity, appAccountToken: appAccountToken, tokenResolved: false,
+                      offer: offer, context: context)
+    }
+
+    /// The purchase; with `tokenResolved` the caller already asked for the link's token (``purchaseAccountToken()``)
+    /// and `appAccountToken` is its answer, nil included, so it is not asked again.
+    func buy(_ productId: String, quantity: Int, appAccountToken: UUID?, tokenResolved: Bool, offer: PurchaseOffer?,
+             context: PurchaseContext) async throws(StoreError) -> PurchaseOutcome {
         openPurchases.append(productId)
         defer { if let index = openPurchases.firstIndex(of: productId) { openPurchases.remove(at: index) } }
         let customer = serverLink?.appUserId
@@ -41,7 +49,7 @@ extension Store {
         // With a server link, a purchase carries the customer's minted token, so the server credits it (and the
         // App Store's notifications of it) to the customer whoever posts it; a token the app passes wins.
         var token = appAccountToken
-        if token == nil { token = await purchaseAccountToken() }
+        if token == nil, !tokenResolved { token = await purchaseAccountToken() }
         let request = PurchaseRequest(productId: productId, quantity: quantity, appAccountToken: token, offer: offer)
         let result: BackendPurchaseResult
         do {

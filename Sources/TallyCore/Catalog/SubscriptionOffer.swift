@@ -74,3 +74,15 @@ public struct SubscriptionOffer: Sendable, Hashable, Codable {
         self.eligibility = eligibility
     }
 }
+
+extension SubscriptionOffer.Kind {
+    /// Apple's `offerType` for the kind: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    public var offerType: OfferType {
+        switch self {
+        case .introductory: .introductory
+        case .promotional: .promotional
+        case .offerCode: .offerCode
+        case .winBack: .winBack
+        }
+    }
+}

@@ -14,8 +14,14 @@ public enum CustomerRoute {
             guard let encoded = segment.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
             segments.append(encoded)
         }
+        return url(server: server, route: "/v1/customers/" + segments.joined(separator: "/"))
+    }
+
+    /// The URL of `route` (a path from `/`, already encoded, such as `/v1/offerings`) under `server`, whose trailing
+    /// slashes are dropped; nil when the result is no URL.
+    public static func url(server: URL, route: String) -> URL? {
         var base = server.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        return URL(string: base + "/v1/customers/" + segments.joined(separator: "/"))
+        return URL(string: base + route)
     }
 }

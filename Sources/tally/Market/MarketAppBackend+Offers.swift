@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Tally
+import TallyCore
 
 /// The demo backend's offer signatures: what an app's server does for a promotional offer or an introductory
 /// offer eligibility, with the secret key (`POST /v1/offers/promotional/signature`,
@@ -41,9 +42,7 @@ extension MarketAppBackend {
 
     /// POSTs `fields` with the secret key; the body of a 200, else a ``MarketBackendError`` naming the refusal.
     private func post(_ path: String, _ fields: [String: String]) async throws -> Data {
-        var base = url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let target = URL(string: base + path) else { throw MarketBackendError("cannot form \(path) from \(url)") }
+        guard let target = CustomerRoute.url(server: url, route: path) else { throw MarketBackendError("cannot form \(path) from \(url)") }
         let (data, status) = try await post(target, try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]))
         guard status == 200 else {
             let failure = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? [String: Any]
