@@ -65,6 +65,7 @@ check(status == 0 and t.get("offerType") == 2 and t.get("offerIdentifier") == OF
       "a V1 signature made by Apple's PromotionalOfferSignatureCreator buys pro_comeback at 1.99", answer)
 check(t.get("offerDiscountType") == "PAY_AS_YOU_GO" and t.get("offerPeriod") == "P1M",
       "the transaction carries the offer's discount type and period", t)
+promo_transaction = t["transactionId"]
 
 # The same signature again: its nonce was used.
 status, answer = buy("promo2", *v1_options(token, nonce=nonce))
@@ -105,6 +106,11 @@ with mock.patch.object(jws_signature_creator.datetime, "datetime", wraps=datetim
     old = v2.create_signature(PRODUCT, OFFER, None)
 status, answer = buy("jws2", "--offer", OFFER, "--offer-jws", old)
 check(status == 1 and answer.get("errorCode") == "invalidOfferSignature", "a V2 JWS issued 25 hours ago is refused", answer)
+status, answer = buy("jws3", "--offer", OFFER, "--offer-jws", v2.create_signature(PRODUCT, OFFER, promo_transaction))
+check(status == 1 and answer.get("errorCode") == "invalidOfferSignature" and "not the buying account" in answer.get("error", ""),
+      "a V2 JWS naming another account's transaction is refused", answer)
+status, answer = buy("promo", "--offer", OFFER, "--offer-jws", v2.create_signature("market.pro.yearly", OFFER, promo_transaction))
+check(status == 1 and answer.get("errorCode") == "invalidOfferSignature", "a V2 JWS for another product is refused", answer)
 status, answer = buy("jws2", "--offer", "other_offer", "--offer-jws", v2.create_signature(PRODUCT, OFFER, None))
 check(status == 2 and answer.get("errorCode") == "invalidOfferIdentifier", "a V2 JWS for an offer the product lacks is refused", answer)
 
