@@ -123,7 +123,7 @@ let package = Package(
                 resources: [.copy("Dashboard/Web"), .copy("OpenAPI/openapi.yaml")]),
         /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
         /// database (TallyServer itself does not link libpq; the CLI wires this store in).
-        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),
+        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking", "TallyServices"]),
         /// Test support for apps: `TestClock`, `InMemoryBackend` (a `StoreBackend` in memory) and its signatures.
         /// Over Tally and TallyCore only, no system library: an app's on-device tests can link it
         /// (scripts/check_apple_closure.py checks it with what an app links).

@@ -9,6 +9,8 @@ struct PostgresTransactionRows: TransactionRows {
     typealias Failure = PostgresError
 
     let connection: PostgresConnection
+    /// Where webhook events go (``PostgresCustomerStore/webhookRouting``).
+    var webhooks = WebhookRouting()
 
     func lockChains(_ chains: [String]) throws(PostgresError) {
         try connection.lockChains(chains)
@@ -132,6 +134,10 @@ struct PostgresTransactionRows: TransactionRows {
 
     func bumpVersion(of appUserId: String, factsToo: Bool) throws(PostgresError) {
         try connection.bumpVersion(of: appUserId, factsToo: factsToo)
+    }
+
+    func enqueue(_ event: WebhookEvent, endpoints: [String], date: Date) throws(PostgresError) {
+        try connection.insertWebhookEvent(event, endpoints: endpoints, at: date)
     }
 
     /// `INSERT … ON CONFLICT (transaction_id) DO UPDATE … WHERE` the incoming copy is newer by `signed_date_ms`, a

@@ -248,6 +248,38 @@ enum PostgresSchema {
         CREATE INDEX IF NOT EXISTS transactions_by_offer ON transactions(purchase_ms, transaction_id)
             INCLUDE (offer_type, offer_identifier) WHERE offer_type IS NOT NULL;
         """,
+        // 14: the webhook outbox (the SQLite store's sixteenth migration): each event written in the transaction that
+        // made it, one delivery per endpoint with its attempts, next attempt, lease (servers sharing the outbox
+        // claim with `FOR UPDATE SKIP LOCKED`; a lease ends when its server died mid-send) and last result.
+        """
+        CREATE TABLE IF NOT EXISTS webhook_events (
+            sequence bigserial PRIMARY KEY,
+            event_id text NOT NULL UNIQUE,
+            type text NOT NULL,
+            app_user_id bytea NOT NULL,
+            created_ms bigint NOT NULL,
+            body text NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS webhook_events_by_date ON webhook_events(created_ms);
+        CREATE TABLE IF NOT EXISTS webhook_deliveries (
+            sequence bigint NOT NULL REFERENCES webhook_events(sequence),
+            endpoint text NOT NULL,
+            app_user_id bytea NOT NULL,
+            state text NOT NULL,
+            attempts integer NOT NULL DEFAULT 0,
+            next_attempt_ms bigint NOT NULL,
+            lease_until_ms bigint NOT NULL DEFAULT 0,
+            lease_token text,
+            last_status integer,
+            last_error text,
+            delivered_ms bigint,
+            PRIMARY KEY (endpoint, sequence)
+        );
+        CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(next_attempt_ms)
+            WHERE state = 'pending';
+        CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON webhook_deliveries(endpoint, app_user_id, sequence)
+            WHERE state = 'pending';
+        """,
     ]
 
     /// The migration that adds the dashboard's columns (filled for `\u0000` payloads by Swift code after its script).

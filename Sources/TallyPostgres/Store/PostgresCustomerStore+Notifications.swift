@@ -11,7 +11,7 @@ extension PostgresCustomerStore {
         let item = try PreparedNotification(notification)
         let credits = self.credits
         return try write("the notification cannot be stored") { (connection) throws(PostgresError) -> NotificationOutcome in
-            var recorder = NotificationRecorder(rows: PostgresTransactionRows(connection: connection), credits: credits, date: date)
+            var recorder = NotificationRecorder(rows: PostgresTransactionRows(connection: connection, webhooks: webhookRouting), credits: credits, date: date)
             return try recorder.record(item)
         }
     }

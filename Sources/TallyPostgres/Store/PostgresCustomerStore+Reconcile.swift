@@ -21,7 +21,7 @@ extension PostgresCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos, credits = self.credits
         return try write("the reconciliation cannot be stored") { (connection) throws(PostgresError) -> ReconcileOutcome in
-            let outcome = try PostgresTransactionRows(connection: connection)
+            let outcome = try PostgresTransactionRows(connection: connection, webhooks: webhookRouting)
                 .reconcile(items, renewalInfos: renewals, for: appUserId, credits: credits, date: date)
             if let revision {
                 try connection.lockCustomer(appUserId)

@@ -37,7 +37,7 @@ extension PostgresCustomerStore: StateReadingStore {
             (connection) throws(PostgresError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
             // An anonymous id aliased since the caller looked (a post racing the alias) writes for its customer.
             let appUserId = try connection.lockResolvingAlias(appUserId)
-            let outcome = try PostgresTransactionRows(connection: connection)
+            let outcome = try PostgresTransactionRows(connection: connection, webhooks: webhookRouting)
                 .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
             if let known {

@@ -36,6 +36,7 @@ extension PostgresCustomerStore {
             }
             guard let spend = admitted else { return .duplicate(record) }
             try connection.insertSpend(spend, for: appUserId, keeping: nil)
+            try emitSpend(spend, of: appUserId, on: connection)
             return .recorded(Self.spent(spend, from: record))
         }
         switch admission {
@@ -92,6 +93,7 @@ extension PostgresCustomerStore {
                 state = encoding.encode(whole, date)
             }
             try connection.insertSpend(spend, for: appUserId, keeping: state)
+            try emitSpend(spend, of: appUserId, on: connection)
             return .answered(SpendAnswer(isDuplicate: false, state: state, factsVersion: facts))
         }
         switch admission {

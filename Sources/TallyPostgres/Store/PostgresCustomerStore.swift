@@ -2,6 +2,7 @@ import Foundation
 import TallyLocking
 import TallyCore
 import TallyServer
+import TallyServices
 
 /// A ``TallyServer/CustomerStore`` on PostgreSQL (libpq), for many `tally serve` processes on one database.
 ///
@@ -37,6 +38,10 @@ public final class PostgresCustomerStore: CustomerStore {
     let pool: PostgresConnectionPool
     /// Kept-state reads sharing statements.
     let stateReads = StateReadBatch()
+    /// Where webhook events go (``routeWebhooks(_:)``); empty until then.
+    let webhookRoutes = Locked(WebhookRouting())
+    /// Signalled after each write of this process while webhooks are routed.
+    public let webhookEventsWritten = Wakeup()
     /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
     /// with ``credits``.
     private let ready = Locked(false)
@@ -120,6 +125,7 @@ public final class PostgresCustomerStore: CustomerStore {
                         failure.duringCommit = error.connectionLost
                         throw failure
                     }
+                    if webhookRoutes.withLock({ $0.isEnabled }) { webhookEventsWritten.signal() }
                     return value
                 }
             } catch {

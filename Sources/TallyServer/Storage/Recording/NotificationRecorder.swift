@@ -41,6 +41,7 @@ public struct NotificationRecorder<Rows: NotificationRows> {
             result = .pending
         }
         try rows.settle(claim, item, result: result, owner: owner, date: date)
+        if let owner { try emitEvent(of: item, owner: owner) }
         if owner != nil, let chain { try adopt(chain: chain) }
         return NotificationOutcome(result: result, appUserId: owner, customersChanged: changed)
     }
@@ -105,6 +106,18 @@ public struct NotificationRecorder<Rows: NotificationRows> {
         }
         if changedAnything, !changed.contains(where: { $0.hasSameBytes(as: owner) }) { changed.append(owner) }
         return changedAnything ? .applied : .unchanged
+    }
+
+    /// Writes the notification's own webhook event (``TallyCore/WebhookEventRules/notificationEventType(_:subtype:)``)
+    /// for `owner`, to whom it was applied; its transaction's events were written by ``TransactionRecorder``.
+    private func emitEvent(of item: PreparedNotification, owner: String) throws(Rows.Failure) {
+        guard rows.webhooks.isEnabled,
+              let type = WebhookEventRules.notificationEventType(item.stored.notificationType,
+                                                                 subtype: item.stored.subtype) else { return }
+        let event = WebhookEventRules.notificationEvent(type, transaction: item.transaction?.normalized,
+                                                        renewalInfo: item.renewalInfo?.normalized, owner: owner,
+                                                        at: item.stored.signedDate, id: WebhookEventId.make())
+        try rows.emit([event], date: date)
     }
 
     /// The owner of `chain`, else the minter of `token`; nil when neither is stored (a token never minted names

@@ -123,12 +123,14 @@ public struct TransactionRecorder<Rows: TransactionRows> {
                                 owner: String) throws(Rows.Failure) -> Write {
         let transaction = item.normalized
         guard let existing else {
+            let previous = try previousInChain(of: transaction, owner: owner)
             try rows.insert(item, owner: owner, date: date)
             if transaction.type != .consumable {
                 noteStateFacts(of: owner)
                 try markSupersededPeriods(after: transaction, owner: owner)
             }
             try moveNets(replacing: nil, of: nil, with: transaction, owner: owner)
+            try emitEvents(storing: transaction, replacing: nil, previous: previous, owner: owner)
             return .inserted
         }
         let stored = try rows.transaction(in: existing, id: transaction.transactionId)
@@ -141,6 +143,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
             if transaction.type != .consumable { try markSupersededPeriods(after: transaction, owner: owner) }
         }
         try moveNets(replacing: stored, of: existing.owner, with: transaction, owner: owner)
+        try emitEvents(storing: transaction, replacing: stored, previous: nil, owner: owner)
         return .updated
     }
 
@@ -201,6 +204,7 @@ public struct TransactionRecorder<Rows: TransactionRows> {
         try rows.clearSupersessions(of: appUserId)
         outcome.transfers.append(OwnershipTransfer(originalTransactionId: chain, fromAppUserId: from,
                                                    toAppUserId: appUserId, date: date))
+        try emitTransfer(of: chain, from: from)
         if !losers.contains(where: { $0.hasSameBytes(as: from) }) { losers.append(from) }
     }
 

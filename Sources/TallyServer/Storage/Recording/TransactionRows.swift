@@ -49,6 +49,11 @@ public protocol TransactionRows {
     /// Adds one to the customer's version; with `factsToo` its ``CustomerRecord/factsVersion`` becomes the new
     /// version as well (false only for a write that moved nothing but the nets).
     func bumpVersion(of appUserId: String, factsToo: Bool) throws(Failure)
+    /// Where webhook events go; empty when no endpoint is configured, and then no event is written.
+    var webhooks: WebhookRouting { get }
+    /// Writes `event` to the outbox with one pending delivery for each of `endpoints`, in this transaction (so
+    /// the event commits, or rolls back, with the change that made it).
+    func enqueue(_ event: WebhookEvent, endpoints: [String], date: Date) throws(Failure)
 }
 
 extension TransactionRows {

@@ -10,7 +10,7 @@ extension SQLiteCustomerStore {
         let item = try PreparedNotification(notification)
         let credits = self.credits
         return try write { (connection) throws(SQLiteError) -> NotificationOutcome in
-            var recorder = NotificationRecorder(rows: SQLiteTransactionRows(connection: connection), credits: credits, date: date)
+            var recorder = NotificationRecorder(rows: SQLiteTransactionRows(connection: connection, webhooks: webhookRouting), credits: credits, date: date)
             return try recorder.record(item)
         }
     }

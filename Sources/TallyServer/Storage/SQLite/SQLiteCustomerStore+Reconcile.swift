@@ -24,7 +24,7 @@ extension SQLiteCustomerStore {
         for info in renewalInfos { infos.append(try PreparedRenewalInfo(info.renewalInfo, signed: info.signedRenewalInfo)) }
         let items = prepared, renewals = infos
         return try write { (connection) throws(SQLiteError) -> ReconcileOutcome in
-            let outcome = try SQLiteTransactionRows(connection: connection)
+            let outcome = try SQLiteTransactionRows(connection: connection, webhooks: webhookRouting)
                 .reconcile(items, renewalInfos: renewals, for: appUserId, credits: credits, date: date)
             if let revision {
                 try connection.ensureCustomer(appUserId)

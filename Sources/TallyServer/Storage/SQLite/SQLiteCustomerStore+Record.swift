@@ -24,7 +24,7 @@ extension SQLiteCustomerStore: StateReadingStore {
         return try write { (connection) throws(SQLiteError) -> (outcome: RecordOutcome, state: (record: CustomerRecord, onlyNets: Bool)?) in
             // An anonymous id aliased since the caller looked (a post racing the alias) writes for its customer.
             let appUserId = try connection.resolvingAlias(appUserId)
-            let outcome = try SQLiteTransactionRows(connection: connection)
+            let outcome = try SQLiteTransactionRows(connection: connection, webhooks: webhookRouting)
                 .record(items, for: appUserId, policy: policy, credits: credits, transferLimit: transferLimit, date: date)
             guard case .state(let known) = reading else { return (outcome, nil) }
             if let known {

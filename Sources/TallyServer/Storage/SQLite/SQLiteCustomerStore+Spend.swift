@@ -54,6 +54,9 @@ extension SQLiteCustomerStore {
                       .integer(StoredValueCoding.milliseconds(spend.date))])
             try connection.setNet(of: appUserId, currency: spend.currency, net - spend.amount)  // `net` was read above
             try connection.bumpVersion(of: appUserId, factsToo: false)
+            try SQLiteTransactionRows(connection: connection, webhooks: webhookRouting).emit(
+                [WebhookEventRules.spend(id: spend.id, currency: spend.currency, amount: spend.amount, owner: appUserId,
+                                         at: spend.date, id: WebhookEventId.make())], date: spend.date)
             return .recorded(try connection.customerStateRecord(appUserId, at: date))
         }
         switch admission {

@@ -1,6 +1,8 @@
 import Foundation
 import TallyCore
 import TallySQLite
+import TallyLocking
+import TallyServices
 
 /// The default ``CustomerStore``: one SQLite database file in write-ahead-log mode.
 ///
@@ -21,6 +23,10 @@ public final class SQLiteCustomerStore: CustomerStore {
     public let transferLimit: TransferLimit
     let writes: WriteQueue
     let readers: ReadConnectionPool
+    /// Where webhook events go (``routeWebhooks(_:)``); empty until then.
+    let webhookRoutes = Locked(WebhookRouting())
+    /// Signalled after each write while webhooks are routed.
+    public let webhookEventsWritten = Wakeup()
 
     /// Opens (creating when absent) the database file at `path`, migrates its schema, and rebuilds the
     /// materialised balances when they were built with other `credits` (a changed `tally.json`) or never.
@@ -112,6 +118,7 @@ public final class SQLiteCustomerStore: CustomerStore {
     /// `body` sees the writes committed before it and those of earlier writes in its group.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
         do {
+            defer { if webhookRouting.isEnabled { webhookEventsWritten.signal() } }
             return try writes.perform(body)
         } catch {
             throw error.storeError()

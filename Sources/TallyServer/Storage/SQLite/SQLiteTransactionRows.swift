@@ -8,6 +8,8 @@ struct SQLiteTransactionRows: TransactionRows {
     typealias Failure = SQLiteError
 
     let connection: SQLiteConnection
+    /// Where webhook events go (``SQLiteCustomerStore/webhookRouting``).
+    var webhooks = WebhookRouting()
 
     /// Nothing: one writer at a time.
     func lockChains(_ chains: [String]) throws(SQLiteError) {}
@@ -131,6 +133,10 @@ struct SQLiteTransactionRows: TransactionRows {
 
     func bumpVersion(of appUserId: String, factsToo: Bool) throws(SQLiteError) {
         try connection.bumpVersion(of: appUserId, factsToo: factsToo)
+    }
+
+    func enqueue(_ event: WebhookEvent, endpoints: [String], date: Date) throws(SQLiteError) {
+        try connection.insertWebhookEvent(event, endpoints: endpoints, at: date)
     }
 
     /// The row's values in the order both statements take them (the id last).

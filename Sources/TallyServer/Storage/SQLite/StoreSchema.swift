@@ -280,6 +280,45 @@ enum StoreSchema {
             ON transactions(offer_type, payload -> '$.offerIdentifier') WHERE offer_type IS NOT NULL
             """,
         ],
+        // 16: the webhook outbox (docs/webhooks.md): each event written in the write that made it, and one delivery
+        // per endpoint that takes it, with its attempts, next attempt, lease and last result.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS webhook_events (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                event_id TEXT NOT NULL UNIQUE,
+                type TEXT NOT NULL,
+                app_user_id TEXT NOT NULL,
+                created_ms INTEGER NOT NULL,
+                body TEXT NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS webhook_events_by_date ON webhook_events(created_ms)",
+            """
+            CREATE TABLE IF NOT EXISTS webhook_deliveries (
+                sequence INTEGER NOT NULL REFERENCES webhook_events(sequence),
+                endpoint TEXT NOT NULL,
+                app_user_id TEXT NOT NULL,
+                state TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_ms INTEGER NOT NULL,
+                lease_until_ms INTEGER NOT NULL DEFAULT 0,
+                lease_token TEXT,
+                last_status INTEGER,
+                last_error TEXT,
+                delivered_ms INTEGER,
+                PRIMARY KEY (endpoint, sequence)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(next_attempt_ms)
+            WHERE state = 'pending'
+            """,
+            """
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order
+            ON webhook_deliveries(endpoint, app_user_id, sequence) WHERE state = 'pending'
+            """,
+        ],
     ]
 
     /// The schema version this code writes.
