@@ -9,6 +9,9 @@ extension PostgresCustomerStore: WebhookOutbox {
 
     public var webhookRouting: WebhookRouting { webhookRoutes.withLock { $0 } }
 
+    /// True: many servers share the database.
+    public var webhookOutboxIsShared: Bool { true }
+
     /// Claims with `FOR UPDATE SKIP LOCKED`: servers claiming together take different rows, and a row claimed (its
     /// lease in the future) is no other server's until its lease ends.
     public func claimWebhookDeliveries(now: Date, lease: TimeInterval, limit: Int) throws(CustomerStoreError)

@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.
     public static let jsonKeys = ["listen", "storekit", "appConfiguration", "verification", "ownership", "keys",
                                   "rateLimit", "limits", "threads", "writeThreads", "notifications", "appStoreServerAPI", "offers", "clock", "store",
-                                  "dashboard", "customers", "signing", "transfersPerChainPerHour", "offerings"]
+                                  "dashboard", "customers", "signing", "transfersPerChainPerHour", "offerings", "webhooks"]
 
     /// Loads `tally-server.json` and the files it names (relative to its directory), checking everything;
     /// one error lists every problem with its JSON path.
@@ -106,6 +106,7 @@ extension ServerConfiguration {
         let signing = loadSigning(members["signing"], reader: &reader)
         let offerings = loadOfferings(members["offerings"], catalog: catalog, app: app, reader: &reader)
         let offers = loadOffers(members["offers"], hasTokenKeys: !customers.tokenKeys.isEmpty, reader: &reader)
+        let webhooks = loadWebhooks(members["webhooks"], reader: &reader)
         guard let catalog, let app, let verification else { return nil }
         var configuration = ServerConfiguration(
             listen: listen, catalog: catalog, appConfiguration: app, verification: verification, ownership: ownership,
@@ -117,6 +118,7 @@ extension ServerConfiguration {
         configuration.transferLimit = transferLimit
         configuration.offerings = offerings
         configuration.offers = offers
+        configuration.webhooks = webhooks
         return configuration
     }
 

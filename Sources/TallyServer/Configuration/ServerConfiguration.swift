@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     public var offerings = OfferingsSettings()
     /// Which promotional offers the server signs (`offers`).
     public var offers = OfferSettings()
+    /// Where webhook events are sent (`webhooks`, docs/webhooks.md); none by default.
+    public var webhooks = WebhookSettings()
 
     /// Creates a configuration from loaded parts.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), catalog: Catalog,

@@ -15,7 +15,7 @@ public final class EntitlementServer: Sendable {
     private let http: HTTPServer
     /// The background services, started once listening: the sandbox clock followed (`clock.sandboxURL`), the
     /// back-fill (`appStoreServerAPI.backfillIntervalSeconds`) and the `CONSUMPTION_REQUEST` responder
-    /// (`appStoreServerAPI.consumptionInformation`), each only when configured.
+    /// (`appStoreServerAPI.consumptionInformation`) and the webhook sender (`webhooks`), each only when configured.
     private let services: ServiceGroup
 
     /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
@@ -52,6 +52,17 @@ public final class EntitlementServer: Sendable {
         self.store = store
         var clock = clock
         var services: [any Service] = []
+        if !configuration.webhooks.endpoints.isEmpty {
+            guard let outbox = store as? any WebhookOutbox else {
+                throw .configuration(ServerConfigurationError(fileName: "webhooks", problems: [
+                    .init("webhooks", "this store keeps no webhook outbox")]))
+            }
+            // Routed before the first request: every write from now on writes its events.
+            outbox.routeWebhooks(configuration.webhooks.routing)
+            services.append(WebhookSender(outbox: outbox, store: store, settings: configuration.webhooks,
+                                          entitlements: configuration.appConfiguration.entitlements,
+                                          shared: outbox.webhookOutboxIsShared, log: log))
+        }
         if let url = configuration.sandboxClockURL {
             let followed = try SandboxClock(sandboxURL: url)
             services.append(followed)

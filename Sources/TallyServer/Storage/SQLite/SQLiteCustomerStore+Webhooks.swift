@@ -9,6 +9,9 @@ extension SQLiteCustomerStore: WebhookOutbox {
 
     public var webhookRouting: WebhookRouting { webhookRoutes.withLock { $0 } }
 
+    /// False: one server per file.
+    public var webhookOutboxIsShared: Bool { false }
+
     /// Claims on the one write connection: one writer at a time, so no claim can race another.
     public func claimWebhookDeliveries(now: Date, lease: TimeInterval, limit: Int) throws(CustomerStoreError)
         -> [WebhookDelivery]

@@ -13,6 +13,9 @@ public protocol WebhookOutbox: AnyObject, Sendable {
     func routeWebhooks(_ routing: WebhookRouting)
     /// The endpoints events are written for.
     var webhookRouting: WebhookRouting { get }
+    /// Whether other servers may write and send from the same outbox (PostgreSQL), so this server looks for
+    /// their events without being woken.
+    var webhookOutboxIsShared: Bool { get }
     /// Signalled after each commit of this process that may have written events (the sender waits on it).
     var webhookEventsWritten: Wakeup { get }
 
