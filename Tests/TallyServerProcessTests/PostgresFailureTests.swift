@@ -15,7 +15,7 @@ extension ServerProcessTests {
         /// The PostgreSQL schema version this build migrates to (TallyPostgres's `PostgresSchema.currentVersion`):
         /// 1, everything the SQLite store held after its fourth migration; 2, the consumption answers; 3, the
         /// dashboard's columns; 4, the kept encoded states; 5, the facts version.
-        static let schemaVersion = "13"
+        static let schemaVersion = "14"
 
         /// What one posted purchase came to.
         struct Posted: Sendable {
