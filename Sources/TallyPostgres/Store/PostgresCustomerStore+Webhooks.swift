@@ -1,13 +1,13 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore: WebhookOutbox {
-    public func routeWebhooks(_ routing: WebhookRouting) {
-        webhookRoutes.withLock { $0 = routing }
+    public func routeWebhooks(_ routing: WebhookRouting, committed: (@Sendable () -> Void)?) {
+        webhookRoutes.route(routing, committed: committed)
     }
 
-    public var webhookRouting: WebhookRouting { webhookRoutes.withLock { $0 } }
+    public var webhookRouting: WebhookRouting { webhookRoutes.routing }
 
     /// True: many servers share the database.
     public var webhookOutboxIsShared: Bool { true }

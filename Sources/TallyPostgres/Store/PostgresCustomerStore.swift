@@ -1,8 +1,7 @@
 import Foundation
 import TallyLocking
 import TallyCore
-import TallyServer
-import TallyServices
+import TallyStorage
 
 /// A ``TallyServer/CustomerStore`` on PostgreSQL (libpq), for many `tally serve` processes on one database.
 ///
@@ -38,10 +37,8 @@ public final class PostgresCustomerStore: CustomerStore {
     let pool: PostgresConnectionPool
     /// Kept-state reads sharing statements.
     let stateReads = StateReadBatch()
-    /// Where webhook events go (``routeWebhooks(_:)``); empty until then.
-    let webhookRoutes = Locked(WebhookRouting())
-    /// Signalled after each write of this process while webhooks are routed.
-    public let webhookEventsWritten = Wakeup()
+    /// Where webhook events go (``routeWebhooks(_:committed:)``), and whom each commit wakes; no endpoint until then.
+    let webhookRoutes = WebhookRoutes()
     /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
     /// with ``credits``.
     private let ready = Locked(false)
@@ -125,7 +122,7 @@ public final class PostgresCustomerStore: CustomerStore {
                         failure.duringCommit = error.connectionLost
                         throw failure
                     }
-                    if webhookRoutes.withLock({ $0.isEnabled }) { webhookEventsWritten.signal() }
+                    webhookRoutes.didCommit()
                     return value
                 }
             } catch {

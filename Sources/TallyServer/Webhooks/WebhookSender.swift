@@ -5,6 +5,7 @@ import FoundationNetworking
 import TallyCore
 import TallyLocking
 import TallyServices
+import TallyStorage
 
 /// Sends the outbox's deliveries (docs/webhooks.md), as a ``TallyServices/Service`` inside `tally serve`: a round
 /// claims what is due (oldest first, one per customer and endpoint, so each customer's events arrive in order),
@@ -24,7 +25,8 @@ public final class WebhookSender: Service {
     private let session: URLSession
     private let queue = BlockingQueue(label: "tally webhook sender")
     private let inFlight = Locked(0)
-    private let finished = Wakeup()
+    /// Signalled by each commit of the store (``wake()``) and each finished send.
+    private let wakeup = Wakeup()
     /// The longest wait between rounds: on a shared outbox another server's commits wake nobody here.
     private let pollSeconds: Double
 
@@ -47,6 +49,11 @@ public final class WebhookSender: Service {
         session = URLSession(configuration: configuration)
     }
 
+    /// Wakes the sender: a commit may have written events (``WebhookOutbox/routeWebhooks(_:committed:)``).
+    @Sendable public func wake() {
+        wakeup.signal()
+    }
+
     /// Rounds until cancelled; then waits for the sends under way (each ends by its timeout).
     public func run() async throws {
         do {
@@ -59,15 +66,10 @@ public final class WebhookSender: Service {
             while true {
                 try Task.checkCancellation()
                 let wait = await queue.run { [self] _ in round() }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await self.outbox.webhookEventsWritten.wait(upTo: wait.nanosecondsForWaiting) }
-                    group.addTask { try await self.finished.wait(upTo: wait.nanosecondsForWaiting) }
-                    try await group.next()
-                    group.cancelAll()
-                }
+                try await wakeup.wait(upTo: wait.nanosecondsForWaiting)
             }
         } catch {
-            while inFlight.withLock({ $0 }) > 0 { try? await finished.wait(upTo: 100_000_000) }
+            while inFlight.withLock({ $0 }) > 0 { try? await Task.sleep(nanoseconds: 50_000_000) }
             throw error
         }
     }
@@ -133,7 +135,7 @@ public final class WebhookSender: Service {
             }
             settle(delivery, result, endpoint: endpoint)
             inFlight.withLock { $0 -= 1 }
-            finished.signal()
+            wakeup.signal()
         }.resume()
     }
 

@@ -4,6 +4,8 @@ import TallyCore
 import TallySQLite
 @testable import TallyPostgres
 @testable import TallyServer
+@testable import TallyStorage
+import TallySQLiteStore
 
 private typealias F = StoreFixtures
 
@@ -18,7 +20,7 @@ struct StoreWebhookTests {
         let database = try StoreUnderTest(kind, test: test)
         let store = try database.open()
         let outbox = try #require(store as? any CustomerStore & WebhookOutbox)
-        outbox.routeWebhooks(WebhookRouting([WebhookSubscription(endpoint: endpoint, types: nil)]))
+        outbox.routeWebhooks(WebhookRouting([WebhookSubscription(endpoint: endpoint, types: nil)]), committed: nil)
         return (database, outbox)
     }
 
@@ -187,10 +189,10 @@ struct StoreWebhookTests {
     @Test(arguments: StoreKind.tested) func noEventsAreWrittenWhileNoEndpointIsRouted(_ kind: StoreKind) throws {
         let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
-        store.routeWebhooks(WebhookRouting())
+        store.routeWebhooks(WebhookRouting(), committed: nil)
         _ = try store.record([F.coins("c1")], for: "u1", policy: .transfer, at: F.day(1))
         #expect(try Self.events(store).isEmpty)
-        store.routeWebhooks(WebhookRouting([WebhookSubscription(endpoint: Self.endpoint, types: [.refund])]))
+        store.routeWebhooks(WebhookRouting([WebhookSubscription(endpoint: Self.endpoint, types: [.refund])]), committed: nil)
         _ = try store.record([F.coins("c2")], for: "u1", policy: .transfer, at: F.day(1))
         #expect(try Self.events(store).isEmpty, "the endpoint takes refunds only")
     }
