@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"],
             exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py", "dashboard_offers_browser.py", "browser_session.py",
-                      "offer_signatures.py"]),
+                      "offer_signatures.py", "webhook_receiver.py"]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: ["TallyServer", "TallyStorage", "TallySQLiteStore", "TallyHTTP", "TallyCore", "TallySandbox",

@@ -4,7 +4,7 @@ import Foundation
 /// Where `TALLY_WEBHOOK_PAUSE` makes the sender stop for good, so the crash tests can SIGKILL `tally serve`
 /// there (as `TALLY_DELIVERY_PAUSE` does for the delivery harness). Never set in production.
 enum WebhookPause: String, Sendable {
-    /// Once an event is committed and before anything is claimed or sent.
+    /// Once committed events are claimed, before any of them is sent.
     case afterCommit = "after-commit"
     /// After a claimed attempt's POST was answered and before its result is stored.
     case duringSend = "during-send"

@@ -78,15 +78,12 @@ public final class WebhookSender: Service {
     func round() -> Double {
         let now = Date()
         do {
-            if let pause, pause == .afterCommit, try outbox.nextWebhookDueDate() != nil {
-                pause.hold("with an event committed")
-            }
             let free = maxInFlight - inFlight.withLock { $0 }
             if free > 0 {
                 let lease = (endpoints.values.map(\.timeoutSeconds).max() ?? 10) + 5
-                for delivery in try outbox.claimWebhookDeliveries(now: now, lease: lease, limit: free) {
-                    start(delivery)
-                }
+                let claimed = try outbox.claimWebhookDeliveries(now: now, lease: lease, limit: free)
+                if let pause, pause == .afterCommit, let first = claimed.first { pause.hold("before sending \(first.eventId)") }
+                for delivery in claimed { start(delivery) }
             }
             guard let due = try outbox.nextWebhookDueDate() else { return pollSeconds }
             return min(pollSeconds, max(0.005, due.timeIntervalSinceNow))

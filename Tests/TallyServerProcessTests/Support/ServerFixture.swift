@@ -20,7 +20,7 @@ final class ServerFixture {
     /// A client for the running server.
     private(set) var client: APIClient
     /// Added to each server's environment.
-    let environment: [String: String]
+    var environment: [String: String]
 
     /// Writes the configuration and starts the server.
     init(_ options: ServerOptions = ServerOptions(), environment: [String: String] = [:]) throws {

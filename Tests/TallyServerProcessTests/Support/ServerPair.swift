@@ -31,6 +31,16 @@ final class ServerPair {
         try? second.killNow()
     }
 
+    /// Stops both servers, applies `change` to the shared `tally-server.json` and starts both again.
+    func reconfigure(_ change: (inout [String: Any]) -> Void) throws {
+        try second.killNow()
+        try fixture.reconfigure(change)
+        second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
+                                   environment: fixture.environment)
+        secondClient.session.finishTasksAndInvalidate()
+        secondClient = APIClient(port: second.port, keys: fixture.keys)
+    }
+
     /// The two clients: index 0 talks to the first server, 1 to the second.
     var clients: [APIClient] { [fixture.client, secondClient] }
 }
