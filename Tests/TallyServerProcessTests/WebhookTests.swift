@@ -84,6 +84,64 @@ extension ServerProcessTests {
                 default: break
                 }
             }
+            let metrics = try await fixture.client.send("GET", "/metrics", key: fixture.keys.secretKey).text
+            #expect(metrics.contains(#"tally_webhook_attempts_total{result="failed"} 3"#), "\(metrics)")
+            #expect(metrics.contains(#"tally_webhook_attempts_total{result="delivered"} \#(total)"#))
+            #expect(metrics.contains(#"tally_webhook_deliveries{state="delivered"} \#(total)"#))
+            #expect(metrics.contains(#"tally_webhook_deliveries{state="pending"} 0"#))
+            #expect(metrics.contains("tally_webhook_oldest_pending_age_seconds 0"))
+        }
+
+        /// `tally serve webhooks …` beside the running server, on its data directory.
+        static func webhooksCommand(_ fixture: ServerFixture, _ arguments: [String]) throws -> (status: Int32, output: String) {
+            try runCommand(TestPaths.tally.path, ["serve", "webhooks"] + arguments
+                + ["--data", fixture.dataDirectory.path, "--config", fixture.configFile.path])
+        }
+
+        @Test func theCommandListsTheDeadLetterRetriesItReplaysWithTheSameIdsAndQueuesATest() async throws {
+            let receiver = try WebhookReceiver(failFirst: 2)
+            let fixture = try ServerFixture()
+            try fixture.reconfigure { $0["webhooks"] = [receiver.configuration(attempts: 2, delay: 0.1, maxDelay: 0.1)] }
+            var market = try fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "fay")
+            #expect(try await fixture.client.postTransaction(jws, for: "fay").status == 200)
+            // Both attempts fail: the delivery is dead.
+            var dead: [[String: Any]] = []
+            let deadline = Date().addingTimeInterval(30)
+            while dead.isEmpty, Date() < deadline {
+                let (status, output) = try Self.webhooksCommand(fixture, ["list", "--filter", "dead", "--json"])
+                #expect(status == 0, "\(output)")
+                let listed = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+                dead = listed?["deliveries"] as? [[String: Any]] ?? []
+                if dead.isEmpty { try await Task.sleep(nanoseconds: 100_000_000) }
+            }
+            let id = try #require(dead.first?["id"] as? String)
+            #expect(dead.first?["attempts"] as? Int == 2)
+            #expect(dead.first?["lastError"] as? String == "answered 500")
+            #expect(try receiver.attempts().count == 2)
+            let retried = try Self.webhooksCommand(fixture, ["retry", id])
+            #expect(retried.status == 0, "\(retried.output)")
+            try await receiver.waitForAccepted(timeout: 30) { $0.map(\.id) == [id] }
+            #expect(try Self.webhooksCommand(fixture, ["retry", "evt_unknown"]).status == 1)
+            let replayed = try Self.webhooksCommand(fixture, ["replay", "--since", "2000-01-01T00:00:00Z", "--json"])
+            #expect(replayed.output.contains(#""replayed":1"#), "\(replayed.output)")
+            try await Self.waitForAttempts(receiver, 4)
+            #expect(try receiver.attempts().suffix(2).allSatisfy { $0.id == id && $0.status == 200 }, "replayed with its id")
+            let tested = try Self.webhooksCommand(fixture, ["test", "--json"])
+            #expect(tested.status == 0, "\(tested.output)")
+            let accepted = try await receiver.waitForAccepted(timeout: 30) { $0.count == 2 }
+            #expect(accepted.last?.event["type"] as? String == "TEST" && accepted.last?.valid == true)
+            let (status, text) = try Self.webhooksCommand(fixture, ["list"])
+            #expect(status == 0 && text.contains("0 pending (0 failing), 0 dead, 2 delivered"), "\(text)")
+        }
+
+        /// Waits (at most 30 s) until the receiver logged `count` attempts.
+        static func waitForAttempts(_ receiver: WebhookReceiver, _ count: Int) async throws {
+            let deadline = Date().addingTimeInterval(30)
+            while try receiver.attempts().count < count {
+                guard Date() < deadline else { throw HarnessError("only \(try receiver.attempts().count) attempts") }
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
         }
 
         /// The events' ids in the server's SQLite file, oldest first (read by another process while the server waits).
@@ -135,8 +193,7 @@ extension ServerProcessTests {
             try fixture.server.killNow()
             fixture.environment["TALLY_WEBHOOK_PAUSE"] = nil
             try fixture.restart()
-            let deadline = Date().addingTimeInterval(30)
-            while try receiver.attempts().count < 2, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+            try await Self.waitForAttempts(receiver, 2)
             let attempts = try receiver.attempts()
             #expect(attempts.count == 2, "sent again after the restart")
             #expect(Set(attempts.map(\.id)).count == 1, "with the same id")

@@ -19,7 +19,7 @@ extension PostgresCustomerStore: WebhookOutbox {
     {
         let token = UUID().uuidString
         let nowMs = now.millisecondsSince1970, until = now.addingTimeInterval(lease).millisecondsSince1970
-        return try write("the webhook deliveries cannot be claimed") { (connection) throws(PostgresError) -> [WebhookDelivery] in
+        return try write("the webhook deliveries cannot be claimed", wakingSender: false) { (connection) throws(PostgresError) -> [WebhookDelivery] in
             let rows = try connection.query("""
                 WITH due AS (
                     SELECT d.endpoint, d.sequence FROM webhook_deliveries d
@@ -50,7 +50,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         var next: Int64 = 0
         if case .retry(let at, _, _) = result { next = at.millisecondsSince1970 }
         let delivered: PostgresValue = result.state == .delivered ? .integer(date.millisecondsSince1970) : .null
-        return try write("the webhook delivery cannot be stored") { (connection) throws(PostgresError) -> Bool in
+        return try write("the webhook delivery cannot be stored", wakingSender: false) { (connection) throws(PostgresError) -> Bool in
             try connection.query("""
                 UPDATE webhook_deliveries SET state = $1,
                     next_attempt_ms = CASE WHEN $2::bigint > 0 THEN $2::bigint ELSE next_attempt_ms END,

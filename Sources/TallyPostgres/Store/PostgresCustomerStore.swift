@@ -99,7 +99,10 @@ public final class PostgresCustomerStore: CustomerStore {
 
     /// Runs `body` in one READ COMMITTED transaction and commits it; runs it again after a conflict
     /// (``PostgresError/isRetryable``) or a connection that broke before the COMMIT was sent.
-    func write<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
+    /// A commit wakes this process's webhook sender, unless `wakingSender` is false (the sender's own claims and results).
+    func write<T>(_ what: String, wakingSender: Bool = true, _ body: (PostgresConnection) throws(PostgresError) -> T)
+        throws(CustomerStoreError) -> T
+    {
         try prepare()
         var attempt = 0
         while true {
@@ -122,7 +125,7 @@ public final class PostgresCustomerStore: CustomerStore {
                         failure.duringCommit = error.connectionLost
                         throw failure
                     }
-                    webhookRoutes.didCommit()
+                    if wakingSender { webhookRoutes.didCommit() }
                     return value
                 }
             } catch {

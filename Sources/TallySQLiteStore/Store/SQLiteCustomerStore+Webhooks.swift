@@ -19,7 +19,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
     {
         let nowMs = now.millisecondsSince1970
         let until = now.addingTimeInterval(lease).millisecondsSince1970
-        return try write { (connection) throws(SQLiteError) -> [WebhookDelivery] in
+        return try write(wakingSender: false) { (connection) throws(SQLiteError) -> [WebhookDelivery] in
             var claimed: [WebhookDelivery] = []
             try connection.query("""
                 SELECT d.sequence, d.endpoint, e.event_id, d.app_user_id, e.body, d.attempts
@@ -50,7 +50,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         var next: Int64 = 0
         if case .retry(let at, _, _) = result { next = at.millisecondsSince1970 }
         let delivered: SQLiteValue = result.state == .delivered ? .integer(date.millisecondsSince1970) : .null
-        return try write { (connection) throws(SQLiteError) -> Bool in
+        return try write(wakingSender: false) { (connection) throws(SQLiteError) -> Bool in
             try connection.execute("""
                 UPDATE webhook_deliveries SET state = ?, next_attempt_ms = CASE WHEN ? > 0 THEN ? ELSE next_attempt_ms END,
                     lease_until_ms = 0, lease_token = NULL, last_status = ?, last_error = ?, delivered_ms = ?
@@ -72,7 +72,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
     }
 
     public func releaseWebhookLeases() throws(CustomerStoreError) {
-        try write { (connection) throws(SQLiteError) in
+        try write(wakingSender: false) { (connection) throws(SQLiteError) in
             try connection.execute("""
                 UPDATE webhook_deliveries SET lease_until_ms = 0, lease_token = NULL
                 WHERE state = 'pending' AND lease_until_ms > 0

@@ -113,10 +113,14 @@ public final class SQLiteCustomerStore: CustomerStore {
     /// Runs `body` as one all-or-nothing write on the write connection (a savepoint in a group's transaction,
     /// see ``WriteQueue/perform(_:)``); returns after the COMMIT is durable; maps failures to store errors.
     /// `body` sees the writes committed before it and those of earlier writes in its group.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(CustomerStoreError) -> T {
+    /// A commit wakes the webhook sender, unless `wakingSender` is false (the sender's own claims and results).
+    func write<T: Sendable>(wakingSender: Bool = true, _ body: (SQLiteConnection) throws(SQLiteError) -> T)
+        throws(CustomerStoreError) -> T
+    {
         do {
-            defer { webhookRoutes.didCommit() }
-            return try writes.perform(body)
+            let value = try writes.perform(body)
+            if wakingSender { webhookRoutes.didCommit() }
+            return value
         } catch {
             throw error.storeError()
         }

@@ -92,6 +92,14 @@ extension EntitlementAPI {
     }
 }
 
+extension EntitlementAPI {
+    /// The webhook outbox's counts for `/metrics`; nil when no webhook is configured or the store cannot say.
+    func webhookOutboxStats() -> WebhookOutboxStats? {
+        guard !configuration.webhooks.endpoints.isEmpty, let outbox = store as? any WebhookOutbox else { return nil }
+        return try? outbox.webhookOutboxStats(at: clock.now())
+    }
+}
+
 extension APIError {
     /// 422 `invalid_notification`: a verified notification lacking a field every notification has.
     static func invalidNotification(_ message: String) -> APIError { APIError(422, "invalid_notification", message) }

@@ -146,7 +146,8 @@ public final class EntitlementAPI: Sendable {
         case .metrics:
             return HTTPResponse(status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                 body: Array(metrics.prometheusText(oldestPendingNotificationAge: pendingNotificationAge(),
-                                                                     cacheUsage: cache.usage).utf8))
+                                                                     cacheUsage: cache.usage,
+                                                                     webhooks: webhookOutboxStats()).utf8))
         case .appleNotifications: return try postNotification(request)
         case .customer: return try getCustomer(match.appUserId)
         case .transactions: return try postTransaction(match.appUserId, request)

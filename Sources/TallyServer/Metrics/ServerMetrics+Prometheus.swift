@@ -1,10 +1,13 @@
 import Foundation
+import TallyStorage
 
 extension ServerMetrics {
     /// The metrics in Prometheus' text exposition format (version 0.0.4).
     /// `oldestPendingNotificationAge` (seconds) and the state cache's `cacheUsage` are written as gauges when given.
+    /// `webhooks`, the outbox's counts, are written as gauges when given (webhooks configured).
     public func prometheusText(oldestPendingNotificationAge: Double? = nil,
-                               cacheUsage: (entries: Int, bytes: Int)? = nil) -> String {
+                               cacheUsage: (entries: Int, bytes: Int)? = nil,
+                               webhooks: WebhookOutboxStats? = nil) -> String {
         let snapshot = storage.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP tally_http_requests_total HTTP requests answered, by route template, method and status.")
@@ -49,6 +52,27 @@ extension ServerMetrics {
                          + "not yet applied (its chain has no owner yet); 0 when none waits.")
             lines.append("# TYPE tally_notifications_oldest_pending_age_seconds gauge")
             lines.append("tally_notifications_oldest_pending_age_seconds \(age)")
+        }
+        if !snapshot.webhookAttempts.isEmpty || webhooks != nil {
+            lines.append("# HELP tally_webhook_attempts_total Webhook POSTs this server made, by result: delivered (2xx), "
+                         + "failed (to be retried) or dead (the last attempt failed).")
+            lines.append("# TYPE tally_webhook_attempts_total counter")
+            for result in ["dead", "delivered", "failed"] {
+                lines.append("tally_webhook_attempts_total{result=\"\(result)\"} \(snapshot.webhookAttempts[result] ?? 0)")
+            }
+        }
+        if let webhooks {
+            lines.append("# HELP tally_webhook_deliveries Webhook deliveries in the outbox, by state (failing: pending after "
+                         + "a failed attempt; pending counts them too).")
+            lines.append("# TYPE tally_webhook_deliveries gauge")
+            for (state, count) in [("dead", webhooks.dead), ("delivered", webhooks.delivered), ("failing", webhooks.failing),
+                                   ("pending", webhooks.pending)] {
+                lines.append("tally_webhook_deliveries{state=\"\(state)\"} \(count)")
+            }
+            lines.append("# HELP tally_webhook_oldest_pending_age_seconds Age of the oldest undelivered webhook event; "
+                         + "0 when none waits.")
+            lines.append("# TYPE tally_webhook_oldest_pending_age_seconds gauge")
+            lines.append("tally_webhook_oldest_pending_age_seconds \(webhooks.oldestPendingAgeSeconds)")
         }
         if let cacheUsage {
             lines.append("# HELP tally_state_cache_entries Customers in the state cache (GET /v1/customers/{id}).")

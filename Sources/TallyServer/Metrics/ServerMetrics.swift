@@ -33,6 +33,7 @@ public final class ServerMetrics: Sendable {
         var verifications: [VerificationKey: Int] = [:]
         var notifications: [NotificationKey: Int] = [:]
         var consumptionAnswers: [String: Int] = [:]
+        var webhookAttempts: [String: Int] = [:]
     }
 
     struct NotificationKey: Hashable {
@@ -88,5 +89,15 @@ public final class ServerMetrics: Sendable {
     /// How many `CONSUMPTION_REQUEST`s ended with `status`.
     public func consumptionAnswers(status: String) -> Int {
         storage.withLock { $0.consumptionAnswers[status] ?? 0 }
+    }
+
+    /// Counts one webhook attempt of this server by its result: `delivered`, `failed` (to be retried) or `dead`.
+    public func recordWebhookAttempt(result: String) {
+        storage.withLock { $0.webhookAttempts[result, default: 0] += 1 }
+    }
+
+    /// How many webhook attempts of this server ended with `result`.
+    public func webhookAttempts(result: String) -> Int {
+        storage.withLock { $0.webhookAttempts[result] ?? 0 }
     }
 }

@@ -34,18 +34,6 @@ public final class EntitlementServer: Sendable {
         self.store = store
         var clock = clock
         var services: [any Service] = []
-        if !configuration.webhooks.endpoints.isEmpty {
-            guard let outbox = store as? any WebhookOutbox else {
-                throw .configuration(ServerConfigurationError(fileName: "webhooks", problems: [
-                    .init("webhooks", "this store keeps no webhook outbox")]))
-            }
-            let sender = WebhookSender(outbox: outbox, store: store, settings: configuration.webhooks,
-                                       entitlements: configuration.appConfiguration.entitlements,
-                                       shared: outbox.webhookOutboxIsShared, log: log)
-            // Routed before the first request: every write from now on writes its events and wakes the sender.
-            outbox.routeWebhooks(configuration.webhooks.routing, committed: sender.wake)
-            services.append(sender)
-        }
         if let url = configuration.sandboxClockURL {
             let followed = try SandboxClock(sandboxURL: url)
             services.append(followed)
@@ -58,6 +46,18 @@ public final class EntitlementServer: Sendable {
             throw .configuration(error)
         }
         let api = self.api
+        if !configuration.webhooks.endpoints.isEmpty {
+            guard let outbox = store as? any WebhookOutbox else {
+                throw .configuration(ServerConfigurationError(fileName: "webhooks", problems: [
+                    .init("webhooks", "this store keeps no webhook outbox")]))
+            }
+            let sender = WebhookSender(outbox: outbox, store: store, settings: configuration.webhooks,
+                                       entitlements: configuration.appConfiguration.entitlements,
+                                       shared: outbox.webhookOutboxIsShared, metrics: api.metrics, log: log)
+            // Routed before the first request: every write from now on writes its events and wakes the sender.
+            outbox.routeWebhooks(configuration.webhooks.routing, committed: sender.wake)
+            services.append(sender)
+        }
         for problem in api.dashboardProblems { log(problem) }
         let limits = configuration.limits, notifications = configuration.notifications
         let settings = HTTPServer.Configuration(

@@ -21,27 +21,30 @@ public final class WebhookSender: Service {
     private let endpoints: [String: WebhookEndpoint]
     private let entitlements: [String: [String]]
     private let log: @Sendable (String) -> Void
+    private let metrics: ServerMetrics?
     private let pause = WebhookPause.configured
     private let session: URLSession
     private let queue = BlockingQueue(label: "tally webhook sender")
     private let inFlight = Locked(0)
     /// Signalled by each commit of the store (``wake()``) and each finished send.
     private let wakeup = Wakeup()
-    /// The longest wait between rounds: on a shared outbox another server's commits wake nobody here.
+    /// The longest wait between rounds: another server's commits (PostgreSQL) and `tally serve webhooks` (any store)
+    /// wake nobody here.
     private let pollSeconds: Double
 
     /// A sender of `outbox`'s deliveries to `settings`' endpoints; `store` gives each event its customer's aliases
     /// and attributes, `entitlements` (`tally.json`) its entitlement ids.
     public init(outbox: any WebhookOutbox, store: any CustomerStore, settings: WebhookSettings,
-                entitlements: [String: [String]], shared: Bool, maxInFlight: Int = 16,
+                entitlements: [String: [String]], shared: Bool, maxInFlight: Int = 16, metrics: ServerMetrics? = nil,
                 log: @escaping @Sendable (String) -> Void) {
+        self.metrics = metrics
         self.outbox = outbox
         self.store = store
         self.endpoints = Dictionary(settings.endpoints.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.entitlements = entitlements
         self.maxInFlight = maxInFlight
         self.log = log
-        pollSeconds = shared ? 1 : 60
+        pollSeconds = shared ? 1 : 5
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = maxInFlight
         configuration.timeoutIntervalForRequest = settings.endpoints.map(\.timeoutSeconds).max() ?? 10
@@ -140,6 +143,12 @@ public final class WebhookSender: Service {
     private func settle(_ delivery: WebhookDelivery, _ result: WebhookAttemptResult, endpoint: WebhookEndpoint?) {
         do {
             try outbox.settleWebhookDelivery(delivery, result, at: Date())
+            let counted = switch result {
+            case .delivered: "delivered"
+            case .retry: "failed"
+            case .dead: "dead"
+            }
+            metrics?.recordWebhookAttempt(result: counted)
             if case .dead(_, let error) = result {
                 log("webhooks: \(delivery.eventId) to \(delivery.endpoint) dead-lettered after \(delivery.attempts) attempts: \(error)")
             }

@@ -19,6 +19,7 @@ enum ServeCommand {
             if words.first == "signing-key" { return try ServeSigningKey.run(Array(words.dropFirst())) }
             if words.first == "reconcile" { return try ServeReconcile.run(Array(words.dropFirst())) }
             if words.first == "backfill" { return try ServeBackfill.run(Array(words.dropFirst())) }
+            if words.first == "webhooks" { return try ServeWebhooks.run(Array(words.dropFirst())) }
             return try serve(words)
         } catch let error as UsageError {
             Output.error("tally serve: \(error.message)")
@@ -28,6 +29,7 @@ enum ServeCommand {
             case "signing-key": ServeHelp.signingKeyUsage
             case "reconcile": ServeHelp.reconcileUsage
             case "backfill": ServeHelp.backfillUsage
+            case "webhooks": ServeHelp.webhooksUsage
             default: ServeHelp.usage
             }
             Output.error("usage: \(usage)")

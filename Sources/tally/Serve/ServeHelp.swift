@@ -7,6 +7,8 @@ enum ServeHelp {
     static let signingKeyUsage = "tally serve signing-key --out FILE"
     static let reconcileUsage = "tally serve reconcile --data DIR --config tally-server.json --customer ID [--json]"
     static let backfillUsage = "tally serve backfill --data DIR --config tally-server.json --since DATE [--json]"
+    static let webhooksUsage = "tally serve webhooks list [--filter all|pending|failed|dead|delivered] [--limit N] "
+        + "[--before SEQ] | retry ID | replay --since DATE | test  --data DIR --config tally-server.json [--json]"
 
     static let text = """
     tally serve — the entitlement server (docs/server.md)
@@ -18,6 +20,7 @@ enum ServeHelp {
       \(signingKeyUsage)
       \(reconcileUsage)
       \(backfillUsage)
+      \(webhooksUsage)
 
     Opens (or creates) DIR/tally.sqlite — or the PostgreSQL database of "store": {"kind": "postgres",
     "url" or "urlEnv", "poolSize"}, which several servers may share — and answers the /v1 API. Prints
@@ -43,6 +46,10 @@ enum ServeHelp {
     live one (a notification already received is a duplicate and changes nothing), printing a line per
     page; the cursor is stored after each page, so a back-fill stopped halfway resumes. Run it while no
     server uses DIR.
+
+    'tally serve webhooks' works the webhook outbox (docs/webhooks.md): list the deliveries newest first
+    with the counts, retry an event's dead or failing deliveries now, replay every event written since a
+    date (the same ids), or queue a TEST event for every endpoint. Safe beside a running server.
     """
 
     static let customerToken = """
