@@ -144,6 +144,24 @@ extension ServerProcessTests {
             }
         }
 
+        @Test func aReceiverThatNeverAnswersOneCustomerHoldsUpNeitherThePostsNorTheOtherCustomers() async throws {
+            let receiver = try WebhookReceiver(hangUser: "hal")
+            let fixture = try Self.fixture("sqlite", receiver)
+            var market = try fixture.market()
+            for customer in ["hal", "ivy", "jo", "kai", "lu"] {
+                for product in ["market.premium", "market.removeads"] {
+                    let (_, jws) = try market.buySigned(product, account: customer)
+                    // A 200 while hal's receiver hangs for an hour: no post waits for a send.
+                    #expect(try await fixture.client.postTransaction(jws, for: customer).status == 200)
+                }
+            }
+            let accepted = try await receiver.waitForAccepted { $0.count >= 8 }
+            #expect(Set(accepted.compactMap { $0.event["appUserId"] as? String }) == ["ivy", "jo", "kai", "lu"])
+            let hung = try receiver.attempts().filter(\.hung)
+            #expect(!hung.isEmpty && Set(hung.map(\.id)).count == 1, "only hal's first event is tried; the second waits behind it")
+            #expect(hung.allSatisfy { $0.event["appUserId"] as? String == "hal" })
+        }
+
         /// The events' ids in the server's SQLite file, oldest first (read by another process while the server waits).
         static func storedEventIds(_ fixture: ServerFixture) throws -> [String] {
             let (status, output) = try runCommand("/usr/bin/env", ["python3", "-c", """
@@ -198,6 +216,29 @@ extension ServerProcessTests {
             #expect(attempts.count == 2, "sent again after the restart")
             #expect(Set(attempts.map(\.id)).count == 1, "with the same id")
             #expect(try receiver.accepted().count == 1, "deduplicated by id: exactly once in effect")
+        }
+
+        @Test(.enabled(if: PostgresCluster.canRun))
+        func anotherServerTakesOverADeliveryWhoseServerDiedMidSendOnceItsLeaseEnds() async throws {
+            let receiver = try WebhookReceiver()
+            let pair = try ServerPair(cluster: try PostgresCluster.shared(for: #function))
+            pair.fixture.environment["TALLY_WEBHOOK_PAUSE"] = "during-send"
+            try pair.reconfigure { $0["webhooks"] = [receiver.configuration(timeout: 1)] }
+            try pair.second.killNow()
+            var market = try pair.fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "max")
+            #expect(try await pair.fixture.client.postTransaction(jws, for: "max").status == 200)
+            try Self.waitForPause(pair.fixture, "during-send")
+            try pair.fixture.server.killNow()
+            let sent = try receiver.attempts()
+            #expect(sent.count == 1 && sent.first?.status == 200)
+            pair.fixture.environment["TALLY_WEBHOOK_PAUSE"] = nil
+            try pair.restartSecond()
+            // The dead server's lease (timeoutSeconds + 5 s) ends; the other server claims the delivery and sends it.
+            try await Self.waitForAttempts(receiver, 2)
+            let attempts = try receiver.attempts()
+            #expect(attempts.count == 2 && Set(attempts.map(\.id)).count == 1, "sent again, with the same id")
+            #expect(try receiver.accepted().count == 1)
         }
 
         @Test(.enabled(if: PostgresCluster.canRun))

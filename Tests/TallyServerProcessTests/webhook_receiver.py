@@ -2,7 +2,8 @@
 hmac (independent of the server's code) and its timestamp against five minutes, fails the first N attempts
 with a 500 (or never answers with --hang), then answers 200; every attempt becomes one JSON line of the log.
 
-usage: webhook_receiver.py SECRET LOG [--fail-first N] [--hang]
+usage: webhook_receiver.py SECRET LOG [--fail-first N] [--hang] [--hang-user ID]
+--hang-user ID: never answer the events of customer ID (others are answered).
 Prints "listening on PORT" once it accepts connections.
 """
 import base64
@@ -17,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 secret, log_path = sys.argv[1], sys.argv[2]
 fail_first = int(sys.argv[sys.argv.index("--fail-first") + 1]) if "--fail-first" in sys.argv else 0
 hang = "--hang" in sys.argv
+hang_user = sys.argv[sys.argv.index("--hang-user") + 1] if "--hang-user" in sys.argv else None
 key = base64.b64decode(secret[6:]) if secret.startswith("whsec_") else secret.encode()
 lock = threading.Lock()
 attempts = 0
@@ -45,14 +47,17 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             attempts += 1
             failing = attempts <= fail_first
-        if hang:
-            time.sleep(3600)
-            return
-        status = 500 if failing else 200
         try:
             parsed = json.loads(body)
         except ValueError:
             parsed = None
+        if hang or (hang_user is not None and isinstance(parsed, dict) and parsed.get("appUserId") == hang_user):
+            with lock:
+                with open(log_path, "a") as log:
+                    log.write(json.dumps({"id": event_id, "hung": True, "event": parsed}) + "\n")
+            time.sleep(3600)
+            return
+        status = 500 if failing else 200
         line = {"id": event_id, "timestamp": timestamp, "valid": verify(event_id, timestamp, signature, body),
                 "fresh": fresh, "status": status, "contentType": self.headers.get("Content-Type"),
                 "body": body.decode("utf-8", "replace"), "event": parsed}

@@ -41,6 +41,15 @@ final class ServerPair {
         secondClient = APIClient(port: second.port, keys: fixture.keys)
     }
 
+    /// Starts the second server again (it must have stopped), with the fixture's environment as it is now.
+    func restartSecond() throws {
+        guard !second.isRunning else { throw HarnessError("restartSecond() while the second server still runs") }
+        second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
+                                   environment: fixture.environment)
+        secondClient.session.finishTasksAndInvalidate()
+        secondClient = APIClient(port: second.port, keys: fixture.keys)
+    }
+
     /// The two clients: index 0 talks to the first server, 1 to the second.
     var clients: [APIClient] { [fixture.client, secondClient] }
 }

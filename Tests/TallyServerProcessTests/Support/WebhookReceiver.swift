@@ -17,6 +17,8 @@ final class WebhookReceiver {
         var body: String
         /// The body's JSON object.
         var event: [String: Any]
+        /// Never answered (`hangUser`).
+        var hung: Bool
     }
 
     let port: Int
@@ -26,16 +28,16 @@ final class WebhookReceiver {
     private let stdout: OutputBuffer
 
     /// Starts a receiver checking signatures with `secret`, failing its first `failFirst` attempts with a 500, or
-    /// never answering (`hang`).
+    /// never answering (`hang`), or never answering the events of the customer `hangUser`.
     init(secret: String = "whsec_" + Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-         failFirst: Int = 0, hang: Bool = false) throws {
+         failFirst: Int = 0, hang: Bool = false, hangUser: String? = nil) throws {
         self.secret = secret
         log = FileManager.default.temporaryDirectory.appendingPathComponent("webhooks-\(UUID().uuidString).jsonl")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent(
             "Tests/TallyServerProcessTests/webhook_receiver.py").path, secret, log.path, "--fail-first", String(failFirst)]
-            + (hang ? ["--hang"] : [])
+            + (hang ? ["--hang"] : []) + (hangUser.map { ["--hang-user", $0] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError
@@ -74,7 +76,7 @@ final class WebhookReceiver {
             return Attempt(id: object["id"] as? String ?? "", valid: object["valid"] as? Bool ?? false,
                            fresh: object["fresh"] as? Bool ?? false, status: object["status"] as? Int ?? 0,
                            contentType: object["contentType"] as? String, body: object["body"] as? String ?? "",
-                           event: object["event"] as? [String: Any] ?? [:])
+                           event: object["event"] as? [String: Any] ?? [:], hung: object["hung"] as? Bool ?? false)
         }
     }
 

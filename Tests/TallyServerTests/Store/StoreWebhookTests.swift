@@ -199,26 +199,24 @@ struct StoreWebhookTests {
 
     /// Makes every insert into `table` fail, from another connection.
     static func failInserts(into table: String, _ database: StoreUnderTest) throws {
-        if let path = database.sqlitePath {
-            let connection = try SQLiteDatabase(path: path, create: false, busyTimeoutMilliseconds: 5_000, describing: path)
-            try connection.execute("CREATE TRIGGER fail_\(table) BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'injected'); END")
-        } else if let url = database.url {
-            let connection = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
-            try connection.executeScript("""
-                CREATE OR REPLACE FUNCTION fail_insert() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$
-                LANGUAGE plpgsql;
-                CREATE TRIGGER fail_\(table) BEFORE INSERT ON \(table) FOR EACH ROW EXECUTE FUNCTION fail_insert();
-                """)
-        }
+        try run(database, sqlite: "CREATE TRIGGER fail_\(table) BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'injected'); END",
+                postgres: """
+                    CREATE OR REPLACE FUNCTION fail_insert() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$
+                    LANGUAGE plpgsql;
+                    CREATE TRIGGER fail_\(table) BEFORE INSERT ON \(table) FOR EACH ROW EXECUTE FUNCTION fail_insert();
+                    """)
     }
 
     static func dropTrigger(on table: String, _ database: StoreUnderTest) throws {
+        try run(database, sqlite: "DROP TRIGGER fail_\(table)", postgres: "DROP TRIGGER fail_\(table) ON \(table)")
+    }
+
+    /// Runs the store's statement on a connection of its own.
+    static func run(_ database: StoreUnderTest, sqlite: String, postgres: String) throws {
         if let path = database.sqlitePath {
-            let connection = try SQLiteDatabase(path: path, create: false, busyTimeoutMilliseconds: 5_000, describing: path)
-            try connection.execute("DROP TRIGGER fail_\(table)")
+            try SQLiteDatabase(path: path, create: false, busyTimeoutMilliseconds: 5_000, describing: path).execute(sqlite)
         } else if let url = database.url {
-            let connection = try PostgresConnection(url: url, connectTimeoutSeconds: 5)
-            try connection.executeScript("DROP TRIGGER fail_\(table) ON \(table)")
+            try PostgresConnection(url: url, connectTimeoutSeconds: 5).executeScript(postgres)
         }
     }
 }
