@@ -42,14 +42,18 @@ extension PostgresTransactionRows: NotificationRows {
     /// The pending rows, locked (`FOR UPDATE`).
     func pendingNotifications(for chain: String) throws(PostgresError) -> [PendingNotification] {
         let rows = try connection.query("""
-            SELECT sequence, notification_uuid, transaction_payload, signed_transaction, renewal_payload, signed_renewal_info
+            SELECT sequence, notification_uuid, transaction_payload, signed_transaction, renewal_payload, signed_renewal_info,
+                notification_type, subtype, signed_date_ms
             FROM notifications WHERE original_transaction_id = $1 AND result = 'pending'
             ORDER BY received_at, sequence FOR UPDATE
             """, [.bytes(chain)])
         var waiting: [PendingNotification] = []
         for row in 0..<rows.count {
             let uuid = try rows.requiredBytes(row, 1)
-            var item = PendingNotification(sequence: try rows.integer(row, 0) ?? 0, transaction: nil, renewalInfo: nil)
+            var item = PendingNotification(
+                sequence: try rows.integer(row, 0) ?? 0, transaction: nil, renewalInfo: nil,
+                kind: (try rows.requiredText(row, 6), rows.text(row, 7),
+                       Date(millisecondsSince1970: try rows.integer(row, 8) ?? 0)))
             if let json = rows.text(row, 2) {
                 let value = try PostgresCoding.transaction(json: json, id: "of notification \(uuid.prefix(64))")
                 let signed = try rows.bytes(row, 3)

@@ -37,11 +37,12 @@ extension SQLiteTransactionRows: NotificationRows {
         var waiting: [PendingNotification] = []
         try connection.query("""
             SELECT sequence, notification_uuid, transaction_payload, signed_transaction, renewal_payload,
-                signed_renewal_info FROM notifications
+                signed_renewal_info, notification_type, subtype, signed_date_ms FROM notifications
             WHERE original_transaction_id = ? AND result = 'pending' ORDER BY received_at, sequence
             """, [.text(chain)]) { (row) throws(SQLiteError) in
             let uuid = try row.requiredText(1)
-            var item = PendingNotification(sequence: row.int64(0), transaction: nil, renewalInfo: nil)
+            var item = PendingNotification(sequence: row.int64(0), transaction: nil, renewalInfo: nil,
+                                           kind: (try row.requiredText(6), row.text(7), Date(millisecondsSince1970: row.int64(8))))
             if let json = row.text(2) {
                 let transaction = try StoredValueCoding.transaction(json: json, id: "of notification \(uuid)")
                 item.transaction = try Self.prepared(

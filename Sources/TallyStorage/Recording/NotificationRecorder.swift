@@ -41,7 +41,11 @@ public struct NotificationRecorder<Rows: NotificationRows> {
             result = .pending
         }
         try rows.settle(claim, item, result: result, owner: owner, date: date)
-        if let owner { try emitEvent(of: item, owner: owner) }
+        if let owner {
+            try emitEvent(type: item.stored.notificationType, subtype: item.stored.subtype,
+                          signedDate: item.stored.signedDate, transaction: item.transaction?.normalized,
+                          renewalInfo: item.renewalInfo?.normalized, owner: owner)
+        }
         if owner != nil, let chain { try adopt(chain: chain) }
         return NotificationOutcome(result: result, appUserId: owner, customersChanged: changed)
     }
@@ -54,6 +58,11 @@ public struct NotificationRecorder<Rows: NotificationRows> {
         for item in waiting {
             let result = try apply(transaction: item.transaction, renewalInfo: item.renewalInfo, to: owner)
             try rows.settlePending(item.sequence, result: result, owner: owner, date: date)
+            if let kind = item.kind {
+                try emitEvent(type: kind.type, subtype: kind.subtype, signedDate: kind.signedDate,
+                              transaction: item.transaction?.normalized, renewalInfo: item.renewalInfo?.normalized,
+                              owner: owner)
+            }
         }
     }
 
@@ -108,15 +117,15 @@ public struct NotificationRecorder<Rows: NotificationRows> {
         return changedAnything ? .applied : .unchanged
     }
 
-    /// Writes the notification's own webhook event (``TallyCore/WebhookEventRules/notificationEventType(_:subtype:)``)
-    /// for `owner`, to whom it was applied; its transaction's events were written by ``TransactionRecorder``.
-    private func emitEvent(of item: PreparedNotification, owner: String) throws(Rows.Failure) {
+    /// Writes a notification's own webhook event (``TallyCore/WebhookEventRules/notificationEventType(_:subtype:)``)
+    /// for `owner`, to whom it was applied (now, or when its chain found an owner); its transaction's events were
+    /// written by ``TransactionRecorder``.
+    private func emitEvent(type notificationType: String, subtype: String?, signedDate: Date,
+                           transaction: StoreTransaction?, renewalInfo: RenewalInfo?, owner: String) throws(Rows.Failure) {
         guard rows.webhooks.isEnabled,
-              let type = WebhookEventRules.notificationEventType(item.stored.notificationType,
-                                                                 subtype: item.stored.subtype) else { return }
-        let event = WebhookEventRules.notificationEvent(type, transaction: item.transaction?.normalized,
-                                                        renewalInfo: item.renewalInfo?.normalized, owner: owner,
-                                                        at: item.stored.signedDate, id: WebhookEventId.make())
+              let type = WebhookEventRules.notificationEventType(notificationType, subtype: subtype) else { return }
+        let event = WebhookEventRules.notificationEvent(type, transaction: transaction, renewalInfo: renewalInfo,
+                                                        owner: owner, at: signedDate, id: WebhookEventId.make())
         try rows.emit([event], date: date)
     }
 

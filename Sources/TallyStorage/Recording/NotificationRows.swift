@@ -31,11 +31,15 @@ public struct PendingNotification: Sendable {
     public var transaction: PreparedTransaction?
     /// Its renewal info.
     public var renewalInfo: PreparedRenewalInfo?
+    /// Its `notificationType`, `subtype` and signed date (the webhook event of its type, ``NotificationRecorder``).
+    public var kind: (type: String, subtype: String?, signedDate: Date)?
 
     /// Creates one.
-    public init(sequence: Int64, transaction: PreparedTransaction?, renewalInfo: PreparedRenewalInfo?) {
+    public init(sequence: Int64, transaction: PreparedTransaction?, renewalInfo: PreparedRenewalInfo?,
+                kind: (type: String, subtype: String?, signedDate: Date)? = nil) {
         self.sequence = sequence
         self.transaction = transaction
         self.renewalInfo = renewalInfo
+        self.kind = kind
     }
 }

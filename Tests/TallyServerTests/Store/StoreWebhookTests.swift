@@ -104,6 +104,19 @@ struct StoreWebhookTests {
         #expect(try Self.events(store).filter { $0.type != "TEST" && $0.type != "TRANSFER" }.allSatisfy { $0.appUserId == "u1" })
     }
 
+    @Test(arguments: StoreKind.tested) func aPendingNotificationEmitsItsEventWhenItsChainFindsAnOwner(_ kind: StoreKind) throws {
+        let (database, store) = try Self.open(kind)
+        defer { withExtendedLifetime(database) {} }
+        let outcome = try store.recordNotification(Self.notification("n-q", "DID_CHANGE_RENEWAL_STATUS",
+                                                                     subtype: "AUTO_RENEW_DISABLED", chain: "q1",
+                                                                     status: .off, at: F.day(1)), at: F.day(1))
+        #expect(outcome.result == .pending)
+        #expect(try Self.events(store).isEmpty, "nobody to tell yet")
+        _ = try store.record([F.period("q1", original: "q1", month: 0)], for: "u9", policy: .transfer, at: F.day(2))
+        #expect(try Self.events(store).map(\.type) == ["INITIAL_PURCHASE", "CANCELLATION"])
+        #expect(try Self.events(store).allSatisfy { $0.appUserId == "u9" })
+    }
+
     @Test(arguments: StoreKind.tested) func aStoredEventReadsBackAsTheEventWithAnExactPrice(_ kind: StoreKind) throws {
         let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
