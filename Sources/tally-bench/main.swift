@@ -1,6 +1,6 @@
 import Foundation
 
-/// `tally-bench core|verify|engine|server|http|sandbox|sandbox-api|dashboard|all`: measured speed, printed against the limits or a peer measured in the
+/// `tally-bench core|verify|engine|server|http|sandbox|sandbox-api|dashboard|webhooks|all`: measured speed, printed against the limits or a peer measured in the
 /// same run. Run it in release: `swift run -c release tally-bench core`.
 var arguments = Array(CommandLine.arguments.dropFirst())
 /// `--store postgres` runs the server suite on PostgreSQL (two servers on one database) instead of SQLite.
@@ -36,10 +36,12 @@ for suite in suites {
         if !SandboxAPIBenchmark.run() { exitStatus = 1 }
     case "dashboard":
         if !DashboardBenchmark.run() { exitStatus = 1 }
+    case "webhooks":
+        if !WebhookPostBenchmark.run() { exitStatus = 1 }
     case "rules":
         CoreBenchmark.profileRules()
     default:
-        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, server, http, sandbox, sandbox-api, dashboard, all or rules\n".utf8))
+        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, server, http, sandbox, sandbox-api, dashboard, webhooks, all or rules\n".utf8))
         exitStatus = 2
     }
 }
