@@ -3,10 +3,12 @@ import TallyCore
 import TallyStorage
 
 extension PostgresCustomerStore: WebhookOutbox {
+    /// Routes events to `routing` from now on; each commit of this store then calls `committed`.
     public func routeWebhooks(_ routing: WebhookRouting, committed: (@Sendable () -> Void)?) {
         webhookRoutes.route(routing, committed: committed)
     }
 
+    /// The endpoints events are written for.
     public var webhookRouting: WebhookRouting { webhookRoutes.routing }
 
     /// True: many servers share the database.
@@ -43,6 +45,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Stores the attempt's result if the claim is still this one (its lease token); false when it was lost.
     @discardableResult
     public func settleWebhookDelivery(_ delivery: WebhookDelivery, _ result: WebhookAttemptResult, at date: Date)
         throws(CustomerStoreError) -> Bool
@@ -63,6 +66,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         }
     }
 
+    /// When the next head-of-line pending delivery falls due (its next attempt, or its lease's end).
     public func nextWebhookDueDate() throws(CustomerStoreError) -> Date? {
         try read("the webhook outbox cannot be read") { (connection) throws(PostgresError) -> Date? in
             let rows = try connection.query("""
@@ -76,6 +80,7 @@ extension PostgresCustomerStore: WebhookOutbox {
     /// Nothing: other servers may hold leases on the shared outbox; a lease of a server that died ends by itself.
     public func releaseWebhookLeases() throws(CustomerStoreError) {}
 
+    /// Deliveries by `filter`, newest event first, from one snapshot.
     public func webhookDeliveries(_ filter: WebhookDeliveryFilter, limit: Int, before: Int64?)
         throws(CustomerStoreError) -> [WebhookDeliveryRecord]
     {
@@ -102,6 +107,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Makes the event's undelivered deliveries due at `now`, attempts from zero (none under a live lease).
     public func retryWebhookEvent(_ eventId: String, at now: Date) throws(CustomerStoreError) -> Int {
         try write("the webhook delivery cannot be retried") { (connection) throws(PostgresError) -> Int in
             try connection.query("""
@@ -112,6 +118,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Queues again every delivery of the events written since `since` (none under a live lease), same ids.
     public func replayWebhookEvents(since: Date, at now: Date) throws(CustomerStoreError) -> Int {
         try write("the webhook events cannot be replayed") { (connection) throws(PostgresError) -> Int in
             try connection.query("""
@@ -123,6 +130,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Writes `event` with a delivery for every endpoint that takes it, due now.
     public func enqueueWebhookEvent(_ event: WebhookEvent, at now: Date) throws(CustomerStoreError) -> Int {
         let endpoints = webhookRouting.endpoints(for: event.type)
         guard !endpoints.isEmpty else { return 0 }
@@ -132,6 +140,7 @@ extension PostgresCustomerStore: WebhookOutbox {
         return endpoints.count
     }
 
+    /// The outbox's counts and its oldest pending delivery's age, in one statement.
     public func webhookOutboxStats(at now: Date) throws(CustomerStoreError) -> WebhookOutboxStats {
         try read("the webhook outbox cannot be read") { (connection) throws(PostgresError) -> WebhookOutboxStats in
             let rows = try connection.query("""

@@ -4,10 +4,12 @@ import TallyStorage
 import TallySQLite
 
 extension SQLiteCustomerStore: WebhookOutbox {
+    /// Routes events to `routing` from now on; each commit of this store then calls `committed`.
     public func routeWebhooks(_ routing: WebhookRouting, committed: (@Sendable () -> Void)?) {
         webhookRoutes.route(routing, committed: committed)
     }
 
+    /// The endpoints events are written for.
     public var webhookRouting: WebhookRouting { webhookRoutes.routing }
 
     /// False: one server per file.
@@ -43,6 +45,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Stores the attempt's result if the claim is still this one (its lease token); false when it was lost.
     @discardableResult
     public func settleWebhookDelivery(_ delivery: WebhookDelivery, _ result: WebhookAttemptResult, at date: Date)
         throws(CustomerStoreError) -> Bool
@@ -62,6 +65,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// When the next head-of-line pending delivery falls due (its next attempt, or its lease's end).
     public func nextWebhookDueDate() throws(CustomerStoreError) -> Date? {
         try read { (connection) throws(SQLiteError) -> Date? in
             try connection.integer("""
@@ -71,6 +75,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Ends every lease: one server per SQLite file, so a lease left at start is a killed server's.
     public func releaseWebhookLeases() throws(CustomerStoreError) {
         try write(wakingSender: false) { (connection) throws(SQLiteError) in
             try connection.execute("""
@@ -80,6 +85,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Deliveries by `filter`, newest event first, from one snapshot.
     public func webhookDeliveries(_ filter: WebhookDeliveryFilter, limit: Int, before: Int64?)
         throws(CustomerStoreError) -> [WebhookDeliveryRecord]
     {
@@ -104,6 +110,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Makes the event's undelivered deliveries due at `now`, attempts from zero (none under a live lease).
     public func retryWebhookEvent(_ eventId: String, at now: Date) throws(CustomerStoreError) -> Int {
         try write { (connection) throws(SQLiteError) -> Int in
             try connection.execute("""
@@ -115,6 +122,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Queues again every delivery of the events written since `since` (none under a live lease), same ids.
     public func replayWebhookEvents(since: Date, at now: Date) throws(CustomerStoreError) -> Int {
         try write { (connection) throws(SQLiteError) -> Int in
             try connection.execute("""
@@ -126,6 +134,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         }
     }
 
+    /// Writes `event` with a delivery for every endpoint that takes it, due now.
     public func enqueueWebhookEvent(_ event: WebhookEvent, at now: Date) throws(CustomerStoreError) -> Int {
         let endpoints = webhookRouting.endpoints(for: event.type)
         guard !endpoints.isEmpty else { return 0 }
@@ -135,6 +144,7 @@ extension SQLiteCustomerStore: WebhookOutbox {
         return endpoints.count
     }
 
+    /// The outbox's counts and its oldest pending delivery's age, in one statement.
     public func webhookOutboxStats(at now: Date) throws(CustomerStoreError) -> WebhookOutboxStats {
         try read { (connection) throws(SQLiteError) -> WebhookOutboxStats in
             try connection.withStatement("""

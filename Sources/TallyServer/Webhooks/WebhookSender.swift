@@ -13,6 +13,7 @@ import TallyStorage
 /// time wakes it. Sends never run inside a request; a receiver that never answers costs its own deliveries a
 /// timeout each and holds one of ``maxInFlight`` slots, never another customer's turn.
 public final class WebhookSender: Service {
+    /// `webhook sender`.
     public let name = "webhook sender"
     /// Sends under way at once, at most.
     public let maxInFlight: Int
