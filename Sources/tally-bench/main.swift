@@ -1,6 +1,6 @@
 import Foundation
 
-/// `tally-bench core|verify|engine|server|webhooks|http|sandbox|sandbox-api|dashboard|all`: measured speed, printed against the limits or a peer measured in the
+/// `tally-bench core|verify|engine|server|http|sandbox|sandbox-api|dashboard|all`: measured speed, printed against the limits or a peer measured in the
 /// same run. Run it in release: `swift run -c release tally-bench core`.
 var arguments = Array(CommandLine.arguments.dropFirst())
 /// `--store postgres` runs the server suite on PostgreSQL (two servers on one database) instead of SQLite.
@@ -28,8 +28,6 @@ for suite in suites {
         } else if !ServerBenchmark.run() {
             exitStatus = 1
         }
-    case "webhooks":
-        if !WebhookPostBenchmark.run() { exitStatus = 1 }
     case "http":
         if !HTTPLayerBenchmark.run() { exitStatus = 1 }
     case "sandbox":
@@ -41,7 +39,7 @@ for suite in suites {
     case "rules":
         CoreBenchmark.profileRules()
     default:
-        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, server, webhooks, http, sandbox, sandbox-api, dashboard, all or rules\n".utf8))
+        FileHandle.standardError.write(Data("tally-bench: unknown suite '\(suite)'; use core, verify, engine, server, http, sandbox, sandbox-api, dashboard, all or rules\n".utf8))
         exitStatus = 2
     }
 }

@@ -5,8 +5,7 @@ import TallyCore
 /// nginx serving the same bytes as a static file; (b) signed transactions posted per second (verification and
 /// a durable write each) beside SQLite's single-commit rate in the same folder; (c) spends per second for a
 /// customer with a long ledger (`TALLY_BENCH_SPEND_HISTORY` entries, default 100,000) beside a fresh one; (d) coin
-/// purchases posted to one customer with 120 renewals in the history beside (b)'s rate; (f) posts' p99 while every
-/// event goes to a webhook receiver that never answers, beside posts without webhooks. `TALLY_BENCH_SECONDS` sets
+/// purchases posted to one customer with 120 renewals in the history beside (b)'s rate. `TALLY_BENCH_SECONDS` sets
 /// each wrk run's length (default 10); `TALLY_BENCH_POSTS` the number of distinct transactions signed;
 /// `TALLY_BENCH_SERVER_THREADS` the server's `threads` (default 4); `TALLY_BENCH_WRITE_THREADS` its `writeThreads`
 /// (default 32, the server's default).
@@ -49,7 +48,6 @@ enum ServerBenchmark {
             try SpendBenchmark.measure(setup: setup, server: server, wrk: wrk)
             try NotificationBenchmark.measure(setup: setup, server: server, wrk: wrk, posted: posts)
             let status = server.stop()
-            try WebhookPostBenchmark.measure(setup: setup, tally: tally, wrk: wrk)
             if status != 0 { Report.line("tally serve exited \(status) on SIGTERM (expected 0): \(server.errorText)") }
             return status == 0
         } catch {
