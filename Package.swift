@@ -199,7 +199,7 @@ let package = Package(
         /// Runs the built `tally serve` on loopback and talks HTTP to it: the server's contract end to end.
         .testTarget(
             name: "TallyServerProcessTests", dependencies: ["tally", "TallySandbox", "TallyCore", "TallyCrypto"],
-            exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py", "dashboard_offers_browser.py", "browser_session.py",
+            exclude: ["dashboard_browser.py", "dashboard_offerings_browser.py", "dashboard_offers_browser.py", "dashboard_webhooks_browser.py", "browser_session.py",
                       "offer_signatures.py", "webhook_receiver.py"]),
         .testTarget(
             name: "TallyServerTests",

@@ -21,7 +21,8 @@ enum RoutingTarget {
         case .healthz, .readyz, .metrics, .appleNotifications, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
              .offeringsUpdate, .offeringsDocument, .offeringsHistory, .offeringsRollback, .dashboardIdentity,
-             .dashboardOffers, .promotionalOfferSignature, .introductoryOfferEligibility, .openAPI:
+             .dashboardOffers, .dashboardWebhooks, .dashboardWebhookRetry, .promotionalOfferSignature,
+             .introductoryOfferEligibility, .openAPI:
             require(match.appUserId.isEmpty && match.currency.isEmpty, "\(match.route) has an appUserId or a currency")
             return
         case .spend:

@@ -232,7 +232,7 @@ extension EntitlementAPI {
     }
 
     /// The position a `cursor` names (a `nextCursor` this server issued for `list`); nil when none is given.
-    private func dashboardCursor(_ request: HTTPRequest, _ list: DashboardListPosition.List) throws(APIError)
+    func dashboardCursor(_ request: HTTPRequest, _ list: DashboardListPosition.List) throws(APIError)
         -> DashboardListPosition?
     {
         guard let text = request.query["cursor"], !text.isEmpty else { return nil }
@@ -242,7 +242,7 @@ extension EntitlementAPI {
         return position
     }
 
-    private func dashboardLimit(_ request: HTTPRequest) throws(APIError) -> Int {
+    func dashboardLimit(_ request: HTTPRequest) throws(APIError) -> Int {
         guard let text = request.query["limit"], !text.isEmpty else { return Self.defaultDashboardLimit }
         guard let value = Int(text), (1...Self.maximumDashboardLimit).contains(value) else {
             throw .invalidRequest("limit must be a whole number from 1 to \(Self.maximumDashboardLimit)")

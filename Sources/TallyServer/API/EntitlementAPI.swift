@@ -165,6 +165,8 @@ public final class EntitlementAPI: Sendable {
         case .dashboardCatalog: return dashboardCatalog()
         case .dashboardIdentity: return try dashboardIdentity(request)
         case .dashboardOffers: return try dashboardOffers(request)
+        case .dashboardWebhooks: return try dashboardWebhooks(request)
+        case .dashboardWebhookRetry: return try retryWebhook(request)
         case .dashboardFile: return dashboardFiles.response(match.file)
         case .openAPI: return openAPIDocument.response
         case .offerings: return try getOfferings(request)

@@ -21,10 +21,11 @@ extension Route {
             min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .attributes: limits.maxBodyBytes
         case .offeringsUpdate: limits.maxBodyBytes
-        case .offeringsRollback: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
+        case .offeringsRollback, .dashboardWebhookRetry: min(limits.maxSpendBodyBytes, limits.maxBodyBytes)
         case .customer, .history, .healthz, .readyz, .metrics, .reconcile, .accountToken, .dashboardOverview,
              .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile,
-             .offerings, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .openAPI: 0
+             .offerings, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .dashboardWebhooks,
+             .openAPI: 0
         }
     }
 }

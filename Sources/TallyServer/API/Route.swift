@@ -29,6 +29,10 @@ enum Route: String, Sendable, CaseIterable {
     case dashboardIdentity = "/v1/dashboard/identity"
     /// The transactions bought with an offer, with each offer's count.
     case dashboardOffers = "/v1/dashboard/offers"
+    /// The webhook outbox: its counts and its deliveries, newest event first (docs/webhooks.md, *Operations*).
+    case dashboardWebhooks = "/v1/dashboard/webhooks"
+    /// Makes an undelivered or dead-lettered webhook event due again (secret key: the dashboard key only reads).
+    case dashboardWebhookRetry = "/v1/dashboard/webhooks/retry"
     /// The dashboard's static files (no key: the page asks for one and sends it to the JSON routes).
     case dashboardFile = "/dashboard/{file}"
     /// What the app sells: the live offerings document's answer for a placement and customer (docs/server.md, *Offerings*).
@@ -56,9 +60,11 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .history, .healthz, .readyz, .metrics, .dashboardOverview, .dashboardCustomers,
              .dashboardTransactions, .dashboardNotifications, .dashboardCatalog, .dashboardFile, .offerings,
-             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .openAPI: "GET"
+             .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers, .dashboardWebhooks,
+             .openAPI: "GET"
         case .transactions, .receipts, .spend, .appleNotifications, .reconcile, .accountToken, .offeringsRollback,
-             .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility: "POST"
+             .aliases, .attributes, .promotionalOfferSignature, .introductoryOfferEligibility,
+             .dashboardWebhookRetry: "POST"
         case .offeringsUpdate: "PUT"
         }
     }
@@ -101,9 +107,10 @@ enum Route: String, Sendable, CaseIterable {
         switch self {
         case .customer, .transactions, .receipts, .accountToken, .offerings, .aliases, .attributes: .public
         case .history, .spend, .reconcile, .offeringsUpdate, .offeringsRollback, .promotionalOfferSignature,
-             .introductoryOfferEligibility: .secret
+             .introductoryOfferEligibility, .dashboardWebhookRetry: .secret
         case .dashboardOverview, .dashboardCustomers, .dashboardTransactions, .dashboardNotifications,
-             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers: .dashboard
+             .dashboardCatalog, .offeringsDocument, .offeringsHistory, .dashboardIdentity, .dashboardOffers,
+             .dashboardWebhooks: .dashboard
         case .healthz, .readyz, .metrics, .dashboardFile, .openAPI: nil
         case .appleNotifications: nil  // the signature is the authentication
         }

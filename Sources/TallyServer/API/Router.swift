@@ -21,6 +21,7 @@ enum Router {
         case "/v1/offers/promotional/signature": return RouteMatch(route: .promotionalOfferSignature)
         case "/v1/offers/introductory/eligibility": return RouteMatch(route: .introductoryOfferEligibility)
         case "/v1/openapi.yaml": return RouteMatch(route: .openAPI)
+        case "/v1/dashboard/webhooks/retry": return RouteMatch(route: .dashboardWebhookRetry)
         case "/healthz": return RouteMatch(route: .healthz)
         case "/readyz": return RouteMatch(route: .readyz)
         case "/metrics": return RouteMatch(route: .metrics)

@@ -9,6 +9,7 @@ public struct DashboardListPosition: Sendable, Hashable {
         case transactions = "t1"
         case notifications = "n1"
         case offers = "o1"
+        case webhooks = "w1"
     }
 
     /// Transactions: the purchase date in milliseconds since 1970; notifications: the stored sequence.
@@ -31,7 +32,7 @@ public struct DashboardListPosition: Sendable, Hashable {
         guard let colon = rest.firstIndex(of: ":"), let number = Int64(rest[..<colon]) else { return nil }
         self.number = number
         id = String(rest[rest.index(after: colon)...])
-        if list == .notifications, !id.isEmpty { return nil }
+        if list == .notifications || list == .webhooks, !id.isEmpty { return nil }
     }
 
     /// The opaque `nextCursor` of this position in `list`.

@@ -51,6 +51,8 @@ export const path = {
   notifications: (page = {}) => "/v1/dashboard/notifications?" + new URLSearchParams(page).toString(),
   catalog: () => "/v1/dashboard/catalog",
   offers: (page = {}) => "/v1/dashboard/offers?" + new URLSearchParams(page).toString(),
+  webhooks: (page = {}) => "/v1/dashboard/webhooks?" + new URLSearchParams(page).toString(),
+  webhookRetry: () => "/v1/dashboard/webhooks/retry",
   identity: (id) => `/v1/dashboard/identity?id=${encodeURIComponent(id)}`,
   customer: (id) => `/v1/customers/${encodeURIComponent(id)}`,
   history: (id, cursor) => `/v1/customers/${encodeURIComponent(id)}/history?limit=50` +

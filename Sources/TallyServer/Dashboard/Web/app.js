@@ -3,6 +3,7 @@ import { el } from "./dom.js";
 import * as views from "./views.js";
 import { offerings } from "./offerings.js";
 import { offers } from "./offers.js";
+import { webhooks } from "./webhooks.js";
 
 const view = document.getElementById("view");
 const login = document.getElementById("login");
@@ -51,6 +52,7 @@ async function route() {
       case "catalog": await views.catalog(view); break;
       case "offerings": await offerings(view); break;
       case "offers": await offers(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
+      case "webhooks": await webhooks(view, Object.fromEntries(new URLSearchParams(rest.join("/")))); break;
       default: await views.overview(view, /^\d{4}-\d{2}-\d{2}$/.test(arg) && rest.length === 2
         ? { from: arg, to: decodeURIComponent(rest[1]) }
         : { days: [7, 30, 90].includes(Number(arg)) ? Number(arg) : 30 });
