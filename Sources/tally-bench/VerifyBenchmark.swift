@@ -45,13 +45,19 @@ enum VerifyBenchmark {
             return
         }
 
+        var singleCPU = Double.infinity
         let single = Stopwatch.best(of: 3) {
+            let before = CPUTime.ownSeconds
             for token in tokens where (try? verifier.verifyTransaction(token).get()) == nil {
                 fatalError("a benchmark JWS failed to verify")
             }
+            singleCPU = min(singleCPU, CPUTime.ownSeconds - before)
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        var parallelCPU = Double.infinity
         let parallel = Stopwatch.best(of: 3) {
+            let before = CPUTime.ownSeconds
+            defer { parallelCPU = min(parallelCPU, CPUTime.ownSeconds - before) }
             DispatchQueue.concurrentPerform(iterations: cores) { worker in
                 for index in stride(from: worker, to: tokens.count, by: cores) {
                     _ = verifier.verifyTransaction(tokens[index])
@@ -68,6 +74,11 @@ enum VerifyBenchmark {
         Report.line(String(format: "%d-thread scaling: %.0f%% of %d× the 1-thread rate (target ≥ 90%%) %@", cores,
                            100 * parallelRate / (Double(cores) * singleRate), cores,
                            parallelRate / (Double(cores) * singleRate) >= 0.9 ? "OK" : "MISSED"))
+        // Processor time per JWS on N threads vs on one: what sharing costs (locks, cache lines), apart from
+        // whether this shared machine gave the run its N cores (the load average says).
+        Report.line(String(format: "CPU time per JWS: %.1f µs on 1 thread, %.1f µs on %d threads (%.0f%% efficiency)%@",
+                           singleCPU / Double(count) * 1e6, parallelCPU / Double(count) * 1e6, cores,
+                           100 * singleCPU / parallelCPU, BenchTools.loadAverageNote))
         Report.line(raw.description)
         Report.line(String(format: "1 thread vs raw ECDSA in this process: %.0f%%", 100 * singleRate / rawRate))
         if let openssl = raw.opensslRate {
