@@ -71,19 +71,25 @@ enum VerifyBenchmark {
 
         Report.line(String(format: "Tally SignedDataVerifier, 1 thread: %.0f JWS/s", singleRate))
         Report.line(String(format: "Tally SignedDataVerifier, %d threads: %.0f JWS/s", cores, parallelRate))
-        Report.line(String(format: "%d-thread scaling: %.0f%% of %d× the 1-thread rate (target ≥ 90%%) %@", cores,
-                           100 * parallelRate / (Double(cores) * singleRate), cores,
-                           parallelRate / (Double(cores) * singleRate) >= 0.9 ? "OK" : "MISSED"))
+        let scaling = parallelRate / (Double(cores) * singleRate), efficiency = singleCPU / parallelCPU
+        Report.line(String(format: "%d-thread scaling: %.0f%% of %d× the 1-thread rate in wall-clock time (target ≥ 90%%) %@",
+                           cores, 100 * scaling, cores,
+                           scaling >= 0.9 ? "OK" : efficiency >= 0.9 ? "OK in CPU time (see the next line)" : "MISSED"))
         // Processor time per JWS on N threads vs on one: what sharing costs (locks, cache lines), apart from
         // whether this shared machine gave the run its N cores (the load average says).
         Report.line(String(format: "CPU time per JWS: %.1f µs on 1 thread, %.1f µs on %d threads (%.0f%% efficiency)%@",
                            singleCPU / Double(count) * 1e6, parallelCPU / Double(count) * 1e6, cores,
-                           100 * singleCPU / parallelCPU, BenchTools.loadAverageNote))
+                           100 * efficiency, BenchTools.loadAverageNote))
         Report.line(raw.description)
-        Report.line(String(format: "1 thread vs raw ECDSA in this process: %.0f%%", 100 * singleRate / rawRate))
+        Report.line(String(format: "1 thread vs raw ECDSA in this process: %.0f%% wall-clock", 100 * singleRate / rawRate))
         if let openssl = raw.opensslRate {
-            Report.line(String(format: "1 thread vs openssl speed ecdsap256: %.0f%% (target ≥ 75%%) %@",
-                               100 * singleRate / openssl, singleRate / openssl >= 0.75 ? "OK" : "MISSED"))
+            // `openssl speed` divides by its processor (user) time unless given -elapsed: the library's rate per
+            // CPU second is the like-for-like peer, the wall-clock one is printed too.
+            let cpuRate = Double(count) / singleCPU
+            Report.line(String(format: "1 thread vs openssl speed ecdsap256: %.0f%% wall-clock, %.0f%% CPU time "
+                               + "(%.0f JWS per CPU second; target ≥ 75%%) %@", 100 * singleRate / openssl,
+                               100 * cpuRate / openssl, cpuRate,
+                               singleRate / openssl >= 0.75 ? "OK" : cpuRate / openssl >= 0.75 ? "OK in CPU time" : "MISSED"))
         }
         switch AppleLibraryPeer.measure(tokens: tokens, rootDER: authority.rootDER, bundleId: bundleId) {
         case .success(let peer):

@@ -7,7 +7,7 @@ import TallyCore
 /// single-commit rate in the same run (target ≥ 2×), with the server's CPU per notification.
 enum NotificationBenchmark {
     static func measure(setup: ServerBenchSetup, server: TallyServeProcess, wrk: Wrk, posted count: Int,
-                        es256: ES256Baseline) throws
+                        es256: ES256Baseline) throws -> Double?
     {
         var lines: [String] = []
         lines.reserveCapacity(count)
@@ -50,11 +50,13 @@ enum NotificationBenchmark {
         let ratio = result.requestsPerSecond / sqlite
         Report.line(String(format: "notifications vs SQLite commits (%.0f/s): %.0f%% (target ≥ 200%%) %@", sqlite,
                            100 * ratio, ratio >= 2 ? "OK" : "MISSED"))
+        var perNotification: Double?
         if let cpuBefore, let cpuAfter, result.requests > 0 {
-            let perNotification = (cpuAfter - cpuBefore) * 1e3 / Double(result.requests)
-            let ratio = perNotification / (2 * es256.cpuSecondsPerVerify * 1e3)
+            let cost = (cpuAfter - cpuBefore) * 1e3 / Double(result.requests)
+            perNotification = cost
+            let ratio = cost / (2 * es256.cpuSecondsPerVerify * 1e3)
             Report.line(String(format: "tally serve CPU per notification: %.3f ms = %.2f× its two ES256 verifications "
-                               + "(%.3f ms; target ≤ 2×) %@", perNotification, ratio, 2 * es256.cpuSecondsPerVerify * 1e3,
+                               + "(%.3f ms; target ≤ 2×) %@", cost, ratio, 2 * es256.cpuSecondsPerVerify * 1e3,
                                ratio <= 2 ? "OK" : "MISSED"))
         }
         if let io = ProcessIO.perRequest(from: ioBefore, to: ioAfter, requests: result.requests, noun: "notification") {
@@ -67,5 +69,6 @@ enum NotificationBenchmark {
         if result.non2xx > 0 || result.socketErrors > 0 {
             Report.line("WARNING notifications: \(result.non2xx) non-2xx, \(result.socketErrors) socket errors of \(result.requests)")
         }
+        return perNotification
     }
 }
