@@ -1,7 +1,7 @@
 import Foundation
 import TallyLocking
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// A ``TallyServer/CustomerStore`` on PostgreSQL (libpq), for many `tally serve` processes on one database.
 ///

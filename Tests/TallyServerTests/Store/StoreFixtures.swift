@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 @testable import TallyServer
+import TallyStorage
 
 /// Temporary databases, transactions and a small catalog for the store tests.
 enum StoreFixtures {
@@ -71,5 +72,20 @@ extension CustomerStore {
         try self.spend(id: spend.id, currency: spend.currency, for: appUserId) { existing, net in
             try spend.admit(existing: existing, available: net) ? spend : nil
         }
+    }
+}
+
+/// SplitMix64: the same sequence for a seed on every platform, for the store tests' random histories.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
