@@ -78,7 +78,7 @@ import Testing
             return try #require(text.range(of: quoted)).lowerBound
         }
         #expect(offsets == offsets.sorted())
-        #expect(try StoredValueCoding.normalized(Self.device) == (try Self.viaFoundation(Self.device)))
+        #expect(try StoredPayloadJSON.normalized(Self.device) == (try Self.viaFoundation(Self.device)))
     }
 
     @Test func unknownFieldNamedAsAKnownOneIsLeftToTheEncoder() {
