@@ -24,24 +24,47 @@ public enum Base64URL {
         return table.withUnsafeBufferPointer { table -> [UInt8]? in
             var valid = true
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-                var accumulator: UInt32 = 0
-                var bits: UInt32 = 0
-                var written = 0
-                for index in 0..<count {
-                    let value = table[Int(input[index])]
-                    if value == 0xFF {
+                // Four characters make three bytes; any character outside the alphabet has the 0x80 bit of its
+                // table entry (0xFF) set, so one OR over the four says whether all were valid.
+                let whole = count / 4
+                var read = 0, written = 0
+                for _ in 0..<whole {
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])], d = table[Int(input[read + 3])]
+                    guard (a | b | c | d) & 0x80 == 0 else {
                         valid = false
                         break
                     }
-                    accumulator = (accumulator << 6) | UInt32(value)
-                    bits += 6
-                    if bits >= 8 {
-                        bits -= 8
-                        if written < outputCount { out[written] = UInt8(truncatingIfNeeded: accumulator >> bits) }
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: group)
+                    read += 4
+                    written += 3
+                }
+                // The last 2 or 3 characters make 1 or 2 bytes (their spare low bits are ignored).
+                if valid, read < count {
+                    var group: UInt32 = 0
+                    for index in read..<count {
+                        let value = table[Int(input[index])]
+                        if value & 0x80 != 0 {
+                            valid = false
+                            break
+                        }
+                        group = group << 6 | UInt32(value)
+                    }
+                    if valid {
+                        let tail = count - read
+                        group <<= UInt32(6 * (4 - tail))
+                        out[written] = UInt8(truncatingIfNeeded: group >> 16)
                         written += 1
+                        if tail == 3 {
+                            out[written] = UInt8(truncatingIfNeeded: group >> 8)
+                            written += 1
+                        }
                     }
                 }
-                initialized = valid ? min(written, outputCount) : 0
+                initialized = valid ? written : 0
             }
             return valid ? output : nil
         }

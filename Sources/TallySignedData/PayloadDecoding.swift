@@ -76,6 +76,16 @@ package enum PayloadDecoding {
         return PayloadEnvelope(claims: claims, model: .success(transaction))
     }
 
+    /// A notification payload decoded once, in one pass, when it is flat but for `data` (as Apple's notifications
+    /// about a transaction are), its claims taken from the decoded notification; nil when the bytes must go to
+    /// ``envelope(_:as:)``.
+    package static func flatNotificationEnvelope(_ bytes: [UInt8]) -> PayloadEnvelope<ServerNotification>? {
+        guard let notification = ServerNotification(flatPayload: bytes),
+            let claims = SignedClaims(flatNotification: notification)
+        else { return nil }
+        return PayloadEnvelope(claims: claims, model: .success(notification))
+    }
+
     /// The failure for a payload that passed every check but does not decode into the model of `kind`.
     package static func undecodable(_ error: ModelError, kind: SignedPayloadKind) -> VerificationFailure {
         VerificationFailure(

@@ -26,3 +26,31 @@ extension SignedClaims {
         appData = nil
     }
 }
+
+extension SignedClaims {
+    /// The claims a `.notification` check reads, taken from a notification that ``ServerNotification/init(flatPayload:)``
+    /// decoded (only Tally's keys, `data` the one object), so the payload is not read a second time: `signedDate`,
+    /// `notificationType` and `data`'s identity. nil when the lenient reading could differ (no `signedDate`, or one
+    /// before 1970 or absurdly late, as for transactions).
+    package init?(flatNotification notification: ServerNotification) {
+        guard let signed = notification.signedDate else { return nil }
+        let milliseconds = (signed.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds >= 0, milliseconds < 1e15 else { return nil }
+        signedDate = milliseconds
+        receiptCreationDate = nil
+        bundleId = nil
+        environment = nil
+        appAppleId = nil
+        receiptType = nil
+        notificationType = notification.notificationType?.rawValue
+        transactionId = nil
+        hasAutoRenewStatus = false
+        data = notification.data.map { data in
+            AppIdentity(bundleId: data.bundleId, appAppleId: data.appAppleId, environment: data.environment?.rawValue,
+                        externalPurchaseId: nil)
+        }
+        summary = nil
+        externalPurchaseToken = nil
+        appData = nil
+    }
+}

@@ -14,6 +14,14 @@ public struct SignedClaims: Sendable, Hashable, Decodable {
         /// `externalPurchaseId` (external purchase tokens only).
         public var externalPurchaseId: String?
 
+        /// An identity with these fields.
+        package init(bundleId: String?, appAppleId: Int64?, environment: String?, externalPurchaseId: String?) {
+            self.bundleId = bundleId
+            self.appAppleId = appAppleId
+            self.environment = environment
+            self.externalPurchaseId = externalPurchaseId
+        }
+
         /// Reads the identity fields leniently.
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: AnyCodingKey.self)

@@ -204,6 +204,12 @@ public final class SignedDataVerifier: Sendable {
         {
             return .success(envelope)
         }
+        // A notification about a transaction, flat but for `data`: the same, without `JSONDecoder`.
+        if kind == .notification, Model.self == ServerNotification.self,
+            let envelope = PayloadDecoding.flatNotificationEnvelope(bytes) as? PayloadEnvelope<Model>
+        {
+            return .success(envelope)
+        }
         return PayloadDecoding.envelope(bytes, as: Model.self)
     }
 }

@@ -45,6 +45,13 @@ enum CPUTime {
     /// Seconds of processor time this process has used so far.
     static var ownSeconds: Double { seconds(RUSAGE_SELF) }
 
+    /// Seconds of processor time the calling thread has used so far (`CLOCK_THREAD_CPUTIME_ID`).
+    static var threadSeconds: Double {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return .nan }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// Seconds of processor time used so far by child processes that have been waited for.
     static var childrenSeconds: Double { seconds(RUSAGE_CHILDREN) }
 

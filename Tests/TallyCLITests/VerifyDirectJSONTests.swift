@@ -25,10 +25,19 @@ import TallySandbox
                                              purchaseDate: start, type: .consumable, inAppOwnershipType: nil,
                                              environment: .sandbox)
 
-    /// One the direct writer leaves to `JSONEncoder` (a field Tally does not model).
+    /// One the direct writer leaves to `JSONEncoder` (a nested field Tally does not model).
     private static let unknown = StoreTransaction(transactionId: "2", bundleId: "com.example.market", productId: "market.premium", purchaseDate: start,
                                              type: .nonConsumable, environment: .sandbox,
-                                             unknownFields: ["zNewField": .string("kept"), "aNumber": .number(1)])
+                                             unknownFields: ["zNewField": .string("kept"), "aNumber": .number(1),
+                                                             "nested": .object(["n": .integer(2)])])
+
+    /// A device's: scalar fields Tally does not model (`deviceVerification`, `deviceVerificationNonce`), written
+    /// directly in their sorted places.
+    private static let device = StoreTransaction(transactionId: "3", bundleId: "com.example.market", productId: "market.coins.10", purchaseDate: start,
+                                             type: .consumable, environment: .sandbox,
+                                             unknownFields: ["deviceVerification": .string("f0ICaMFDcjrVIq5mDE1Ys4Ms2mpzpNGF2U9hkDZbnSdnQqjk7G1v8GTkyKxiaZ/W"),
+                                                             "deviceVerificationNonce": .string("5a0d9b2e-4c1f-4f6e-9d3a-2b8c7e1f0a64"),
+                                                             "zLast": .bool(false), "aFirst": .integer(-1), "mid": .null])
 
     @Test func everyLineIsTheValueTheEncoderWrites() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-direct-\(UUID().uuidString)")
@@ -38,7 +47,7 @@ import TallySandbox
         let root = folder.appendingPathComponent("root.pem")
         try Data(authority.rootPEM.utf8).write(to: root)
         let signer = try authority.signer()
-        let tokens = try [Self.full, Self.minimal, Self.unknown].map { try signer.signTransaction($0) }
+        let tokens = try [Self.full, Self.minimal, Self.unknown, Self.device].map { try signer.signTransaction($0) }
         let options = ["verify", "--root", root.path, "--environment", "sandbox", "--bundle-id", "com.example.market",
                        "--kind", "transaction"]
 

@@ -121,6 +121,18 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // The usual text needs no escape: one copy of its bytes instead of one append each.
+        let copied = text.utf8.withContiguousStorageIfAvailable { run -> Bool in
+            guard !run.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: run)
+            return true
+        } ?? false
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

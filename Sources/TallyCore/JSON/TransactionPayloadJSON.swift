@@ -5,9 +5,11 @@ import Foundation
 /// them). It is the stored `payload` of every store (`JSONDecoder` reads it back to the same value as it reads
 /// `JSONEncoder`'s output) and the `payload` of `tally verify --lines`.
 ///
-/// Fields kept as raw JSON (`StoreTransaction.unknownFields`, `commitmentInfo`, `advancedCommerceInfo`)
-/// have no direct form here: for a transaction carrying any, ``isDirect(_:)`` is false, ``bytes(_:)`` is nil and
-/// the caller uses TallyCore's `Codable` conformance.
+/// Unknown fields whose values are scalars (a string, a whole number, a boolean or `null`), as a device's
+/// `deviceVerification` and `deviceVerificationNonce` are, are written in their sorted place among the others.
+/// Other fields kept as raw JSON (a nested unknown value, `commitmentInfo`, `advancedCommerceInfo`) have no direct
+/// form here: for a transaction carrying any, ``isDirect(_:)`` is false, ``bytes(_:)`` is nil and the caller uses
+/// TallyCore's `Codable` conformance.
 public enum TransactionPayloadJSON {
     /// The JSON object of `transaction`, or nil when it carries raw JSON fields.
     public static func bytes(_ transaction: StoreTransaction) -> [UInt8]? {
@@ -22,37 +24,40 @@ public enum TransactionPayloadJSON {
     /// The members of `transaction`'s object, in sorted key order, into an object `writer` has begun. Only for a
     /// transaction that ``isDirect(_:)``.
     public static func writeFields(of t: StoreTransaction, into writer: inout JSONWriter) {
-        writer.put("appAccountToken", t.appAccountToken)
-        writer.put("appTransactionId", t.appTransactionId)
-        writer.put("billingPlanType", t.billingPlanType?.rawValue)
-        writer.put("bundleId", t.bundleId)
-        writer.put("currency", t.currency)
-        writer.put("environment", t.environment?.rawValue)
-        writer.putMilliseconds("expiresDate", t.expiresDate)
-        writer.put("inAppOwnershipType", t.inAppOwnershipType?.rawValue)
-        if let isUpgraded = t.isUpgraded { writer.field("isUpgraded", isUpgraded) }
-        writer.put("offerDiscountType", t.offerDiscountType?.rawValue)
-        writer.put("offerIdentifier", t.offerIdentifier)
-        writer.put("offerPeriod", t.offerPeriod)
-        writer.put("offerType", t.offerType.map { Int64($0.rawValue) })
-        writer.putMilliseconds("originalPurchaseDate", t.originalPurchaseDate)
-        writer.put("originalTransactionId", t.originalTransactionId)
-        writer.put("price", t.price)
-        writer.put("productId", t.productId)
-        writer.putMilliseconds("purchaseDate", t.purchaseDate)
-        writer.put("quantity", Int64(t.quantity))
-        writer.putMilliseconds("revocationDate", t.revocationDate)
-        writer.put("revocationPercentage", t.revocationPercentage.map { Int64($0) })
-        writer.put("revocationReason", t.revocationReason.map { Int64($0.rawValue) })
-        writer.put("revocationType", t.revocationType?.rawValue)
-        writer.putMilliseconds("signedDate", t.signedDate)
-        writer.put("storefront", t.storefront)
-        writer.put("storefrontId", t.storefrontId)
-        writer.put("subscriptionGroupIdentifier", t.subscriptionGroupIdentifier)
-        writer.put("transactionId", t.transactionId)
-        writer.put("transactionReason", t.transactionReason?.rawValue)
-        writer.put("type", t.type.rawValue)
-        writer.put("webOrderLineItemId", t.webOrderLineItemId)
+        var fields = SortedFields(writer: writer, unknown: t.unknownFields)
+        writer = JSONWriter()  // `fields` holds the only reference to the buffer: no copy on write.
+        fields.put("appAccountToken", t.appAccountToken)
+        fields.put("appTransactionId", t.appTransactionId)
+        fields.put("billingPlanType", t.billingPlanType?.rawValue)
+        fields.put("bundleId", t.bundleId)
+        fields.put("currency", t.currency)
+        fields.put("environment", t.environment?.rawValue)
+        fields.putMilliseconds("expiresDate", t.expiresDate)
+        fields.put("inAppOwnershipType", t.inAppOwnershipType?.rawValue)
+        fields.put("isUpgraded", t.isUpgraded)
+        fields.put("offerDiscountType", t.offerDiscountType?.rawValue)
+        fields.put("offerIdentifier", t.offerIdentifier)
+        fields.put("offerPeriod", t.offerPeriod)
+        fields.put("offerType", t.offerType.map { Int64($0.rawValue) })
+        fields.putMilliseconds("originalPurchaseDate", t.originalPurchaseDate)
+        fields.put("originalTransactionId", t.originalTransactionId)
+        fields.put("price", t.price)
+        fields.put("productId", t.productId)
+        fields.putMilliseconds("purchaseDate", t.purchaseDate)
+        fields.put("quantity", Int64(t.quantity))
+        fields.putMilliseconds("revocationDate", t.revocationDate)
+        fields.put("revocationPercentage", t.revocationPercentage.map { Int64($0) })
+        fields.put("revocationReason", t.revocationReason.map { Int64($0.rawValue) })
+        fields.put("revocationType", t.revocationType?.rawValue)
+        fields.putMilliseconds("signedDate", t.signedDate)
+        fields.put("storefront", t.storefront)
+        fields.put("storefrontId", t.storefrontId)
+        fields.put("subscriptionGroupIdentifier", t.subscriptionGroupIdentifier)
+        fields.put("transactionId", t.transactionId)
+        fields.put("transactionReason", t.transactionReason?.rawValue)
+        fields.put("type", t.type.rawValue)
+        fields.put("webOrderLineItemId", t.webOrderLineItemId)
+        writer = fields.finish()
     }
 
     /// `transaction` as it reads back from its stored payload (every date at whole milliseconds, as
@@ -70,32 +75,100 @@ public enum TransactionPayloadJSON {
 
     /// Whether the transaction has no fields kept as raw JSON, so it can be written directly.
     public static func isDirect(_ transaction: StoreTransaction) -> Bool {
-        transaction.unknownFields.isEmpty && transaction.commitmentInfo == nil
-            && transaction.advancedCommerceInfo == nil
+        transaction.commitmentInfo == nil && transaction.advancedCommerceInfo == nil
+            && transaction.unknownFields.allSatisfy { key, value in value.isScalar && !knownKeys.contains(key) }
     }
+
+    /// The keys ``writeFields(of:into:)`` writes (an unknown field by one of these names is left to the encoder).
+    static let knownKeys: Set<String> = [
+        "appAccountToken", "appTransactionId", "billingPlanType", "bundleId", "currency", "environment", "expiresDate",
+        "inAppOwnershipType", "isUpgraded", "offerDiscountType", "offerIdentifier", "offerPeriod", "offerType",
+        "originalPurchaseDate", "originalTransactionId", "price", "productId", "purchaseDate", "quantity",
+        "revocationDate", "revocationPercentage", "revocationReason", "revocationType", "signedDate", "storefront",
+        "storefrontId", "subscriptionGroupIdentifier", "transactionId", "transactionReason", "type",
+        "webOrderLineItemId", "commitmentInfo", "advancedCommerceInfo",
+    ]
 
     private static func whole(_ date: Date) -> Date {
         Date(millisecondsSince1970: date.millisecondsSince1970)
     }
 }
 
-private extension JSONWriter {
+/// The members of one transaction object as they are written: each known field in its place, and before it every
+/// unknown (scalar) field whose key sorts before it, by UTF-8 bytes.
+private struct SortedFields {
+    var writer: JSONWriter
+    /// Unknown fields not yet written, in sorted order.
+    private var unknown: [(key: String, value: JSONValue)]
+    private var next = 0
+
+    init(writer: JSONWriter, unknown: [String: JSONValue]) {
+        self.writer = writer
+        self.unknown = unknown.isEmpty ? [] : unknown.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    /// Writes the unknown fields that sort before `key`.
+    private mutating func flush(before key: String) {
+        while next < unknown.count, unknown[next].key.utf8.lexicographicallyPrecedes(key.utf8) {
+            writeUnknown(unknown[next])
+            next += 1
+        }
+    }
+
+    private mutating func writeUnknown(_ field: (key: String, value: JSONValue)) {
+        writer.key(field.key)
+        switch field.value {
+        case .string(let text): writer.string(text)
+        case .integer(let number): writer.integer(number)
+        case .bool(let flag): writer.bool(flag)
+        default: writer.null()  // only scalars reach here (``TransactionPayloadJSON/isDirect(_:)``)
+        }
+    }
+
     /// `"key":"value"`, nothing when nil.
     mutating func put(_ key: String, _ value: String?) {
         guard let value else { return }
-        field(key, value)
+        if next < unknown.count { flush(before: key) }
+        writer.field(key, value)
     }
 
     /// `"key":number`, nothing when nil.
     mutating func put(_ key: String, _ value: Int64?) {
         guard let value else { return }
-        self.key(key)
-        integer(value)
+        if next < unknown.count { flush(before: key) }
+        writer.key(key)
+        writer.integer(value)
+    }
+
+    /// `"key":true|false`, nothing when nil.
+    mutating func put(_ key: String, _ value: Bool?) {
+        guard let value else { return }
+        if next < unknown.count { flush(before: key) }
+        writer.field(key, value)
     }
 
     /// `"key":milliseconds since 1970`, nothing when nil.
     mutating func putMilliseconds(_ key: String, _ value: Date?) {
         guard let value else { return }
         put(key, value.millisecondsSince1970)
+    }
+
+    /// The writer, with the unknown fields that sort after every known one.
+    mutating func finish() -> JSONWriter {
+        while next < unknown.count {
+            writeUnknown(unknown[next])
+            next += 1
+        }
+        return writer
+    }
+}
+
+private extension JSONValue {
+    /// A string, whole number, boolean or `null`.
+    var isScalar: Bool {
+        switch self {
+        case .string, .integer, .bool, .null: true
+        case .number, .array, .object: false
+        }
     }
 }

@@ -10,7 +10,8 @@ protocol GroupedWrite: AnyObject, Sendable {
     func run(on connection: SQLiteConnection) throws(SQLiteError)
     /// Ends the write: its kept value stands (nil) or `error` is its result. Called under the queue's lock.
     func finish(_ error: SQLiteError?)
-    /// Whether ``finish(_:)`` has been called. Read under the queue's lock.
+    /// Whether ``finish(_:)`` has been called. Read under the queue's lock, or by the write's own caller right after
+    /// its wake-up (a leader finishes a write before waking it, and the semaphore orders the two).
     var isFinished: Bool { get }
     /// Blocks the caller's thread until ``wake()`` (called once per turn: finished, or handed the lead).
     func waitForTurn()
@@ -21,7 +22,8 @@ protocol GroupedWrite: AnyObject, Sendable {
 /// A write body waiting in a ``WriteQueue``, and its result once the group's COMMIT has finished.
 ///
 /// `@unchecked Sendable`: the caller creates it and enqueues it under the queue's lock, then only waits on
-/// `turn` (or leads) until it reads `isFinished == true` under that lock. Meanwhile `body` and `value`
+/// `turn` (or leads) until it reads `isFinished == true` under that lock or right after its wake-up (the leader calls
+/// ``finish(_:)`` before ``wake()``, and the semaphore orders the two). Meanwhile `body` and `value`
 /// are touched by exactly one thread, the group's leader (one at a time: the queue's `leading` flag, taken,
 /// handed over and given up under its lock), which calls ``finish(_:)`` under the lock. Every hand-over (enqueue → leader, leader →
 /// next leader after a retry, leader → caller) passes through the queue's lock, which orders the accesses.

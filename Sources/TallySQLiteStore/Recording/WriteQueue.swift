@@ -63,8 +63,11 @@ final class WriteQueue: @unchecked Sendable {
         if leading {
             lock.unlock()
             write.waitForTurn()  // finished, or handed the lead (`leading` stays true for it)
+            // Read without the lock: the leader finished this write before waking it (the semaphore orders the
+            // two), and no one else touches a finished write or one handed the lead. Not taking the lock here
+            // spares every member of a group a futex sleep on the lock its leader still holds while waking them.
+            if write.isFinished { return }
             lock.lock()
-            guard !write.isFinished else { return lock.unlock() }
         } else {
             leading = true
         }

@@ -57,12 +57,13 @@ struct ServerBenchSetup {
     /// The `Authorization` header value.
     var authorization: String { "Bearer \(key)" }
 
-    /// A signed sandbox transaction for `productId` (`{"signedTransaction": …}` is what gets posted).
+    /// A signed sandbox transaction for `productId`, shaped as a device's (``DeviceTransaction``;
+    /// `{"signedTransaction": …}` is what gets posted).
     func signedTransaction(id: Int, productId: String, type: ProductType) throws -> String {
-        try signer.signTransaction(StoreTransaction(
-            transactionId: String(2_000_000_500_000_000 + id), bundleId: Self.bundleId, productId: productId,
-            purchaseDate: now, quantity: 1, type: type, signedDate: now, environment: .sandbox, storefront: "USA",
-            storefrontId: "143441", transactionReason: .purchase, currency: "USD", price: 990))
+        var transaction = DeviceTransaction.consumable(
+            id: String(2_000_000_500_000_000 + id), bundleId: Self.bundleId, productId: productId, now: now)
+        transaction.type = type
+        return try signer.signTransaction(transaction)
     }
 
     /// The JSON body posting `jws`.

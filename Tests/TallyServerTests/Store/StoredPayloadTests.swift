@@ -50,6 +50,45 @@ import Testing
         #expect(try StoredPayloadJSON.normalized(transaction) != transaction)  // the fractions are gone
     }
 
+    /// A device's transaction: unknown scalar fields (`deviceVerification`, `deviceVerificationNonce`, and
+    /// awkward ones sorting before, between and after the known keys) are written directly, in sorted order.
+    static let device: StoreTransaction = {
+        var transaction = full
+        transaction.unknownFields = [
+            "deviceVerification": .string("f0ICaMFDcjrVIq5mDE1Ys4Ms2mpzpNGF2U9hkDZbnSdnQqjk7G1v8GTkyKxiaZ/W"),
+            "deviceVerificationNonce": .string("5a0d9b2e-4c1f-4f6e-9d3a-2b8c7e1f0a64"),
+            "AUpper": .integer(-7), "zz\u{1}\"esc": .bool(true), "offerTypeX": .null, "": .string("empty key"),
+        ]
+        return transaction
+    }()
+
+    @Test func deviceFieldsAreWrittenDirectlyInSortedOrder() throws {
+        let bytes = try #require(TransactionPayloadJSON.bytes(Self.device))
+        let direct = try JSONDecoder().decode(StoreTransaction.self, from: Data(bytes))
+        #expect(direct == (try Self.viaFoundation(Self.device)))
+        #expect(try StoreTransaction(payloadJSON: bytes) == direct)
+        let ours = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary)
+        let theirs = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.device)) as? NSDictionary)
+        #expect(ours == theirs)
+        // Keys in UTF-8 order: each key's offset grows with the key.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let keys = (ours.allKeys as? [String] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let offsets = try keys.map { key in
+            let quoted = String(decoding: try JSONEncoder().encode(key), as: UTF8.self) + ":"
+            return try #require(text.range(of: quoted)).lowerBound
+        }
+        #expect(offsets == offsets.sorted())
+        #expect(try StoredPayloadJSON.normalized(Self.device) == (try Self.viaFoundation(Self.device)))
+    }
+
+    @Test func unknownFieldNamedAsAKnownOneIsLeftToTheEncoder() {
+        var transaction = Self.full
+        transaction.unknownFields = ["productId": .string("other")]
+        #expect(TransactionPayloadJSON.bytes(transaction) == nil)
+        transaction.unknownFields = ["future": .number(1.5)]
+        #expect(TransactionPayloadJSON.bytes(transaction) == nil)
+    }
+
     @Test func rawJSONFieldsStillRoundTripThroughCodable() throws {
         var transaction = Self.full
         transaction.unknownFields = ["futureField": .object(["n": .number(2.0), "list": .array([.integer(1), .null])])]

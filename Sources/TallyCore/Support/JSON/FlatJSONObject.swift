@@ -18,30 +18,50 @@ enum FlatJSONObject {
     /// Calls `member` for each member in document order; true when the whole text was such an object and
     /// every call returned true. A call returning false stops the reading (the caller declines the document).
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ member: (String, Scalar) -> Bool) -> Bool {
+        read(bytes, nested: { _ in false }) { parent, key, value in parent == nil && member(key, value) }
+    }
+
+    /// ``read(_:_:)`` for an object whose members may also be flat objects (one level, as a notification's `data`):
+    /// `nested` is called with the key of each member whose value is an object and says whether to read it (false
+    /// declines the document); its members then come to `member` with that key as `parent` (nil at the top).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, nested: (String) -> Bool,
+                     _ member: (_ parent: String?, _ key: String, _ value: Scalar) -> Bool) -> Bool
+    {
         var reader = Reader(bytes: bytes)
         reader.skipSpace()
-        guard reader.take(UInt8(ascii: "{")) else { return false }
-        reader.skipSpace()
-        if reader.take(UInt8(ascii: "}")) { return reader.isAtEndAfterSpace() }
-        while true {
-            guard reader.take(UInt8(ascii: "\"")), let key = reader.stringBody() else { return false }
-            reader.skipSpace()
-            guard reader.take(UInt8(ascii: ":")) else { return false }
-            reader.skipSpace()
-            guard let value = reader.scalar(), member(key, value) else { return false }
-            reader.skipSpace()
-            if reader.take(UInt8(ascii: ",")) {
-                reader.skipSpace()
-                continue
-            }
-            guard reader.take(UInt8(ascii: "}")) else { return false }
-            return reader.isAtEndAfterSpace()
-        }
+        return reader.object(parent: nil, nested: nested, member) && reader.isAtEndAfterSpace()
     }
 
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+
+        /// The object starting at `index`, up to and past its closing brace; members that are objects are read
+        /// (when `nested` says so) only at the top (`parent` nil).
+        mutating func object(parent: String?, nested: (String) -> Bool,
+                             _ member: (String?, String, Scalar) -> Bool) -> Bool
+        {
+            guard take(UInt8(ascii: "{")) else { return false }
+            skipSpace()
+            if take(UInt8(ascii: "}")) { return true }
+            while true {
+                guard take(UInt8(ascii: "\"")), let key = stringBody() else { return false }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return false }
+                skipSpace()
+                if parent == nil, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                    guard nested(key), object(parent: key, nested: nested, member) else { return false }
+                } else {
+                    guard let value = scalar(), member(parent, key, value) else { return false }
+                }
+                skipSpace()
+                if take(UInt8(ascii: ",")) {
+                    skipSpace()
+                    continue
+                }
+                return take(UInt8(ascii: "}"))
+            }
+        }
 
         mutating func skipSpace() {
             while index < bytes.count {
