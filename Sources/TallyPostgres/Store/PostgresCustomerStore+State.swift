@@ -12,7 +12,14 @@ extension PostgresCustomerStore {
     public func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
         -> StoredCustomerState?
     {
-        try stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) { (customers) throws(CustomerStoreError) in
+        if readsMayUseReplica {
+            // Alone, not batched: the batch's leader would read one node for readers whose sessions differ.
+            let kept = try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
+                try connection.keptStates(of: [appUserId])
+            }
+            return StateReadBatch.valid(kept[UTF8Key(appUserId)], fingerprint, date)
+        }
+        return try stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) { (customers) throws(CustomerStoreError) in
             try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
                 try connection.keptStates(of: customers)
             }
@@ -24,7 +31,7 @@ extension PostgresCustomerStore {
     @discardableResult
     public func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool {
         let body = String(decoding: state.body, as: UTF8.self)
-        return try read("the customer's state cannot be kept") { (connection) throws(PostgresError) -> Bool in
+        return try readOnPrimary("the customer's state cannot be kept") { (connection) throws(PostgresError) -> Bool in
             let rows = try connection.query("""
                 UPDATE customers SET state_version = version, state_fingerprint = $3, state_from_ms = $4::bigint,
                     state_until_ms = $5::bigint, state_body = $6

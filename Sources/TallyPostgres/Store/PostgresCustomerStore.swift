@@ -35,6 +35,8 @@ public final class PostgresCustomerStore: CustomerStore {
     /// How often one chain may move within the hour under ``TallyServer/OwnershipPolicy/transfer``.
     public let transferLimit: TransferLimit
     let pool: PostgresConnectionPool
+    /// Where reads go when the store has replicas (`store.replicas`); nil: every read is the primary's.
+    let router: PostgresReadRouter?
     /// Kept-state reads sharing statements.
     let stateReads = StateReadBatch()
     /// Whether this process has seen the schema at ``PostgresSchema/currentVersion`` and the balances built
@@ -45,19 +47,29 @@ public final class PostgresCustomerStore: CustomerStore {
     /// lock and rebuilds the balances when they were built with other credits. When the database cannot be reached
     /// the store is still created; the first call that reaches it does this work.
     ///
-    /// - Parameter poolSize: the most connections this store opens (each at most one call at a time).
+    /// - Parameters:
+    ///   - poolSize: the most connections this store opens to each database (each at most one call at a time).
+    ///   - replicas: streaming replicas of `url` that serve reads (``PostgresReadRouter``); empty: none.
+    ///   - maxReplicaLagSeconds: how far behind the primary a replica may be and still serve reads.
     /// - Throws: ``TallyServer/CustomerStoreError/Reason/unavailable`` when the database was written by a newer
     ///   Tally, or refuses this login or database (not a passing outage).
     public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5,
-                transferLimit: TransferLimit = TransferLimit())
+                transferLimit: TransferLimit = TransferLimit(), replicas: [String] = [],
+                maxReplicaLagSeconds: Double = 10)
         throws(CustomerStoreError)
     {
         self.credits = credits
         self.transferLimit = transferLimit
-        if let problem = PostgresConnection.problem(withURL: url) {
-            throw CustomerStoreError(.unavailable, "PostgreSQL: the store URL cannot be used: \(problem)")
+        for (index, candidate) in ([url] + replicas).enumerated() {
+            if let problem = PostgresConnection.problem(withURL: candidate) {
+                let which = index == 0 ? "the store URL" : "store.replicas[\(index - 1)]"
+                throw CustomerStoreError(.unavailable, "PostgreSQL: \(which) cannot be used: \(problem)")
+            }
         }
         pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
+        router = replicas.isEmpty ? nil
+            : PostgresReadRouter(primaryURL: url, replicaURLs: replicas, poolSize: poolSize,
+                                 maxLagSeconds: maxReplicaLagSeconds, connectTimeoutSeconds: connectTimeoutSeconds)
         do throws(CustomerStoreError) {
             try prepare()
         } catch {
@@ -68,6 +80,7 @@ public final class PostgresCustomerStore: CustomerStore {
             }
             // Unreachable now: calls fail (503, /readyz not ready) until it is back.
         }
+        router?.probe()
     }
 
     /// Migrates and rebuilds the balances once per process (again after a failure).
@@ -95,7 +108,7 @@ public final class PostgresCustomerStore: CustomerStore {
         ready.withLock { $0 = true }
     }
 
-    /// Runs `body` in one READ COMMITTED transaction and commits it; runs it again after a conflict
+    /// Runs `body` in one READ COMMITTED transaction on the primary and commits it; runs it again after a conflict
     /// (``PostgresError/isRetryable``) or a connection that broke before the COMMIT was sent.
     func write<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
         try prepare()
@@ -120,6 +133,7 @@ public final class PostgresCustomerStore: CustomerStore {
                         failure.duringCommit = error.connectionLost
                         throw failure
                     }
+                    noteWritten(on: connection)
                     return value
                 }
             } catch {
@@ -133,9 +147,37 @@ public final class PostgresCustomerStore: CustomerStore {
         }
     }
 
-    /// Runs one read (single statements, each its own snapshot) on a pooled connection; a connection that broke
-    /// is replaced and the read tried once more.
+    /// With replicas, tells the request's ``TallyServer/ReadSession`` where the primary's log stood after a COMMIT
+    /// on `connection` (asked again on another connection when that one failed since): its answer carries it as
+    /// `Tally-Read-After`, so its next read, on any server, sees this write.
+    private func noteWritten(on connection: PostgresConnection) {
+        guard router != nil, let session = ReadSession.current else { return }
+        if let position = try? connection.walInsertPosition() {
+            session.noteWritten(ReadAfter(position: position))
+        } else if let position = try? pool.withConnection({ (other) throws(PostgresError) in try other.walInsertPosition() }) {
+            session.noteWritten(ReadAfter(position: position))
+        }
+    }
+
+    /// Whether a read now may go to a replica (the store has replicas and the request's session allows it).
+    var readsMayUseReplica: Bool {
+        router != nil && ReadSession.current?.replicaAllowed == true
+    }
+
+    /// Runs one read (single statements, each its own snapshot): on a replica when the request's
+    /// ``TallyServer/ReadSession`` allows it and one can serve it (``PostgresReadRouter``), else on the primary.
     func read<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
+        try prepare()
+        if let router, let session = ReadSession.current, session.replicaAllowed {
+            if let value = router.read(session, body) { return value }
+            router.countPrimaryRead()
+        }
+        return try readOnPrimary(what, body)
+    }
+
+    /// Runs one statement on the primary, whatever the request: a read that is part of a write's decision, or a
+    /// one-statement write (``keepState(_:for:)``). A connection that broke is replaced and the call tried once more.
+    func readOnPrimary<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
         try prepare()
         var attempt = 0
         while true {

@@ -15,11 +15,13 @@ final class ServerPair {
     private(set) var second: ServerProcess
     private(set) var secondClient: APIClient
 
-    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions()) throws {
+    /// With `replica`, both servers read from the cluster's streaming replica too (`store.replicas`).
+    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions(), replica: Bool = false) throws {
         self.cluster = cluster
         database = try cluster.createDatabase()
         var options = options
         options.postgresURLEnv = Self.urlVariable
+        if replica { options.postgresReplicas = [try cluster.onReplica(database)] }
         fixture = try ServerFixture(options, environment: [Self.urlVariable: database])
         second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
                                    environment: fixture.environment)
