@@ -47,6 +47,8 @@ let package = Package(
         .library(name: "TallySandboxBackend", targets: ["TallySandboxBackend"]),
         .library(name: "TallyStoreKit", targets: ["TallyStoreKit"]),
         .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
+        .library(name: "TallyStorage", targets: ["TallyStorage"]),
+        .library(name: "TallySQLiteStore", targets: ["TallySQLiteStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallyPostgres", targets: ["TallyPostgres"]),
         .library(name: "TallySandboxServer", targets: ["TallySandboxServer"]),
@@ -116,14 +118,20 @@ let package = Package(
         .target(name: "TallySandboxServer", dependencies: ["TallySandbox", "TallyCore", "TallyCrypto", "TallyHTTP", "TallyLocking", "TallyServices"]),
         /// A client of Apple's App Store Server API (signed requests, Apple's retry rules), for the server.
         .target(name: "TallyAppStoreAPI", dependencies: ["TallyCrypto", "TallyLocking"]),
-        /// The self-hosted entitlement server: the /v1 API over a `CustomerStore` (SQLite by default).
+        /// The server's storage contract: `CustomerStore`, `DashboardStore`, the stored values, and the one
+        /// `TransactionRecorder` and `NotificationRecorder` every store writes through. No database here.
+        .target(name: "TallyStorage", dependencies: ["TallyCore", "TallySignedData", "TallyLocking"]),
+        /// `SQLiteCustomerStore`: the server's customer store in one SQLite file (the default), over the contract.
+        .target(name: "TallySQLiteStore", dependencies: ["TallyStorage", "TallyCore", "CSQLite", "TallySQLite"]),
+        /// The self-hosted entitlement server: the /v1 API over any `CustomerStore` (the CLI opens SQLite or
+        /// PostgreSQL); links no database.
         .target(name: "TallyServer",
-                dependencies: ["TallyCore", "TallyVerify", "TallyHTTP", "CSQLite", "TallySQLite", "TallyCrypto",
+                dependencies: ["TallyCore", "TallyStorage", "TallyVerify", "TallyHTTP", "TallyCrypto",
                                "TallyAppStoreAPI", "TallyLocking", "TallyServices"],
                 resources: [.copy("Dashboard/Web"), .copy("OpenAPI/openapi.yaml")]),
-        /// `PostgresCustomerStore`: TallyServer's customer store on PostgreSQL over libpq, for many servers on one
-        /// database (TallyServer itself does not link libpq; the CLI wires this store in).
-        .target(name: "TallyPostgres", dependencies: ["TallyServer", "TallyCore", "CPostgreSQL", "TallyLocking"]),
+        /// `PostgresCustomerStore`: the server's customer store on PostgreSQL over libpq, for many servers on one
+        /// database, over the contract (TallyServer does not link libpq; the CLI wires this store in).
+        .target(name: "TallyPostgres", dependencies: ["TallyStorage", "TallyCore", "CPostgreSQL", "TallyLocking"]),
         /// Test support for apps: `TestClock`, `InMemoryBackend` (a `StoreBackend` in memory) and its signatures.
         /// Over Tally and TallyCore only, no system library: an app's on-device tests can link it
         /// (scripts/check_apple_closure.py checks it with what an app links).
@@ -135,13 +143,14 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: ["TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer",
-                           "TallyHTTP", "TallySandboxServer", "TallyCrypto", "TallyPostgres", "TallyLocking",
-                           "TallyServices"]),
+                           "TallyStorage", "TallySQLiteStore", "TallyHTTP", "TallySandboxServer", "TallyCrypto",
+                           "TallyPostgres", "TallyLocking", "TallyServices"]),
         .executableTarget(
             name: "tally-bench",
             dependencies: [
                 "TallyCore", "TallySandbox", "TallyVerify", "Tally", "TallySandboxBackend", "TallyServer", "TallyHTTP",
-                "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres", "TallyLocking",
+                "TallyStorage", "TallySQLiteStore", "CSQLite", "TallyCrypto", "TallySandboxServer", "TallyPostgres",
+                "TallyLocking",
             ]),
         /// Buys through the engine over a sandbox directory and pauses at a named delivery step
         /// (`TALLY_DELIVERY_PAUSE`), so the crash tests can SIGKILL it there.
@@ -194,8 +203,8 @@ let package = Package(
                       "offer_signatures.py"]),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: ["TallyServer", "TallyHTTP", "TallyCore", "TallySandbox", "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto",
-                           "TallyPostgres", "TallyTesting"]),
+            dependencies: ["TallyServer", "TallyStorage", "TallySQLiteStore", "TallyHTTP", "TallyCore", "TallySandbox",
+                           "TallyVerify", "CSQLite", "TallySQLite", "TallyCrypto", "TallyPostgres", "TallyTesting"]),
         .testTarget(name: "TallyCryptoTests", dependencies: ["TallyCrypto"],
                     exclude: ["apple_token.py", "customer_token.py"]),
         /// Runs the built `tally sandbox serve` and calls it with the client: retries, 429 and 5xx on a real socket.

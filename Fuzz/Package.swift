@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "TallyCore", package: tallyIdentity),
                 .product(name: "TallyHTTP", package: tallyIdentity),
                 .product(name: "TallyServer", package: tallyIdentity),
+                .product(name: "TallyStorage", package: tallyIdentity),
+                .product(name: "TallySQLiteStore", package: tallyIdentity),
                 .product(name: "TallySandbox", package: tallyIdentity),
             ]
         ),

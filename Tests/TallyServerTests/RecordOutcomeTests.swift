@@ -1,6 +1,7 @@
-import Testing
 import Foundation
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 @Suite struct RecordOutcomeTests {
     @Test func onlyInsertsUpdatesAndTransfersCountAsChanges() {

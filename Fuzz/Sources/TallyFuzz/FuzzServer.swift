@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 import TallyCore
 import TallyHTTP
+import TallySQLiteStore
 import TallyServer
+import TallyStorage
 import TallyVerify
 
 /// The entitlement APIs of the run over real SQLite stores in a temporary directory (removed at exit), with

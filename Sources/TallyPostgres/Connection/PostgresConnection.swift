@@ -1,7 +1,7 @@
 import CPostgreSQL
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// One libpq connection, used by one thread at a time (the pool hands it out to one caller and takes it back).
 /// Every statement is prepared once on the connection (`PQprepare`, named by its text) and executed with

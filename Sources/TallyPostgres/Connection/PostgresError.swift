@@ -1,4 +1,4 @@
-import TallyServer
+import TallyStorage
 
 /// A libpq or server failure: the SQLSTATE when the server sent one, and whether the connection is gone.
 struct PostgresError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// How the PostgreSQL store writes values and reads them back: transactions and renewal info as TallyCore's
 /// JSON of Apple's payload (millisecond dates), as the SQLite store keeps them.

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresConnection {
     /// Creates the customer row when absent (version 0) and locks it until the transaction ends, in one

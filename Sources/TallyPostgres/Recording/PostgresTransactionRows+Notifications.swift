@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresTransactionRows: NotificationRows {
     /// The `sequence` of the notification's row, inserted by ``claim(_:date:)``.

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// The PostgreSQL store's rows for TallyServer's ``TallyServer/TransactionRecorder``, inside one READ COMMITTED
 /// transaction: chains are locked with transaction-scoped advisory locks, the stored copy and the customer rows

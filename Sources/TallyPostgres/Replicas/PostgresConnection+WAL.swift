@@ -1,4 +1,4 @@
-import TallyServer
+import TallyStorage
 
 extension PostgresConnection {
     /// The primary's write-ahead log insert position: after a COMMIT has returned, at or past its commit record.

@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import TallyCore
 import TallyLocking
-import TallyServer
+import TallyStorage
 
 /// Where a PostgreSQL store's reads go when it has replicas (`store.replicas`), and what it knows of them.
 ///
-/// - A read goes to a replica only inside a ``TallyServer/ReadSession`` that allows it (the API's read routes);
+/// - A read goes to a replica only inside a ``TallyStorage/ReadSession`` that allows it (the API's read routes);
 ///   all else reads the primary.
 /// - The replicas are probed at most every ``probeInterval``, on a background queue (no read waits for a probe):
 ///   the primary's log position and each replica's replay position and pause. A replica is ``up`` when it is a

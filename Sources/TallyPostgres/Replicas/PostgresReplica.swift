@@ -1,6 +1,6 @@
 import Foundation
 import TallyLocking
-import TallyServer
+import TallyStorage
 
 /// One streaming replica of the primary (an entry of `store.replicas`): a pool for the reads it serves, a
 /// connection of its own for probes, and what the last probe and reads found.

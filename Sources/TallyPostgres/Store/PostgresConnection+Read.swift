@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresConnection {
     /// The state record of `appUserId` (version, nets, non-consumable transactions, their chains' renewal info)

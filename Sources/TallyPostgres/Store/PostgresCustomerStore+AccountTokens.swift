@@ -1,5 +1,5 @@
 import Foundation
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// Stores `candidate` as the customer's token unless one is stored, under the customer's row lock, and

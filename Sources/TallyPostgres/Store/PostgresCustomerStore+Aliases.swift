@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// Aliases `alias` to `appUserId` and moves the anonymous customer's rows, in one transaction holding both

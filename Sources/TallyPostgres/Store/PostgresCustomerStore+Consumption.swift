@@ -1,5 +1,5 @@
 import Foundation
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// `CONSUMPTION_REQUEST` notifications received at or after `date` without an answer, each with the

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// The dashboard's queries on PostgreSQL: the same counts and sums as the SQLite store's, each one SQL aggregate over
 /// the columns and indexes of schema migration 3; an overview reads in one REPEATABLE READ snapshot.

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// A page of the transactions bought with an offer (`offer_type` set), newest purchase first, after `before`

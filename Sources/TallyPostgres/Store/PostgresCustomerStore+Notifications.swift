@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// Stores and applies a verified notification in one transaction (see

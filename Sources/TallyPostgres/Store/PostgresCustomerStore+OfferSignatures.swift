@@ -1,5 +1,5 @@
 import Foundation
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// Counts one signature of the offer for the customer under the customer's row lock, unless `limit` were issued.

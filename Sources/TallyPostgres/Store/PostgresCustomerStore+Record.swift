@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore: StateReadingStore {
     /// Everything stored for `appUserId`, from one statement's snapshot.

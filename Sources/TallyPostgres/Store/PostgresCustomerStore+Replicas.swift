@@ -1,4 +1,4 @@
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore: ReplicaReporting {
     /// Each replica's standing and the reads each node served; nil when the store has no replicas.

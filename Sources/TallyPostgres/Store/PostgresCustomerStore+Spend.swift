@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     private enum Admission {

@@ -1,6 +1,6 @@
 import Foundation
 import TallyCore
-import TallyServer
+import TallyStorage
 
 extension PostgresCustomerStore {
     /// True: each customer's encoded state is kept in its `customers` row, so a read is one primary-key lookup.

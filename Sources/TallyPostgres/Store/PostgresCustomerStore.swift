@@ -1,7 +1,7 @@
 import Foundation
 import TallyLocking
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// A ``TallyServer/CustomerStore`` on PostgreSQL (libpq), for many `tally serve` processes on one database.
 ///
@@ -147,7 +147,7 @@ public final class PostgresCustomerStore: CustomerStore {
         }
     }
 
-    /// With replicas, tells the request's ``TallyServer/ReadSession`` where the primary's log stood after a COMMIT
+    /// With replicas, tells the request's ``TallyStorage/ReadSession`` where the primary's log stood after a COMMIT
     /// on `connection` (asked again on another connection when that one failed since): its answer carries it as
     /// `Tally-Read-After`, so its next read, on any server, sees this write.
     private func noteWritten(on connection: PostgresConnection) {
@@ -165,7 +165,7 @@ public final class PostgresCustomerStore: CustomerStore {
     }
 
     /// Runs one read (single statements, each its own snapshot): on a replica when the request's
-    /// ``TallyServer/ReadSession`` allows it and one can serve it (``PostgresReadRouter``), else on the primary.
+    /// ``TallyStorage/ReadSession`` allows it and one can serve it (``PostgresReadRouter``), else on the primary.
     func read<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
         try prepare()
         if let router, let session = ReadSession.current, session.replicaAllowed {

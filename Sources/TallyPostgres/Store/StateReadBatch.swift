@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import TallyLocking
 import TallyCore
-import TallyServer
+import TallyStorage
 
 /// Kept-state reads that arrive together share one statement (`… WHERE app_user_id IN ($1, …, $n)`), as writes
 /// share a COMMIT: the first caller leads and reads for everyone waiting (at most ``maximumBatch``); callers that

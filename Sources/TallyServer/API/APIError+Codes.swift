@@ -1,5 +1,6 @@
 import Foundation
 import TallyHTTP
+import TallyStorage
 
 extension APIError {
     static func malformedJSON(_ message: String) -> APIError { APIError(400, "malformed_json", message) }
@@ -51,7 +52,7 @@ extension APIError {
         APIError(429, "rate_limited", "too many requests for \(scope); retry in \(seconds) s",
                  headers: [HTTPResponse.Field("Retry-After", String(seconds))])
     }
-    /// 429 `transfer_limited`: the chain moved ``TransferLimit/perChainPerHour`` times within the hour.
+    /// 429 `transfer_limited`: the chain moved `TransferLimit.perChainPerHour` times within the hour.
     static func transferLimited(retryAfter seconds: Int, limit: Int) -> APIError {
         APIError(429, "transfer_limited", "this purchase's chain changed customers \(limit) times within the hour "
                  + "(transfersPerChainPerHour); it stays with its owner; retry in \(seconds) s",

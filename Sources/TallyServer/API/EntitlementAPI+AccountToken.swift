@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/account-token`: the customer's minted `appAccountToken`, minted on the first

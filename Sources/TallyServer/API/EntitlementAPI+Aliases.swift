@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// The route with its customer resolved: an anonymous id (``TallyCore/AnonymousCustomerId``, the only kind that
@@ -24,7 +25,7 @@ extension EntitlementAPI {
     }
 
     /// `POST /v1/customers/{appUserId}/aliases` `{"alias":"$tally:anon:…"}`: makes the anonymous id a second id of
-    /// this (identified) customer and moves its purchases here (``CustomerStore/alias(_:to:at:)``). 422
+    /// this (identified) customer and moves its purchases here (`CustomerStore.alias(_:to:at:)`). 422
     /// `invalid_alias` when the alias is not anonymous or the customer is; 409 `alias_conflict` when the alias
     /// already names another customer; the same alias again is 200 `unchanged`.
     func postAlias(_ appUserId: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {

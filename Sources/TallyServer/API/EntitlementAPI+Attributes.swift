@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `/v1/customers/{appUserId}/attributes`: `POST {"attributes":{"email":"a@b.c","campaign":null}}` merges (a null

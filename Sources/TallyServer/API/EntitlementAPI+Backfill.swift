@@ -1,6 +1,7 @@
 import Foundation
 import TallyAppStoreAPI
 import TallyCore
+import TallyStorage
 
 /// What a back-fill did so far.
 public struct BackfillProgress: Sendable, Hashable {

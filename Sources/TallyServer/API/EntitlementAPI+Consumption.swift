@@ -1,6 +1,7 @@
 import Foundation
 import TallyAppStoreAPI
 import TallyCore
+import TallyStorage
 
 /// What one round of ``EntitlementAPI/answerConsumptionRequests()`` did.
 public struct ConsumptionRound: Sendable, Hashable {

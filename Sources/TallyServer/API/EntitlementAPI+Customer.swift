@@ -1,9 +1,10 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
-    /// How long a state kept in the store (``CustomerStore/keepsEncodedStates``) may be served at most, in seconds.
+    /// How long a state kept in the store (`CustomerStore.keepsEncodedStates`) may be served at most, in seconds.
     static let maximumKeptStateAge: TimeInterval = 86_400
 
     /// `GET /v1/customers/{appUserId}`: from the cache while it is fresh, else the state the store kept while it
@@ -76,7 +77,7 @@ extension EntitlementAPI {
         cache.replaceAfterWrite(entry, for: appUserId, ticket: ticket, now: now)
     }
 
-    /// How states are computed, kept and restated (``StateEncoding``), for `rules` whose states carry `fingerprint`.
+    /// How states are computed, kept and restated (`StateEncoding`), for `rules` whose states carry `fingerprint`.
     static func stateEncoding(rules: CatalogRules, fingerprint: String) -> StateEncoding {
         let currencies = Array(rules.configuration.currencies.keys)
         return StateEncoding(fingerprint: fingerprint, encode: { record, date in

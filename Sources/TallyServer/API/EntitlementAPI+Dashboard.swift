@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// The page size of the dashboard's lists when `limit` is not given, and the largest accepted.
@@ -24,7 +25,7 @@ extension EntitlementAPI {
     }
 
     /// The days an overview covers: `days=7|30|90` ending today (default 30), or `from=YYYY-MM-DD&to=YYYY-MM-DD`
-    /// (UTC days, both included, `from` ≤ `to`, at most ``DashboardDays/maximumCount`` days).
+    /// (UTC days, both included, `from` ≤ `to`, at most `DashboardDays.maximumCount` days).
     static func dashboardDays(_ request: HTTPRequest, now: Date) throws(APIError) -> DashboardDays {
         let from = request.query["from"], to = request.query["to"], days = request.query["days"]
         guard from != nil || to != nil else {

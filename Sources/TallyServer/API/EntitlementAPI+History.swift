@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// The page size when `limit` is not given, and the largest accepted.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 import TallyVerify
 
 extension EntitlementAPI {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `GET /v1/offerings?placement=&appUserId=&storefront=&appVersion=` (public key, and the customer's token when

@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyCrypto
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `POST /v1/offers/promotional/signature` (secret key): the V1 signature and the V2 JWS of a promotional offer

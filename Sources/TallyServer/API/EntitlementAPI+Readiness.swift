@@ -1,5 +1,6 @@
 import Foundation
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `GET /readyz`: 200 `{"status":"ready"}` while writes work, else 503 `not_ready` (see ``Readiness``).

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/receipts` `{"receipt":"<base64>"}`: imports every in-app record.

@@ -2,6 +2,7 @@ import Foundation
 import TallyAppStoreAPI
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension EntitlementAPI {
     /// `POST /v1/customers/{appUserId}/reconcile` (secret key): brings the customer level with the App Store

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 import TallyVerify
 
 extension EntitlementAPI {
@@ -45,7 +46,7 @@ extension EntitlementAPI {
     }
 
     /// ``record(_:for:now:)`` for a post that answers with the customer: the state comes from the record the
-    /// write itself read inside its transaction (``CustomerStore/recordReadingState(_:for:policy:at:knownFactsVersion:)``),
+    /// write itself read inside its transaction (`CustomerStore.recordReadingState(_:for:policy:at:knownFactsVersion:)`),
     /// so no second store read follows the COMMIT; it is encoded and left in the cache (``cacheWrittenState(_:for:ticket:now:)``).
     /// When the cache holds the poster's state and the write changed only the nets since it (a coin purchase), the
     /// store reads only the nets and the cached state is restated with them: nothing read or computed grows with

@@ -3,6 +3,7 @@ import TallyCore
 import TallyCrypto
 import TallyHTTP
 import TallyServices
+import TallyStorage
 
 /// The `/v1` API of docs/server.md as a plain function from request to response: routing, keys, rate
 /// limits, verification, the store and the state cache. ``EntitlementServer`` puts it behind HTTP; tests

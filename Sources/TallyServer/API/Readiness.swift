@@ -2,7 +2,7 @@ import Foundation
 import TallyLocking
 
 /// Whether the server can take writes now, for `GET /readyz`: judged by the last real write and by a probe
-/// write on the store (``CustomerStore/checkWritable()``), so it fails while writes fail (a full disk, a
+/// write on the store (`CustomerStore.checkWritable()`), so it fails while writes fail (a full disk, a
 /// read-only file system) and recovers by itself once they work again.
 ///
 /// - A real write that failed makes the server not ready for at least ``interval``, and until a real write

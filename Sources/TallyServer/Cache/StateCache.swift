@@ -19,7 +19,7 @@ final class StateCache: Sendable {
         var expires: Date
         /// The encoded `customer` object.
         var body: [UInt8]
-        /// The record's ``CustomerRecord/factsVersion``, when known: a write that leaves it may restate the body.
+        /// The record's `CustomerRecord.factsVersion`, when known: a write that leaves it may restate the body.
         var factsVersion: Int64? = nil
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyStorage
 
 /// When a customer's state next changes by itself (a subscription, grace period, entitlement or
 /// non-renewing period ending; a future-dated purchase, refund or spend taking effect).

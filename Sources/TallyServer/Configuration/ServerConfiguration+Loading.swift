@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 extension ServerConfiguration {
     /// The top-level keys of `tally-server.json`; any other key is an error.

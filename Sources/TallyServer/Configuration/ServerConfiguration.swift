@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyHTTP
+import TallyStorage
 
 /// A loaded, checked `tally-server.json` (docs/server.md): the catalog and app configuration it names,
 /// verification, ownership, keys and limits.
@@ -40,7 +41,7 @@ public struct ServerConfiguration: Sendable {
     public var customers = CustomerSettings()
     /// The key customer answers are signed with (`signing`); nil: answers go unsigned (docs/server.md).
     public var signing: SigningSettings?
-    /// How often one chain may move within the hour under ``OwnershipPolicy/transfer``
+    /// How often one chain may move within the hour under `OwnershipPolicy.transfer`
     /// (`transfersPerChainPerHour`, default 10).
     public var transferLimit = TransferLimit()
     /// The offerings document's seed and refresh (`offerings`).

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyStorage
 
 /// MRR by currency: each live paid subscription (not in an introductory offer) at its catalog price,
 /// normalised to one month (a year ÷ 12, a week × 52 ÷ 12, a day × 365 ÷ 12), rounded to cents at the end.

@@ -1,4 +1,6 @@
+import TallyCore
 import TallyCrypto
+import TallyStorage
 
 /// The opaque `nextCursor`: the position (date, sort id) of the last item of a page, base64url-encoded.
 struct HistoryCursor: Sendable, Hashable {

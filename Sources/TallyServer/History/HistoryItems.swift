@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyStorage
 
 /// A customer's history as items: transactions, ledger entries, ownership transfers and notifications.
 enum HistoryItems {

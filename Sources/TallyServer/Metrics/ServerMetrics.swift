@@ -69,7 +69,7 @@ public final class ServerMetrics: Sendable {
         storage.withLock { $0.verifications[VerificationKey(kind: kind, result: result)] ?? 0 }
     }
 
-    /// Counts one notification: its `notificationType` and what became of it (a ``NotificationResult`` name,
+    /// Counts one notification: its `notificationType` and what became of it (a `NotificationResult` name,
     /// or `failed` when the store failed).
     public func recordNotification(type: String, result: String) {
         storage.withLock { $0.notifications[NotificationKey(type: type, result: result), default: 0] += 1 }
@@ -80,7 +80,7 @@ public final class ServerMetrics: Sendable {
         storage.withLock { $0.notifications[NotificationKey(type: type, result: result)] ?? 0 }
     }
 
-    /// Counts one answer to a `CONSUMPTION_REQUEST` by its ``ConsumptionAnswer/Status`` name.
+    /// Counts one answer to a `CONSUMPTION_REQUEST` by its `ConsumptionAnswer.Status` name.
     public func recordConsumptionAnswer(status: String) {
         storage.withLock { $0.consumptionAnswers[status, default: 0] += 1 }
     }

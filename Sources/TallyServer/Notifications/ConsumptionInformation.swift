@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyStorage
 
 /// The `ConsumptionRequest` body (Send Consumption Information, v2) the server sends for a refund request,
 /// from what it knows of the transaction and its customer.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyLocking
+import TallyStorage
 
 /// The offerings document a server runs with, kept current (docs/server.md, *Offerings*): read from the store at the
 /// first request (seeding version 1 when the store holds none), then checked again when `offerings.refreshSeconds`

@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyCrypto
 import TallyLocking
+import TallyStorage
 
 /// One version of the offerings document as a server runs it: the document, the rules its mapping makes with the
 /// catalog, the fingerprint kept states must carry under them, and what `GET /v1/offerings` answers from it.

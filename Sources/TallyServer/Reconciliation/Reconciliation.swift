@@ -1,6 +1,7 @@
 import Foundation
 import TallyAppStoreAPI
 import TallyCore
+import TallyStorage
 import TallyVerify
 
 /// What one reconciliation of a customer did.
@@ -19,7 +20,7 @@ public struct Reconciliation: Sendable, Hashable {
     public var kept = 0
     /// Renewal infos that replaced the stored ones.
     public var renewalInfosUpdated = 0
-    /// Left unstored for the customer whose `appAccountToken` they carry (``ReconcileOutcome/pending``).
+    /// Left unstored for the customer whose `appAccountToken` they carry (`ReconcileOutcome.pending`).
     public var pending = 0
     /// The history revision reached (the cursor of the next reconciliation).
     public var revision: String?

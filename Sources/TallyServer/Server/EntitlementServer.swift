@@ -2,9 +2,11 @@ import Foundation
 import TallyCore
 import TallyHTTP
 import TallyServices
+import TallyStorage
 
-/// The entitlement server: the ``EntitlementAPI`` over a ``CustomerStore`` (`DIR/tally.sqlite` by default),
-/// listening over HTTP from `init` until ``stop()``.
+/// The entitlement server: the ``EntitlementAPI`` over a `CustomerStore` (TallyStorage's contract; the caller opens
+/// TallySQLiteStore's `SQLiteCustomerStore` or TallyPostgres's `PostgresCustomerStore`), listening over HTTP from
+/// `init` until ``stop()``.
 public final class EntitlementServer: Sendable {
     /// The API answering the requests.
     public let api: EntitlementAPI
@@ -18,29 +20,9 @@ public final class EntitlementServer: Sendable {
     /// (`appStoreServerAPI.consumptionInformation`), each only when configured.
     private let services: ServiceGroup
 
-    /// Opens (or creates) `dataDirectory/tally.sqlite`, builds the API and starts listening on `listen`
-    /// (the configuration's address when nil). Problems the operator must see (a failing store) go to `log`,
-    /// standard error by default; a line per request goes to `accessLog` when given.
-    public convenience init(configuration: ServerConfiguration, dataDirectory: String, listen: ListenAddress? = nil,
-                clock: ServerClock = .system,
-                log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog,
-                accessLog: (@Sendable (String) -> Void)? = nil) throws(EntitlementServerError) {
-        let store: SQLiteCustomerStore
-        do {
-            store = try SQLiteCustomerStore(
-                directory: dataDirectory,
-                credits: configuration.credits,
-                readers: max(1, configuration.threads),
-                transferLimit: configuration.transferLimit)
-        } catch {
-            throw .store(error)
-        }
-        try self.init(configuration: configuration, store: store, listen: listen, clock: clock, log: log,
-                      accessLog: accessLog)
-    }
-
-    /// Builds the API over `store` (opened by the caller: the CLI opens a PostgreSQL store this way) and starts
-    /// listening on `listen` (the configuration's address when nil).
+    /// Builds the API over `store` (opened by the caller, as the CLI opens the store `tally-server.json` names) and
+    /// starts listening on `listen` (the configuration's address when nil). Problems the operator must see (a
+    /// failing store) go to `log`, standard error by default; a line per request goes to `accessLog` when given.
     public init(configuration: ServerConfiguration, store: any CustomerStore, listen: ListenAddress? = nil,
                 clock: ServerClock = .system,
                 log: @escaping @Sendable (String) -> Void = EntitlementServer.standardErrorLog,

@@ -1,4 +1,5 @@
 import TallyHTTP
+import TallyStorage
 
 /// Why an ``EntitlementServer`` could not start.
 public enum EntitlementServerError: Error, Sendable, CustomStringConvertible {

@@ -3,8 +3,10 @@ import Foundation
 import TallyCore
 import TallyCrypto
 import TallyHTTP
+import TallySQLiteStore
 import TallySandbox
 import TallyServer
+import TallyStorage
 
 /// `tally-bench dashboard`: the dashboard's endpoints on a store of 100,000 customers and 1,000,000 transactions
 /// (`TALLY_BENCH_DASHBOARD_CUSTOMERS` scales it; 10 transactions each), answered by the API in process (routing, key,

@@ -3,10 +3,12 @@ import TallyLocking
 import TallyCore
 import TallyPostgres
 import TallyServer
+import TallyStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TallyStorage
 #endif
 
 /// `tally-bench server --store postgres`: two `tally serve` processes on one PostgreSQL database (a throw-away

@@ -1,6 +1,8 @@
 import Foundation
 import TallyCore
+import TallySQLiteStore
 import TallyServer
+import TallyStorage
 
 /// `tally-bench server`, part (c): spends per second for a customer with a long history beside a fresh
 /// customer's, through the real `tally serve`, in the same run. A spend is judged on the balance the store keeps

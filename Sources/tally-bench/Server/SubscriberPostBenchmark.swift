@@ -1,6 +1,8 @@
 import Foundation
 import TallyCore
+import TallySQLiteStore
 import TallyServer
+import TallyStorage
 
 /// `tally-bench server`, part (d): signed coin purchases posted to one customer whose history holds
 /// ``renewals`` monthly renewals, beside part (b)'s posts to fresh customers, in the same run. Each post answers

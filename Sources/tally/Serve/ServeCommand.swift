@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TallyHTTP
 import TallyServer
+import TallyStorage
 
 /// `tally serve --data DIR --config FILE [--listen HOST:PORT]` and `tally serve key …`.
 enum ServeCommand {

@@ -1,5 +1,7 @@
 import TallyPostgres
+import TallySQLiteStore
 import TallyServer
+import TallyStorage
 
 /// Opens the customer store `tally-server.json` names: SQLite in `--data` (the default), or PostgreSQL
 /// (`store.kind: "postgres"`), which several servers share. The CLI is the only place that knows both.

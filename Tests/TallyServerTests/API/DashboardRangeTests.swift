@@ -1,7 +1,8 @@
 import Foundation
 import TallyHTTP
-import Testing
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// The overview's days: a preset (`days=7|30|90`) ending today, or a chosen `from`…`to` (UTC days, both included).
 @Suite struct DashboardRangeTests {

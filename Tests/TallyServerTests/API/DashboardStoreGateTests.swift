@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// The dashboard's JSON needs a store with the dashboard's queries (``DashboardStore``): any other store, such as
 /// a wrapper over one, answers 501 `not_implemented`, never a made-up number.

@@ -1,12 +1,14 @@
 import Foundation
 import TallyCore
 import TallyHTTP
-import Testing
+import TallySQLiteStore
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 @Suite("EntitlementServer")
 struct EntitlementServerTests {
-    @Test("it creates DIR/tally.sqlite, listens on a free port for port 0, and stops")
+    @Test("over the SQLite store in DIR/tally.sqlite it listens on a free port for port 0, and stops")
     func startAndStop() throws {
         let directory = try TemporaryDirectory()
         let data = (directory.path as NSString).appendingPathComponent("data")
@@ -15,7 +17,8 @@ struct EntitlementServerTests {
             appConfiguration: try ServerFixture.appConfiguration(),
             verification: VerificationSettings(bundleId: "com.example.market", environments: [.sandbox]),
             keys: ServerFixture.keys, threads: 1)
-        let server = try EntitlementServer(configuration: configuration, dataDirectory: data)
+        let store = try SQLiteCustomerStore(directory: data, credits: configuration.credits)
+        let server = try EntitlementServer(configuration: configuration, store: store)
         #expect(server.port > 0)
         #expect(server.address.host == "127.0.0.1")
         #expect(FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent("tally.sqlite")))
@@ -32,9 +35,10 @@ struct EntitlementServerTests {
             verification: VerificationSettings(bundleId: "com.example.market", environments: [.sandbox]),
             keys: ServerFixture.keys, threads: 1)
         do {
-            _ = try EntitlementServer(configuration: configuration, dataDirectory: directory.path)
+            let store = try SQLiteCustomerStore(directory: directory.path, credits: configuration.credits)
+            _ = try EntitlementServer(configuration: configuration, store: store)
             Issue.record("the server started")
-        } catch {
+        } catch let error as EntitlementServerError {
             #expect(error.isConfigurationProblem)
             #expect(error.description.contains("no-such-host"))
         }

@@ -1,8 +1,9 @@
 import Foundation
 import TallyCore
 import TallySandbox
-import Testing
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// Delivery rules of the notification route: duplicates, ordering, unowned chains, refusals, store failures.
 @Suite("POST /v1/notifications/apple: delivery")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// The dashboard's delivery anomalies (``DashboardNotification/anomaly(at:)``).
 @Suite struct DashboardAnomalyTests {

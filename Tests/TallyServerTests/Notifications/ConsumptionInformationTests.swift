@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// What the server tells Apple about a refund request (``ConsumptionInformation``).
 @Suite struct ConsumptionInformationTests {

@@ -1,8 +1,10 @@
 import Foundation
-import TallySQLite
-import Testing
 import TallyCore
+import TallySQLite
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 
@@ -10,7 +12,7 @@ private typealias F = StoreFixtures
 /// decoding gives, byte for byte.
 @Suite struct DecodedPayloadsTests {
     private func payload(productId: String, id: String = "t1") throws -> String {
-        try StoredValueCoding.json(StoreTransaction(transactionId: id, productId: productId, purchaseDate: F.start,
+        try StoredPayloadJSON.json(StoreTransaction(transactionId: id, productId: productId, purchaseDate: F.start,
                                                type: .nonConsumable, signedDate: F.start))
     }
 

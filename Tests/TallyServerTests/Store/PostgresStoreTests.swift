@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
 @testable import TallyPostgres
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

@@ -1,5 +1,7 @@
-@testable import TallyServer
 import TallySQLite
+@testable import TallySQLiteStore
+@testable import TallyServer
+@testable import TallyStorage
 
 /// Takes a store's schema back before a migration, for the tests that open a database written by an older server.
 enum SchemaUndo {

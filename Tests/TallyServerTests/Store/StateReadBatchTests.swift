@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import TallyCore
-import Testing
 @testable import TallyPostgres
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// Kept-state reads that arrive together share one read, and each caller still gets exactly its own answer.
 @Suite("PostgreSQL: kept-state reads in batches")

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

@@ -1,8 +1,10 @@
 import Foundation
 import TallyCore
-import Testing
 @testable import TallyPostgres
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 @testable import TallyServer
+import TallyStorage
 
 /// Temporary databases, transactions and a small catalog for the store tests.
 enum StoreFixtures {

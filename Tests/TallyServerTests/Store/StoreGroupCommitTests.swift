@@ -1,9 +1,11 @@
 import CSQLite
 import Foundation
-import TallySQLite
-import Testing
 import TallyCore
+import TallySQLite
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

@@ -1,7 +1,9 @@
 import CSQLite
 import Foundation
-import Testing
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

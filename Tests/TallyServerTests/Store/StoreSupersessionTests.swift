@@ -1,9 +1,11 @@
 import Foundation
-import Testing
 import TallyCore
 @testable import TallyPostgres
-@testable import TallyServer
 import TallySQLite
+@testable import TallySQLiteStore
+@testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

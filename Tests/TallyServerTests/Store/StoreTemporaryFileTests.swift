@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 import TallySQLite
-import Testing
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 private typealias F = StoreFixtures
 

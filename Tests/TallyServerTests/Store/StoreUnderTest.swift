@@ -1,8 +1,9 @@
 import Foundation
 import TallyCore
-import Testing
 @testable import TallyPostgres
 @testable import TallyServer
+import TallyStorage
+import Testing
 
 /// The two implementations every `CustomerStore` contract test runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
+import Testing
 
 /// The stored `payload` column is written without `JSONEncoder` (``TransactionPayloadJSON``): it must read back
 /// exactly as `JSONEncoder`'s output did (rows written by earlier versions and new rows decode alike), and the
@@ -44,8 +46,8 @@ import TallyCore
 
     @Test(arguments: [full, sparse])
     func normalizedValueIsWhatReadsBack(_ transaction: StoreTransaction) throws {
-        #expect(try StoredValueCoding.normalized(transaction) == (try Self.viaFoundation(transaction)))
-        #expect(try StoredValueCoding.normalized(transaction) != transaction)  // the fractions are gone
+        #expect(try StoredPayloadJSON.normalized(transaction) == (try Self.viaFoundation(transaction)))
+        #expect(try StoredPayloadJSON.normalized(transaction) != transaction)  // the fractions are gone
     }
 
     @Test func rawJSONFieldsStillRoundTripThroughCodable() throws {
@@ -53,9 +55,9 @@ import TallyCore
         transaction.unknownFields = ["futureField": .object(["n": .number(2.0), "list": .array([.integer(1), .null])])]
         transaction.commitmentInfo = .object(["months": .integer(12)])
         #expect(TransactionPayloadJSON.bytes(transaction) == nil)
-        let normalized = try StoredValueCoding.normalized(transaction)
+        let normalized = try StoredPayloadJSON.normalized(transaction)
         #expect(normalized == (try Self.viaFoundation(transaction)))
-        let stored = try StoredValueCoding.transaction(json: try StoredValueCoding.json(transaction), id: "x")
+        let stored = try StoredValueCoding.transaction(json: try StoredPayloadJSON.json(transaction), id: "x")
         #expect(stored == normalized)
     }
 

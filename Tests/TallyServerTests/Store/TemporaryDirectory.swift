@@ -1,6 +1,8 @@
 import Foundation
 import TallyCore
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
 
 /// A fresh directory under the system's temporary directory, removed when the value is released.
 final class TemporaryDirectory: Sendable {

@@ -1,6 +1,8 @@
 import Foundation
 import TallySQLite
+@testable import TallySQLiteStore
 @testable import TallyServer
+@testable import TallyStorage
 
 /// Makes a commit group deterministic without sleeps: a first write (the gate, which bumps customer "gate")
 /// holds the store's write leader inside its body while other writes queue behind it one by one, in order

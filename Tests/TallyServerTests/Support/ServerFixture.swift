@@ -1,11 +1,12 @@
 import Foundation
-import TallyTesting
 import TallyCore
 import TallyCrypto
 import TallyHTTP
 import TallySandbox
-import Testing
 @testable import TallyServer
+import TallyStorage
+import TallyTesting
+import Testing
 
 /// One API over a fresh store, with the Market example's catalog, sandbox-signed transactions and a
 /// clock the test moves.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TallyCore
 @testable import TallyServer
+import TallyStorage
 
 /// A real store (SQLite or PostgreSQL) behind a switch that makes every call fail with `busy`, to test 503 answers and
 /// that the state cache really answers without the store.
