@@ -108,6 +108,33 @@ extension ServerProcessTests {
             #expect(history.count == 40, "the history, read from the replica, has every purchase")
         }
 
+        /// A replica that applies commits 3 s late (`recovery_min_apply_delay`) but within the 30 s bound stays up and
+        /// serves reads: one without a token may show the state before a write (the bound's promise), one with the
+        /// write's token never does, on either server.
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aLaggingReplicaServesOnlyReadsItHasReplayed() async throws {
+            let cluster = try Self.clusterWithReplica(private: true)
+            try cluster.psqlOnReplica("ALTER SYSTEM SET recovery_min_apply_delay = '3s'")
+            try cluster.psqlOnReplica("SELECT pg_reload_conf()")
+            let pair = try Self.pair(cluster, maxLag: 30)
+            var market = try pair.fixture.market()
+            let clients = pair.clients
+            let (_, first) = try market.buySigned("market.coins.100", account: "lea")
+            let firstToken = Self.token(try await clients[0].postTransaction(first, for: "lea"))
+            #expect(try await Self.waitForReplay(cluster, try #require(firstToken)))
+            #expect(try await Self.waitForStatus("up", clients[1]))
+            let (_, second) = try market.buySigned("market.coins.100", account: "lea")
+            let posted = try await clients[0].postTransaction(second, for: "lea")
+            let token = Self.token(posted)
+            #expect(try await Self.balance(clients[1], "lea", after: token) == 200, "the read after the write sees it")
+            #expect(try await Self.balance(clients[0], "lea", after: token) == 200)
+            #expect(try await Self.balance(clients[1], "lea", after: firstToken) == 100,
+                    "a read after only the first write is the delayed replica's, which has not applied the second")
+            #expect(try await Self.replicaStatus(clients[1]) == "up", "3 s behind is within the 30 s bound")
+            #expect(try await Self.waitForReplay(cluster, try #require(token)))
+            #expect(try await Self.balance(clients[1], "lea", after: firstToken) == 200, "applied, the replica has it")
+        }
+
         /// Replay paused: reads that carry a later token go to the primary at once, and once the pause is seen
         /// (`/readyz` shows `paused`), every read does; nothing read after a write misses it. Resumed: the
         /// replica serves again.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyStorage
 
 extension EntitlementAPI {
     /// What the store's replicas report (``ReplicaReporting``); nil for a store without replicas.
