@@ -37,14 +37,15 @@ final class PostgresReadRouter: Sendable {
     }
 
     init(primaryURL: String, replicaURLs: [String], poolSize: Int, maxLagSeconds: Double, connectTimeoutSeconds: Int,
-         uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
+         namedStatements: Bool = true, uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
         replicas = replicaURLs.enumerated().map {
             PostgresReplica(index: $0.offset, url: $0.element, poolSize: poolSize,
-                            connectTimeoutSeconds: connectTimeoutSeconds)
+                            connectTimeoutSeconds: connectTimeoutSeconds, namedStatements: namedStatements)
         }
         self.maxLagSeconds = maxLagSeconds
         self.uptime = uptime
-        primaryProbe = PostgresConnectionPool(url: primaryURL, size: 1, connectTimeoutSeconds: connectTimeoutSeconds)
+        primaryProbe = PostgresConnectionPool(url: primaryURL, size: 1, connectTimeoutSeconds: connectTimeoutSeconds,
+                                              namedStatements: namedStatements)
     }
 
     /// Runs `body` on a replica when `session` allows it and one can serve it; nil when the primary must.

@@ -22,10 +22,12 @@ final class PostgresReplica: Sendable {
         var reads = 0
     }
 
-    init(index: Int, url: String, poolSize: Int, connectTimeoutSeconds: Int) {
+    init(index: Int, url: String, poolSize: Int, connectTimeoutSeconds: Int, namedStatements: Bool) {
         self.index = index
-        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
-        probePool = PostgresConnectionPool(url: url, size: 1, connectTimeoutSeconds: connectTimeoutSeconds)
+        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
+                                      namedStatements: namedStatements)
+        probePool = PostgresConnectionPool(url: url, size: 1, connectTimeoutSeconds: connectTimeoutSeconds,
+                                           namedStatements: namedStatements)
     }
 
     /// The standing now.

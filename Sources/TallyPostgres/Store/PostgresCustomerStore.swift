@@ -51,11 +51,13 @@ public final class PostgresCustomerStore: CustomerStore {
     ///   - poolSize: the most connections this store opens to each database (each at most one call at a time).
     ///   - replicas: streaming replicas of `url` that serve reads (``PostgresReadRouter``); empty: none.
     ///   - maxReplicaLagSeconds: how far behind the primary a replica may be and still serve reads.
+    ///   - preparedStatements: false to send every statement unnamed (``PostgresConnection/namedStatements``), for
+    ///     a pooler in transaction mode that cannot carry named prepared statements.
     /// - Throws: ``TallyServer/CustomerStoreError/Reason/unavailable`` when the database was written by a newer
     ///   Tally, or refuses this login or database (not a passing outage).
     public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5,
                 transferLimit: TransferLimit = TransferLimit(), replicas: [String] = [],
-                maxReplicaLagSeconds: Double = 10)
+                maxReplicaLagSeconds: Double = 10, preparedStatements: Bool = true)
         throws(CustomerStoreError)
     {
         self.credits = credits
@@ -66,10 +68,12 @@ public final class PostgresCustomerStore: CustomerStore {
                 throw CustomerStoreError(.unavailable, "PostgreSQL: \(which) cannot be used: \(problem)")
             }
         }
-        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
+        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
+                                      namedStatements: preparedStatements)
         router = replicas.isEmpty ? nil
             : PostgresReadRouter(primaryURL: url, replicaURLs: replicas, poolSize: poolSize,
-                                 maxLagSeconds: maxReplicaLagSeconds, connectTimeoutSeconds: connectTimeoutSeconds)
+                                 maxLagSeconds: maxReplicaLagSeconds, connectTimeoutSeconds: connectTimeoutSeconds,
+                                 namedStatements: preparedStatements)
         do throws(CustomerStoreError) {
             try prepare()
         } catch {
@@ -90,11 +94,11 @@ public final class PostgresCustomerStore: CustomerStore {
         do throws(PostgresError) {
             try pool.withConnection { (connection) throws(PostgresError) in
                 try connection.migrate()
-                try connection.query("SELECT pg_advisory_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
-                defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)]) }
                 connection.lockedCustomers.removeAll()
                 try connection.execute("BEGIN")
                 do throws(PostgresError) {
+                    // Transaction-scoped: held on the transaction's server connection, even through a pooler.
+                    try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
                     try connection.rebuildBalancesIfNeeded(credits)
                     try connection.execute("COMMIT")
                 } catch {

@@ -2,7 +2,8 @@ import Foundation
 import TallyCore
 
 extension ServerConfiguration {
-    static let storeKeys = ["kind", "url", "urlEnv", "poolSize", "cacheSeconds", "replicas", "maxReplicaLagSeconds"]
+    static let storeKeys = ["kind", "url", "urlEnv", "poolSize", "cacheSeconds", "replicas", "maxReplicaLagSeconds",
+                            "preparedStatements"]
 
     /// Reads `store`; the PostgreSQL URL is `url`, or the value of the environment variable `urlEnv` names (so the
     /// password need not be in the file), never both.
@@ -16,7 +17,7 @@ extension ServerConfiguration {
         let kind = members["kind"].flatMap { reader.string($0) } ?? "sqlite"
         switch kind {
         case "sqlite":
-            for key in ["url", "urlEnv", "poolSize", "replicas", "maxReplicaLagSeconds"] where members[key] != nil {
+            for key in ["url", "urlEnv", "poolSize", "replicas", "maxReplicaLagSeconds", "preparedStatements"] where members[key] != nil {
                 reader.problem("store.\(key)", "applies to \"kind\": \"postgres\" only")
             }
             return StoreSettings(kind: .sqlite, cacheSeconds: cacheSeconds)
@@ -45,8 +46,10 @@ extension ServerConfiguration {
                 url = nil
             }
             let (replicas, maxLag) = loadReplicas(members, primary: url, cacheSeconds: cacheSeconds, reader: &reader)
-            return StoreSettings(kind: .postgres(url: url ?? "", poolSize: poolSize), cacheSeconds: cacheSeconds,
-                                 replicas: replicas, maxReplicaLagSeconds: maxLag)
+            var settings = StoreSettings(kind: .postgres(url: url ?? "", poolSize: poolSize), cacheSeconds: cacheSeconds,
+                                         replicas: replicas, maxReplicaLagSeconds: maxLag)
+            if let value = members["preparedStatements"], let named = reader.bool(value) { settings.preparedStatements = named }
+            return settings
         default:
             reader.problem("store.kind", "must be \"sqlite\" or \"postgres\", not \"\(kind)\"")
             return StoreSettings()

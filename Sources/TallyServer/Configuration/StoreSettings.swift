@@ -28,6 +28,10 @@ public struct StoreSettings: Sendable, Hashable {
     /// How far behind the primary a replica may be, in seconds, and still serve reads without `Tally-Read-After`
     /// (`store.maxReplicaLagSeconds`); a replica further behind, paused or down is skipped.
     public var maxReplicaLagSeconds: Double
+    /// Whether the PostgreSQL store prepares each statement once per connection under a name
+    /// (`store.preparedStatements`, default true); false sends each unnamed with its values, which a pooler in
+    /// transaction mode without prepared-statement support (PgBouncer before 1.21) can carry.
+    public var preparedStatements = true
 
     /// Creates settings: SQLite with a cache of up to 300 s by default, PostgreSQL with no cache.
     public init(kind: Kind = .sqlite, cacheSeconds: Int? = nil, replicas: [String] = [],

@@ -17,7 +17,8 @@ enum ServeStore {
             return try PostgresCustomerStore(url: url, poolSize: poolSize, credits: configuration.credits,
                                              transferLimit: configuration.transferLimit,
                                              replicas: configuration.store.replicas,
-                                             maxReplicaLagSeconds: configuration.store.maxReplicaLagSeconds)
+                                             maxReplicaLagSeconds: configuration.store.maxReplicaLagSeconds,
+                                             preparedStatements: configuration.store.preparedStatements)
         }
     }
 }

@@ -22,6 +22,8 @@ struct ServerOptions: Sendable {
     var postgresReplicas: [String] = []
     /// `store.maxReplicaLagSeconds`; nil leaves the default.
     var maxReplicaLagSeconds: Double?
+    /// `store.preparedStatements`; nil leaves the default.
+    var preparedStatements: Bool?
     /// `store.cacheSeconds`; nil leaves the default.
     var cacheSeconds: Int?
     /// `transfersPerChainPerHour`; nil leaves the default.
@@ -61,6 +63,7 @@ struct ServerOptions: Sendable {
             if let cacheSeconds { store["cacheSeconds"] = cacheSeconds }
             if !postgresReplicas.isEmpty { store["replicas"] = postgresReplicas }
             if let maxReplicaLagSeconds { store["maxReplicaLagSeconds"] = maxReplicaLagSeconds }
+            if let preparedStatements { store["preparedStatements"] = preparedStatements }
             document["store"] = store
         }
         return document
