@@ -254,7 +254,8 @@ enum PostgresServerBenchmark {
             for index in 0..<2 {
                 let place = folder.appendingPathComponent("\(name)-server-\(index)")
                 try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-                for file in ["Market.storekit", "tally.json", "root.pem"] {
+                for file in ["Market.storekit", "tally.json", "root.pem", "offerings.json"]
+                where FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path) {
                     try FileManager.default.copyItem(at: folder.appendingPathComponent(file),
                                                      to: place.appendingPathComponent(file))
                 }
