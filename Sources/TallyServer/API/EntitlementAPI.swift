@@ -140,7 +140,8 @@ public final class EntitlementAPI: Sendable {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
             response = error.response
         }
-        if let written = session.written, (200..<300).contains(response.status) {
+        // `/readyz`'s probe write is no client's write: its answer carries no token.
+        if let written = session.written, match.route != .readyz, (200..<300).contains(response.status) {
             response.headers.append(HTTPResponse.Field(ReadAfter.headerName, written.token))
         }
         if match.route.isCustomerScoped { response.headers.append(Self.noStore) }
