@@ -84,6 +84,31 @@ final class PostgresReadRouter: Sendable {
         }
     }
 
+    /// The replica a batched read of `session` may join (``StateReadBatch``): one that is up and known to have
+    /// replayed the session's `Tally-Read-After`, so every reader in its batch may be answered by it; the session is
+    /// pinned to it. Nil: read unbatched (``read(_:_:)``), which asks the replica or goes to the primary.
+    func replicaForBatch(_ session: ReadSession) -> PostgresReplica? {
+        probeIfDue()
+        guard let replica = choose(session) else { return nil }
+        if let after = session.after, !replica.hasReplayed(after.position) { return nil }
+        session.pinnedNode = replica.index
+        return replica
+    }
+
+    /// Runs one batch's statement on `replica`, counted as its read; nil when the replica failed it (the caller
+    /// reads the primary; a broken connection marks the replica down).
+    func run<T>(on replica: PostgresReplica, _ body: (PostgresConnection) throws(PostgresError) -> T) -> T? {
+        do throws(PostgresError) {
+            let value = try replica.pool.withConnection(body)
+            replica.countRead()
+            return value
+        } catch {
+            if error.connectionLost { replica.markDown() }
+            state.withLock { $0.fallbacks += 1 }
+            return nil
+        }
+    }
+
     /// Counts a read the primary served.
     func countPrimaryRead() {
         state.withLock { $0.primaryReads += 1 }

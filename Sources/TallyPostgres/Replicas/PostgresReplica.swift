@@ -11,6 +11,8 @@ final class PostgresReplica: Sendable {
     let pool: PostgresConnectionPool
     /// The one connection probes use, so a probe never waits behind reads (nor reads behind a probe).
     let probePool: PostgresConnectionPool
+    /// Kept-state reads on this replica sharing statements (``StateReadBatch``), as the primary's do.
+    let stateReads = StateReadBatch()
     private let standing = Locked(Standing())
 
     /// What is known of the replica now.

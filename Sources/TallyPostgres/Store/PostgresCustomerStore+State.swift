@@ -12,8 +12,22 @@ extension PostgresCustomerStore {
     public func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
         -> StoredCustomerState?
     {
-        if readsMayUseReplica {
-            // Alone, not batched: the batch's leader would read one node for readers whose sessions differ.
+        if let router, let session = ReadSession.current, session.replicaAllowed {
+            // Batched per replica, among readers the replica can all answer (up, past each one's token); the
+            // leader reads the primary for the batch when the replica fails it.
+            if let replica = router.replicaForBatch(session) {
+                return try replica.stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) {
+                    (customers) throws(CustomerStoreError) in
+                    if let kept = router.run(on: replica, { (connection) throws(PostgresError) in
+                        try connection.keptStates(of: customers)
+                    }) { return kept }
+                    router.countPrimaryRead()
+                    return try readOnPrimary("the customer's state cannot be read") { (connection) throws(PostgresError) in
+                        try connection.keptStates(of: customers)
+                    }
+                }
+            }
+            // Alone: a token the replica is not known to have replayed is asked on the read's connection.
             let kept = try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
                 try connection.keptStates(of: [appUserId])
             }

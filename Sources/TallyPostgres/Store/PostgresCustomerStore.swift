@@ -163,11 +163,6 @@ public final class PostgresCustomerStore: CustomerStore {
         }
     }
 
-    /// Whether a read now may go to a replica (the store has replicas and the request's session allows it).
-    var readsMayUseReplica: Bool {
-        router != nil && ReadSession.current?.replicaAllowed == true
-    }
-
     /// Runs one read (single statements, each its own snapshot): on a replica when the request's
     /// ``TallyStorage/ReadSession`` allows it and one can serve it (``PostgresReadRouter``), else on the primary.
     func read<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
