@@ -32,7 +32,7 @@ extension EntitlementAPI {
     static func replicaMetrics(_ report: ReplicaReport?) -> String {
         guard let report else { return "" }
         var lines = [
-            "# HELP tally_store_reads_total Store reads made for the read routes, by the node that served them.",
+            "# HELP tally_store_reads_total Store read statements made for the read routes (reads arriving together share one), by the node that served them.",
             "# TYPE tally_store_reads_total counter",
             "tally_store_reads_total{node=\"primary\"} \(report.primaryReads)",
         ]

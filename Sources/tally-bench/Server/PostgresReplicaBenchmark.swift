@@ -64,8 +64,9 @@ enum PostgresReplicaBenchmark {
                 let fallbacks = after.fallbacks - before.fallbacks
                 PostgresServerBenchmark.report("GET /v1/customers/{id}\(name), cache off", reads)
                 let share = Double(replicaReads) / Double(max(1, replicaReads + primaryReads))
-                Report.line(String(format: "  store reads: %d by the replica (%.1f%%), %d by the primary, %d requests "
-                                   + "sent to the primary for want of a replica; the replica's reads: %.0f/s",
+                Report.line(String(format: "  store reads (statements; reads arriving together share one): %d by the "
+                                   + "replica (%.1f%%), %d by the primary, %d requests sent to the primary for want of "
+                                   + "a replica; the replica's statements: %.0f/s",
                                    replicaReads, share * 100, primaryReads, fallbacks,
                                    Double(replicaReads) / Double(seconds)))
                 Report.line(String(format: "  reads%@ vs pgbench -S on the replica: %.0f%% (no target)", name,
