@@ -135,6 +135,27 @@ extension ServerProcessTests {
             #expect(try await Self.balance(clients[1], "lea", after: firstToken) == 200, "applied, the replica has it")
         }
 
+        /// A replica applying commits 4 s late under a 1 s bound: after a write it is `lagging` and skipped, so even a
+        /// read without a token is the primary's; once it has applied the write it is `up` again.
+        @Test(.enabled(if: PostgresCluster.canRun, "needs PostgreSQL: make test or scripts/with-postgres.sh"))
+        func aReplicaPastTheLagBoundIsSkippedUntilItCatchesUp() async throws {
+            let cluster = try Self.clusterWithReplica(private: true)
+            let pair = try Self.pair(cluster, maxLag: 1)
+            var market = try pair.fixture.market()
+            let client = pair.clients[0]
+            #expect(try await Self.waitForStatus("up", client))
+            try cluster.psqlOnReplica("ALTER SYSTEM SET recovery_min_apply_delay = '4s'")
+            try cluster.psqlOnReplica("SELECT pg_reload_conf()")
+            let (_, jws) = try market.buySigned("market.coins.100", account: "max")
+            let token = Self.token(try await client.postTransaction(jws, for: "max"))
+            #expect(try await Self.waitForStatus("lagging", client), "more than 1 s behind the write: lagging")
+            let fallbacks = try await Self.metric(client, "tally_store_replica_fallbacks_total") ?? 0
+            #expect(try await Self.balance(client, "max", after: nil) == 100, "a lagging replica is skipped")
+            #expect(try await Self.metric(client, "tally_store_replica_fallbacks_total") == fallbacks + 1)
+            #expect(try await Self.waitForReplay(cluster, try #require(token)))
+            #expect(try await Self.waitForStatus("up", client), "caught up, it serves again")
+        }
+
         /// Replay paused: reads that carry a later token go to the primary at once, and once the pause is seen
         /// (`/readyz` shows `paused`), every read does; nothing read after a write misses it. Resumed: the
         /// replica serves again.
