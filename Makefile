@@ -26,7 +26,7 @@ tour: deps
 # The tests run beside a throw-away PostgreSQL cluster (scripts/with-postgres.sh), stopped when they end; then a real
 # `tally serve` is checked against its OpenAPI description (docs/openapi.yaml) by schemathesis, about a minute.
 test: deps check-apple
-	@bash scripts/with-postgres.sh $(SWIFT) test
+	@bash scripts/with-postgres.sh --replica $(SWIFT) test
 	@$(MAKE) --no-print-directory schemathesis
 
 # schemathesis against a real `tally serve` on loopback, once per key role (scripts/schemathesis.sh): no 5xx, and

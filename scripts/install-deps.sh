@@ -15,13 +15,14 @@ if [[ "$(uname)" == "Darwin" ]]; then
     brew list libmicrohttpd >/dev/null 2>&1 || brew install libmicrohttpd
     brew list libpq >/dev/null 2>&1 || brew install libpq
     brew list postgresql@16 >/dev/null 2>&1 || brew install postgresql@16
+    brew list pgbouncer >/dev/null 2>&1 || brew install pgbouncer
     if [[ "${1:-}" == "--bench" ]]; then
         brew list wrk >/dev/null 2>&1 || brew install wrk
         brew list nginx >/dev/null 2>&1 || brew install nginx
     fi
 else
     missing=()
-    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libpq-dev postgresql
+    wanted=(libssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config openssl python3-pip sqlite3 libpq-dev postgresql pgbouncer
             libjs-chart.js chromium chromium-driver)
     [[ "${1:-}" == "--bench" ]] && wanted+=(wrk nginx-light)
     for pkg in "${wanted[@]}"; do

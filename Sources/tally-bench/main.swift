@@ -9,6 +9,12 @@ if let flag = arguments.firstIndex(of: "--store"), flag + 1 < arguments.count {
     serverStore = arguments[flag + 1]
     arguments.removeSubrange(flag...(flag + 1))
 }
+/// `--replica` (with `--store postgres`): the servers read from a streaming replica (`store.replicas`).
+var serverReplica = false
+if let flag = arguments.firstIndex(of: "--replica") {
+    serverReplica = true
+    arguments.remove(at: flag)
+}
 let suites = arguments.isEmpty || arguments == ["all"] ? ["core", "verify", "engine", "server"] : arguments
 var exitStatus: Int32 = 0
 #if DEBUG
@@ -23,7 +29,9 @@ for suite in suites {
     case "engine":
         if await !EngineBenchmark.run() { exitStatus = 1 }
     case "server":
-        if serverStore == "postgres" {
+        if serverStore == "postgres" && serverReplica {
+            if !PostgresReplicaBenchmark.run() { exitStatus = 1 }
+        } else if serverStore == "postgres" {
             if !PostgresServerBenchmark.run() { exitStatus = 1 }
         } else if !ServerBenchmark.run() {
             exitStatus = 1

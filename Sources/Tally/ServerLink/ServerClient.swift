@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TallyCore
+import TallyLocking
 
 
 /// The two calls of docs/server.md the app makes with its public key, over URLSession.
@@ -12,16 +13,19 @@ import TallyCore
 struct ServerClient: Sendable {
     let link: ServerLink
     private let session: URLSession
+    /// The furthest `Tally-Read-After` a write's answer carried, sent back on every read (shared by the copies).
+    private let readAfter: ReadAfterMemory
 
     /// The same session for another link (a switched customer): a session is never invalidated, so one per store.
-    private init(link: ServerLink, session: URLSession) {
+    private init(link: ServerLink, session: URLSession, readAfter: ReadAfterMemory) {
         self.link = link
         self.session = session
+        self.readAfter = readAfter
     }
 
-    /// This client for `link`, sharing its session.
+    /// This client for `link`, sharing its session and its read-after token.
     func with(_ link: ServerLink) -> ServerClient {
-        ServerClient(link: link, session: session)
+        ServerClient(link: link, session: session, readAfter: readAfter)
     }
 
     /// This client for another customer of the same server (the same session); itself for its own customer.
@@ -40,6 +44,7 @@ struct ServerClient: Sendable {
         configuration.timeoutIntervalForResource = seconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
+        readAfter = ReadAfterMemory()
     }
 
     /// `POST /v1/customers/{appUserId}/transactions` with `{"signedTransaction": jws}`.
@@ -179,10 +184,14 @@ struct ServerClient: Sendable {
 
     /// Sends one request with the public key, the customer's token (when the link has a provider), a fresh
     /// ``AnswerSignature/nonceHeaderName`` (128 random bits, which the server signs into its answer) and `headers`.
+    /// A `GET` carries the furthest `Tally-Read-After` an answer gave (``ReadAfter``), so a server reading from
+    /// replicas answers it with every write this client made; an answer carrying one moves it forward.
     func send(_ method: String, url: URL, body: Data?,
               headers: [String: String] = [:]) async -> Result<Received, SendFailure> {
         var request = URLRequest(url: url)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if method == "GET", let token = readAfter.token { request.setValue(token.token, forHTTPHeaderField: ReadAfter.headerName) }
+        let readAfter = self.readAfter
         request.httpMethod = method
         request.setValue("Bearer \(link.publicKey)", forHTTPHeaderField: "Authorization")
         if let provider = link.customerToken {
@@ -208,6 +217,9 @@ struct ServerClient: Sendable {
                     continuation.resume(returning: .failure(
                         SendFailure("\(method) \(url.path) failed: \(error.localizedDescription)")))
                 } else if let http = response as? HTTPURLResponse {
+                    if let value = http.value(forHTTPHeaderField: ReadAfter.headerName), let token = ReadAfter(token: value) {
+                        readAfter.note(token)
+                    }
                     let signature = http.value(forHTTPHeaderField: AnswerSignature.headerName)
                     continuation.resume(returning: .success(Received(
                         status: http.statusCode, answer: SignedAnswer(body: data ?? Data(), signature: signature),
@@ -224,6 +236,20 @@ struct ServerClient: Sendable {
 extension ServerClient {
     /// The header a customer token travels in (the server's `customers.requireToken`).
     static let customerTokenHeader = "Tally-Customer-Token"
+}
+
+/// The furthest `Tally-Read-After` token the server's answers carried (``ReadAfter``): never moves back, so a
+/// read after two writes whose answers arrived out of order still waits for both.
+final class ReadAfterMemory: Sendable {
+    private let furthest = Locked<ReadAfter?>(nil)
+
+    /// The token to send on reads; nil before any write answered with one.
+    var token: ReadAfter? { furthest.withLock { $0 } }
+
+    /// Keeps `token` when it is further than the one kept.
+    func note(_ token: ReadAfter) {
+        furthest.withLock { $0 = max($0 ?? token, token) }
+    }
 }
 
 /// Why a request got no usable answer.

@@ -5,9 +5,13 @@ import TallyStorage
 
 /// One libpq connection, used by one thread at a time (the pool hands it out to one caller and takes it back).
 /// Every statement is prepared once on the connection (`PQprepare`, named by its text) and executed with
-/// `PQexecPrepared`: values never enter SQL text.
+/// `PQexecPrepared`; with ``namedStatements`` off (`store.preparedStatements: false`, for a pooler in transaction
+/// mode that cannot carry named statements across its server connections, such as PgBouncer before 1.21), each is
+/// sent as the unnamed statement with its values (`PQexecParams`). Either way values never enter SQL text.
 final class PostgresConnection {
     private let handle: OpaquePointer
+    /// Whether statements are prepared once under a name (else sent unnamed, parsed each time).
+    let namedStatements: Bool
     /// Statement names by SQL text, for the statements prepared on this connection.
     private var prepared: [String: String] = [:]
     /// Whether a failure showed the connection unusable; the pool then drops it.
@@ -18,7 +22,8 @@ final class PostgresConnection {
     var decodedPayloads = DecodedPayloads()
 
     /// Connects with a libpq connection string or `postgresql://` URL; fails with what libpq said.
-    init(url: String, connectTimeoutSeconds: Int) throws(PostgresError) {
+    init(url: String, connectTimeoutSeconds: Int, namedStatements: Bool = true) throws(PostgresError) {
+        self.namedStatements = namedStatements
         let keys = ["dbname", "connect_timeout", "application_name"]
         let values = [url, String(connectTimeoutSeconds), "tally serve"]
         let connection: OpaquePointer? = withCStrings(keys) { keyPointers in
@@ -56,12 +61,13 @@ final class PostgresConnection {
     /// Runs one statement (prepared on first use) and returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
-        let name = try statementName(sql)
+        let name = namedStatements ? try statementName(sql) : nil
         var encoded: [(bytes: [UInt8]?, binary: Bool)] = []
         encoded.reserveCapacity(values.count)
         for value in values { encoded.append(try value.encoded()) }
         let result = Self.withParameters(encoded) { pointers, lengths, formats in
-            PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0)
+            if let name { return PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0) }
+            return PQexecParams(handle, sql, Int32(values.count), nil, pointers, lengths, formats, 0)
         }
         return try check(result, sql: sql)
     }

@@ -10,6 +10,8 @@ final class PostgresConnectionPool: Sendable {
     /// The most connections open at once.
     let size: Int
     private let connectTimeoutSeconds: Int
+    /// Whether connections prepare named statements (``PostgresConnection/namedStatements``).
+    private let namedStatements: Bool
     /// Free slots: one per connection that may be in use.
     private let slots: DispatchSemaphore
     /// Connections not in use.
@@ -24,8 +26,9 @@ final class PostgresConnectionPool: Sendable {
         let connection: PostgresConnection
     }
 
-    init(url: String, size: Int, connectTimeoutSeconds: Int = 5) {
+    init(url: String, size: Int, connectTimeoutSeconds: Int = 5, namedStatements: Bool = true) {
         self.url = url
+        self.namedStatements = namedStatements
         self.size = max(1, size)
         self.connectTimeoutSeconds = connectTimeoutSeconds
         slots = DispatchSemaphore(value: max(1, size))
@@ -40,7 +43,8 @@ final class PostgresConnectionPool: Sendable {
             connection = reused.connection
         } else {
             do {
-                connection = try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeoutSeconds)
+                connection = try PostgresConnection(url: url, connectTimeoutSeconds: connectTimeoutSeconds,
+                                                    namedStatements: namedStatements)
             } catch {
                 var failure = error
                 failure.duringConnect = true

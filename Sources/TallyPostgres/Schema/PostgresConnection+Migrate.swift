@@ -6,24 +6,28 @@ extension PostgresConnection {
         return Int(try query("SELECT version FROM tally_schema").integer(0, 0) ?? 0)
     }
 
-    /// Brings the schema to ``PostgresSchema/currentVersion`` under the migration advisory lock (held for the
-    /// session while it runs, so a second server starting at the same moment waits, then finds nothing to do).
-    /// Each migration runs in its own transaction with the version it reaches.
+    /// Brings the schema to ``PostgresSchema/currentVersion``, one migration per transaction, each under the
+    /// migration advisory lock taken inside it (`pg_advisory_xact_lock`, so it holds on whatever server connection a
+    /// pooler in transaction mode gives the transaction, and is released by its COMMIT or ROLLBACK): the version is
+    /// read again under the lock, so a second server starting at the same moment waits, then finds nothing to do.
     ///
     /// - Throws: a ``PostgresError`` with SQLSTATE `TSNEW` when the database was written by a newer Tally.
     func migrate() throws(PostgresError) {
-        try query("SELECT pg_advisory_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
-        defer { _ = try? query("SELECT pg_advisory_unlock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)]) }
-        let found = try schemaVersion()
-        guard found <= PostgresSchema.currentVersion else {
-            throw PostgresError(sqlState: PostgresError.newerSchemaSQLState,
-                                "the database has schema version \(found), newer than the \(PostgresSchema.currentVersion) "
-                                + "this tally knows: it was written by a newer Tally; run that version (or a newer one), "
-                                + "never an older one, on this database")
-        }
-        for version in found..<PostgresSchema.currentVersion {
+        while true {
             try execute("BEGIN")
             do throws(PostgresError) {
+                try query("SELECT pg_advisory_xact_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
+                let version = try schemaVersion()
+                guard version <= PostgresSchema.currentVersion else {
+                    throw PostgresError(sqlState: PostgresError.newerSchemaSQLState,
+                                        "the database has schema version \(version), newer than the "
+                                        + "\(PostgresSchema.currentVersion) this tally knows: it was written by a newer "
+                                        + "Tally; run that version (or a newer one), never an older one, on this database")
+                }
+                if version == PostgresSchema.currentVersion {
+                    try execute("COMMIT")
+                    return
+                }
                 if version == 0 {
                     try executeScript("CREATE TABLE tally_schema (version integer NOT NULL); INSERT INTO tally_schema VALUES (0)")
                 }

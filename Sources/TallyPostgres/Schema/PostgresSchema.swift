@@ -291,7 +291,8 @@ enum PostgresSchema {
     /// The schema version this code writes.
     static var currentVersion: Int { migrations.count }
 
-    /// The key of the session advisory lock every server takes while it migrates, so servers starting together
-    /// migrate once (`pg_advisory_lock(bigint)`; the per-chain locks use the two-`int` form, another key space).
+    /// The key of the transaction advisory lock every server takes in each migration and in the balance rebuild, so
+    /// servers starting together migrate once (`pg_advisory_xact_lock(bigint)`; the per-chain locks use the two-`int`
+    /// form, another key space).
     static let migrationLockKey: Int64 = 0x7461_6C6C_795F_6D67  // "tally_mg"
 }

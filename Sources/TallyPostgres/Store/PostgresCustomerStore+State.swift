@@ -12,7 +12,28 @@ extension PostgresCustomerStore {
     public func storedState(of appUserId: String, fingerprint: String, at date: Date) throws(CustomerStoreError)
         -> StoredCustomerState?
     {
-        try stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) { (customers) throws(CustomerStoreError) in
+        if let router, let session = ReadSession.current, session.replicaAllowed {
+            // Batched per replica, among readers the replica can all answer (up, past each one's token); the
+            // leader reads the primary for the batch when the replica fails it.
+            if let replica = router.replicaForBatch(session) {
+                return try replica.stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) {
+                    (customers) throws(CustomerStoreError) in
+                    if let kept = router.run(on: replica, { (connection) throws(PostgresError) in
+                        try connection.keptStates(of: customers)
+                    }) { return kept }
+                    router.countPrimaryRead()
+                    return try readOnPrimary("the customer's state cannot be read") { (connection) throws(PostgresError) in
+                        try connection.keptStates(of: customers)
+                    }
+                }
+            }
+            // Alone: a token the replica is not known to have replayed is asked on the read's connection.
+            let kept = try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
+                try connection.keptStates(of: [appUserId])
+            }
+            return StateReadBatch.valid(kept[UTF8Key(appUserId)], fingerprint, date)
+        }
+        return try stateReads.state(of: appUserId, fingerprint: fingerprint, at: date) { (customers) throws(CustomerStoreError) in
             try read("the customer's state cannot be read") { (connection) throws(PostgresError) in
                 try connection.keptStates(of: customers)
             }
@@ -24,7 +45,7 @@ extension PostgresCustomerStore {
     @discardableResult
     public func keepState(_ state: StoredCustomerState, for appUserId: String) throws(CustomerStoreError) -> Bool {
         let body = String(decoding: state.body, as: UTF8.self)
-        return try read("the customer's state cannot be kept") { (connection) throws(PostgresError) -> Bool in
+        return try readOnPrimary("the customer's state cannot be kept") { (connection) throws(PostgresError) -> Bool in
             let rows = try connection.query("""
                 UPDATE customers SET state_version = version, state_fingerprint = $3, state_from_ms = $4::bigint,
                     state_until_ms = $5::bigint, state_body = $6

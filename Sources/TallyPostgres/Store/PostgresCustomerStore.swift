@@ -35,6 +35,8 @@ public final class PostgresCustomerStore: CustomerStore {
     /// How often one chain may move within the hour under ``TallyServer/OwnershipPolicy/transfer``.
     public let transferLimit: TransferLimit
     let pool: PostgresConnectionPool
+    /// Where reads go when the store has replicas (`store.replicas`); nil: every read is the primary's.
+    let router: PostgresReadRouter?
     /// Kept-state reads sharing statements.
     let stateReads = StateReadBatch()
     /// Where webhook events go (``routeWebhooks(_:committed:)``), and whom each commit wakes; no endpoint until then.
@@ -47,19 +49,33 @@ public final class PostgresCustomerStore: CustomerStore {
     /// lock and rebuilds the balances when they were built with other credits. When the database cannot be reached
     /// the store is still created; the first call that reaches it does this work.
     ///
-    /// - Parameter poolSize: the most connections this store opens (each at most one call at a time).
+    /// - Parameters:
+    ///   - poolSize: the most connections this store opens to each database (each at most one call at a time).
+    ///   - replicas: streaming replicas of `url` that serve reads (``PostgresReadRouter``); empty: none.
+    ///   - maxReplicaLagSeconds: how far behind the primary a replica may be and still serve reads.
+    ///   - preparedStatements: false to send every statement unnamed (``PostgresConnection/namedStatements``), for
+    ///     a pooler in transaction mode that cannot carry named prepared statements.
     /// - Throws: ``TallyServer/CustomerStoreError/Reason/unavailable`` when the database was written by a newer
     ///   Tally, or refuses this login or database (not a passing outage).
     public init(url: String, poolSize: Int, credits: CurrencyCredits, connectTimeoutSeconds: Int = 5,
-                transferLimit: TransferLimit = TransferLimit())
+                transferLimit: TransferLimit = TransferLimit(), replicas: [String] = [],
+                maxReplicaLagSeconds: Double = 10, preparedStatements: Bool = true)
         throws(CustomerStoreError)
     {
         self.credits = credits
         self.transferLimit = transferLimit
-        if let problem = PostgresConnection.problem(withURL: url) {
-            throw CustomerStoreError(.unavailable, "PostgreSQL: the store URL cannot be used: \(problem)")
+        for (index, candidate) in ([url] + replicas).enumerated() {
+            if let problem = PostgresConnection.problem(withURL: candidate) {
+                let which = index == 0 ? "the store URL" : "store.replicas[\(index - 1)]"
+                throw CustomerStoreError(.unavailable, "PostgreSQL: \(which) cannot be used: \(problem)")
+            }
         }
-        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds)
+        pool = PostgresConnectionPool(url: url, size: poolSize, connectTimeoutSeconds: connectTimeoutSeconds,
+                                      namedStatements: preparedStatements)
+        router = replicas.isEmpty ? nil
+            : PostgresReadRouter(primaryURL: url, replicaURLs: replicas, poolSize: poolSize,
+                                 maxLagSeconds: maxReplicaLagSeconds, connectTimeoutSeconds: connectTimeoutSeconds,
+                                 namedStatements: preparedStatements)
         do throws(CustomerStoreError) {
             try prepare()
         } catch {
@@ -70,6 +86,7 @@ public final class PostgresCustomerStore: CustomerStore {
             }
             // Unreachable now: calls fail (503, /readyz not ready) until it is back.
         }
+        router?.probe()
     }
 
     /// Migrates and rebuilds the balances once per process (again after a failure).
@@ -79,11 +96,11 @@ public final class PostgresCustomerStore: CustomerStore {
         do throws(PostgresError) {
             try pool.withConnection { (connection) throws(PostgresError) in
                 try connection.migrate()
-                try connection.query("SELECT pg_advisory_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
-                defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)]) }
                 connection.lockedCustomers.removeAll()
                 try connection.execute("BEGIN")
                 do throws(PostgresError) {
+                    // Transaction-scoped: held on the transaction's server connection, even through a pooler.
+                    try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.integer(PostgresSchema.migrationLockKey)])
                     try connection.rebuildBalancesIfNeeded(credits)
                     try connection.execute("COMMIT")
                 } catch {
@@ -97,7 +114,7 @@ public final class PostgresCustomerStore: CustomerStore {
         ready.withLock { $0 = true }
     }
 
-    /// Runs `body` in one READ COMMITTED transaction and commits it; runs it again after a conflict
+    /// Runs `body` in one READ COMMITTED transaction on the primary and commits it; runs it again after a conflict
     /// (``PostgresError/isRetryable``) or a connection that broke before the COMMIT was sent.
     /// A commit wakes this process's webhook sender, unless `wakingSender` is false (the sender's own claims and results).
     func write<T>(_ what: String, wakingSender: Bool = true, _ body: (PostgresConnection) throws(PostgresError) -> T)
@@ -126,6 +143,7 @@ public final class PostgresCustomerStore: CustomerStore {
                         throw failure
                     }
                     if wakingSender { webhookRoutes.didCommit() }
+                    noteWritten(on: connection)
                     return value
                 }
             } catch {
@@ -139,9 +157,32 @@ public final class PostgresCustomerStore: CustomerStore {
         }
     }
 
-    /// Runs one read (single statements, each its own snapshot) on a pooled connection; a connection that broke
-    /// is replaced and the read tried once more.
+    /// With replicas, tells the request's ``TallyStorage/ReadSession`` where the primary's log stood after a COMMIT
+    /// on `connection` (asked again on another connection when that one failed since): its answer carries it as
+    /// `Tally-Read-After`, so its next read, on any server, sees this write.
+    private func noteWritten(on connection: PostgresConnection) {
+        guard router != nil, let session = ReadSession.current else { return }
+        if let position = try? connection.walInsertPosition() {
+            session.noteWritten(ReadAfter(position: position))
+        } else if let position = try? pool.withConnection({ (other) throws(PostgresError) in try other.walInsertPosition() }) {
+            session.noteWritten(ReadAfter(position: position))
+        }
+    }
+
+    /// Runs one read (single statements, each its own snapshot): on a replica when the request's
+    /// ``TallyStorage/ReadSession`` allows it and one can serve it (``PostgresReadRouter``), else on the primary.
     func read<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
+        try prepare()
+        if let router, let session = ReadSession.current, session.replicaAllowed {
+            if let value = router.read(session, body) { return value }
+            router.countPrimaryRead()
+        }
+        return try readOnPrimary(what, body)
+    }
+
+    /// Runs one statement on the primary, whatever the request: a read that is part of a write's decision, or a
+    /// one-statement write (``keepState(_:for:)``). A connection that broke is replaced and the call tried once more.
+    func readOnPrimary<T>(_ what: String, _ body: (PostgresConnection) throws(PostgresError) -> T) throws(CustomerStoreError) -> T {
         try prepare()
         var attempt = 0
         while true {

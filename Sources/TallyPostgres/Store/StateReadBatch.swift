@@ -89,7 +89,7 @@ final class StateReadBatch: Sendable {
     }
 
     /// `state` when it was kept with `fingerprint` and `date` is inside its validity.
-    private static func valid(_ state: StoredCustomerState?, _ fingerprint: String, _ date: Date) -> StoredCustomerState? {
+    static func valid(_ state: StoredCustomerState?, _ fingerprint: String, _ date: Date) -> StoredCustomerState? {
         guard let state, state.isServable(fingerprint: fingerprint, at: date) else { return nil }
         return state
     }

@@ -16,7 +16,7 @@ extension EntitlementAPI {
             }
         }
         guard failure == nil else { return APIError.notReady.response }
-        return APIResponse.json(Array(#"{"status":"ready"}"#.utf8))
+        return APIResponse.json(readyBody(replicaReport))
     }
 
     /// Runs a store write and notes its outcome for `/readyz`; a refused spend is no write failure.

@@ -118,14 +118,31 @@ public final class EntitlementAPI: Sendable {
             return (template, APIError.methodNotAllowed(request.method, allowed: match.route.pathMethods).response)
         }
         var response: HTTPResponse
+        let session: ReadSession
         do {
-            let match = try resolvingAlias(match, request)  // an aliased anonymous id answers for its customer
-            let caller = match.route.role == nil ? nil
-                : try authorize(request, route: match.route, appUserId: match.appUserId)
-            response = try perform(match, request, caller: caller)
+            session = try readSession(match.route, request)
+        } catch {
+            return (template, error.response)
+        }
+        let outcome = ReadSession.$current.withValue(session) { () -> Result<HTTPResponse, APIError> in
+            do throws(APIError) {
+                let match = try resolvingAlias(match, request)  // an aliased anonymous id answers for its customer
+                let caller = match.route.role == nil ? nil
+                    : try authorize(request, route: match.route, appUserId: match.appUserId)
+                return .success(try perform(match, request, caller: caller))
+            } catch {
+                return .failure(error)
+            }
+        }
+        do throws(APIError) {
+            response = try outcome.get()
         } catch {
             if let message = error.logMessage { log("\(request.method) \(template): \(message)") }
             response = error.response
+        }
+        // `/readyz`'s probe write is no client's write: its answer carries no token.
+        if let written = session.written, match.route != .readyz, (200..<300).contains(response.status) {
+            response.headers.append(HTTPResponse.Field(ReadAfter.headerName, written.token))
         }
         if match.route.isCustomerScoped { response.headers.append(Self.noStore) }
         if let signer, match.route.answersCustomerState, (200..<300).contains(response.status),
@@ -134,6 +151,21 @@ public final class EntitlementAPI: Sendable {
             response.headers.append(field)
         }
         return (template, response)
+    }
+
+    /// The request's ``ReadSession``: whether its reads may go to a replica (a `GET` of a route that
+    /// ``Route/readsFromReplica``) and the `Tally-Read-After` it sent, which must be a token a write answered with
+    /// (``ReadAfter``: 16 uppercase hexadecimal digits; anything else is refused with 400 `invalid_request`).
+    private func readSession(_ route: Route, _ request: HTTPRequest) throws(APIError) -> ReadSession {
+        var after: ReadAfter?
+        if let value = request.header(ReadAfter.headerName) {
+            guard let token = ReadAfter(token: value) else {
+                throw APIError.invalidRequest("\(ReadAfter.headerName) must be the token a write's answer carried "
+                                              + "(\(ReadAfter.length) characters 0-9 A-F), unchanged")
+            }
+            after = token
+        }
+        return ReadSession(replicaAllowed: request.method == "GET" && route.readsFromReplica, after: after)
     }
 
     /// What every customer-scoped answer carries: no shared or private cache may keep it.
@@ -145,9 +177,10 @@ public final class EntitlementAPI: Sendable {
         case .readyz: return readyz()
         case .metrics:
             return HTTPResponse(status: 200, headers: [.init("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                                body: Array(metrics.prometheusText(oldestPendingNotificationAge: pendingNotificationAge(),
+                                body: Array((metrics.prometheusText(oldestPendingNotificationAge: pendingNotificationAge(),
                                                                      cacheUsage: cache.usage,
-                                                                     webhooks: webhookOutboxStats()).utf8))
+                                                                     webhooks: webhookOutboxStats())
+                                             + Self.replicaMetrics(replicaReport)).utf8))
         case .appleNotifications: return try postNotification(request)
         case .customer: return try getCustomer(match.appUserId)
         case .transactions: return try postTransaction(match.appUserId, request)

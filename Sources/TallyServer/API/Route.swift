@@ -78,6 +78,17 @@ enum Route: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a `GET` of the route may be served by a PostgreSQL replica (`store.replicas`): the customer's reads,
+    /// the offerings and the dashboard. Everything else, a write's own reads included, reads the primary.
+    var readsFromReplica: Bool {
+        switch self {
+        case .customer, .history, .attributes, .offerings, .offeringsDocument, .offeringsHistory, .dashboardOverview,
+             .dashboardCustomers, .dashboardTransactions, .dashboardNotifications, .dashboardIdentity, .dashboardOffers:
+            true
+        default: false
+        }
+    }
+
     /// Whether the route answers one customer's state or history, which no cache between the server and the app
     /// may keep (`Cache-Control: no-store` on every answer, errors included).
     var isCustomerScoped: Bool {

@@ -11,6 +11,10 @@ public struct StoreSettings: Sendable, Hashable {
 
     /// The default pool size of a PostgreSQL store.
     public static let defaultPoolSize = 8
+    /// The default of ``maxReplicaLagSeconds``.
+    public static let defaultMaxReplicaLagSeconds: Double = 10
+    /// The most entries `store.replicas` may list.
+    public static let maximumReplicas = 16
 
     /// The database.
     public var kind: Kind
@@ -18,10 +22,23 @@ public struct StoreSettings: Sendable, Hashable {
     /// cached). Every write through this server invalidates it; writes through another server sharing the
     /// database do not, so with several servers this bounds how stale a `GET` may be.
     public var cacheSeconds: Int
+    /// PostgreSQL streaming replicas of the primary (`store.replicas`, libpq URLs) that serve the read routes; a
+    /// read after a write (`Tally-Read-After`) is served by one only once it has replayed that write.
+    public var replicas: [String]
+    /// How far behind the primary a replica may be, in seconds, and still serve reads without `Tally-Read-After`
+    /// (`store.maxReplicaLagSeconds`); a replica further behind, paused or down is skipped.
+    public var maxReplicaLagSeconds: Double
+    /// Whether the PostgreSQL store prepares each statement once per connection under a name
+    /// (`store.preparedStatements`, default true); false sends each unnamed with its values, which a pooler in
+    /// transaction mode without prepared-statement support (PgBouncer before 1.21) can carry.
+    public var preparedStatements = true
 
     /// Creates settings: SQLite with a cache of up to 300 s by default, PostgreSQL with no cache.
-    public init(kind: Kind = .sqlite, cacheSeconds: Int? = nil) {
+    public init(kind: Kind = .sqlite, cacheSeconds: Int? = nil, replicas: [String] = [],
+                maxReplicaLagSeconds: Double = StoreSettings.defaultMaxReplicaLagSeconds) {
         self.kind = kind
+        self.replicas = replicas
+        self.maxReplicaLagSeconds = maxReplicaLagSeconds
         if let cacheSeconds {
             self.cacheSeconds = cacheSeconds
         } else if case .sqlite = kind {

@@ -115,7 +115,7 @@ enum PostgresServerBenchmark {
         var requests: Int
     }
 
-    private static func report(_ name: String, _ result: Both) {
+    static func report(_ name: String, _ result: Both) {
         Report.line(String(format: "%@: %.0f req/s over both servers, worst p99 %.2f ms", name, result.rate, result.p99 * 1e3))
         if result.non2xx > 0 || result.socketErrors > 0 {
             Report.line("WARNING \(name): \(result.non2xx) non-2xx answers, \(result.socketErrors) socket errors of "
@@ -124,7 +124,7 @@ enum PostgresServerBenchmark {
     }
 
     /// `ours` as a share of `peer`, with the issue's target when it sets one (uncached reads and spends: 50%).
-    private static func ratio(_ name: String, _ ours: Double, _ peer: Double, target: Double? = 0.5) {
+    static func ratio(_ name: String, _ ours: Double, _ peer: Double, target: Double? = 0.5) {
         let value = ours / peer
         guard let target else { return Report.line(String(format: "%@: %.0f%% (no target)", name, value * 100)) }
         Report.line(String(format: "%@: %.0f%% (target ≥ %.0f%%) %@", name, value * 100, target * 100,
@@ -132,7 +132,7 @@ enum PostgresServerBenchmark {
     }
 
     /// wrk on both servers at once: a plain GET per server.
-    private static func both(_ wrk: Wrk, ports: [UInt16], target: (UInt16) -> (url: String, script: URL?),
+    static func both(_ wrk: Wrk, ports: [UInt16], target: (UInt16) -> (url: String, script: URL?),
                              headers: () -> [String]) throws -> Both {
         let urls = ports.map { target($0).url }
         let head = headers()
@@ -155,7 +155,7 @@ enum PostgresServerBenchmark {
         }
     }
 
-    private static func concurrently(_ count: Int, _ body: @Sendable (Int) throws -> WrkResult) throws -> Both {
+    static func concurrently(_ count: Int, _ body: @Sendable (Int) throws -> WrkResult) throws -> Both {
         let results = Locked<[Result<WrkResult, any Error>]>([])
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let result = Result { try body(index) }
@@ -194,7 +194,7 @@ enum PostgresServerBenchmark {
     }
 
     /// The reader's state: coins and two non-consumables (as the SQLite benchmark's).
-    private static func seedReader(setup: ServerBenchSetup, port: UInt16) throws {
+    static func seedReader(setup: ServerBenchSetup, port: UInt16) throws {
         let purchases: [(String, ProductType)] = [
             ("market.coins.10", .consumable), ("market.coins.100", .consumable), ("market.coins.10", .consumable),
             ("market.premium", .nonConsumable), ("market.removeads", .nonConsumable),
@@ -231,7 +231,7 @@ enum PostgresServerBenchmark {
         return (selectOnly, tpcb)
     }
 
-    private static func tps(_ output: String) throws -> Double {
+    static func tps(_ output: String) throws -> Double {
         for line in output.split(separator: "\n") where line.hasPrefix("tps = ") {
             if let value = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) }) { return value }
         }
@@ -243,14 +243,19 @@ enum PostgresServerBenchmark {
         let servers: [TallyServeProcess]
         var ports: [UInt16] { servers.map(\.port) }
 
-        init(tally: URL, setup: ServerBenchSetup, folder: URL, name: String, url: String, cacheSeconds: Int) throws {
+        /// With `replicas`, both read from them (`store.replicas`).
+        init(tally: URL, setup: ServerBenchSetup, folder: URL, name: String, url: String, cacheSeconds: Int,
+             replicas: [String] = []) throws {
             var document = try JSONSerialization.jsonObject(with: Data(contentsOf: setup.config)) as? [String: Any] ?? [:]
-            document["store"] = ["kind": "postgres", "url": url, "poolSize": 8, "cacheSeconds": cacheSeconds]
+            var store: [String: Any] = ["kind": "postgres", "url": url, "poolSize": 8, "cacheSeconds": cacheSeconds]
+            if !replicas.isEmpty { store["replicas"] = replicas }
+            document["store"] = store
             var started: [TallyServeProcess] = []
             for index in 0..<2 {
                 let place = folder.appendingPathComponent("\(name)-server-\(index)")
                 try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
-                for file in ["Market.storekit", "tally.json", "root.pem"] {
+                for file in ["Market.storekit", "tally.json", "root.pem", "offerings.json"]
+                where FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path) {
                     try FileManager.default.copyItem(at: folder.appendingPathComponent(file),
                                                      to: place.appendingPathComponent(file))
                 }
@@ -266,15 +271,19 @@ enum PostgresServerBenchmark {
         }
     }
 
-    /// A throw-away cluster (`scripts/with-postgres.sh --start`), stopped by ``stop()``.
+    /// A throw-away cluster (`scripts/with-postgres.sh --start`, with `--replica` a streaming replica too), stopped
+    /// by ``stop()``.
     struct Cluster {
         var url: String
         var control: String
         var binaries: String
+        /// The replica's `postgres` database and its pg_ctl script, when started with one.
+        var replicaURL: String?
+        var replicaControl: String?
 
-        static func start() throws -> Cluster {
+        static func start(replica: Bool = false) throws -> Cluster {
             let script = BenchTools.packageRoot.appendingPathComponent("scripts/with-postgres.sh").path
-            let output = try spawn("/bin/bash", [script, "--start"])
+            let output = try spawn("/bin/bash", [script, "--start"] + (replica ? ["--replica"] : []))
             var values: [String: String] = [:]
             for line in output.split(separator: "\n") {
                 let parts = line.split(separator: "=", maxSplits: 1)
@@ -283,7 +292,17 @@ enum PostgresServerBenchmark {
             guard let url = values["TALLY_TEST_POSTGRES_URL"], let control = values["TALLY_TEST_POSTGRES_CTL"],
                   let binaries = values["TALLY_TEST_POSTGRES_BIN"]
             else { throw BenchError("with-postgres.sh --start printed no cluster: \(output)") }
-            return Cluster(url: url, control: control, binaries: binaries)
+            return Cluster(url: url, control: control, binaries: binaries,
+                           replicaURL: values["TALLY_TEST_POSTGRES_REPLICA_URL"],
+                           replicaControl: values["TALLY_TEST_POSTGRES_REPLICA_CTL"])
+        }
+
+        /// `database` (a URL ``createDatabase(_:)`` gave) on the replica.
+        func onReplica(_ database: String) throws -> String {
+            guard let replicaURL, var components = URLComponents(string: replicaURL),
+                  let path = URLComponents(string: database)?.path else { throw BenchError("no replica") }
+            components.path = path
+            return components.string ?? replicaURL
         }
 
         /// Creates database `name`; its URL.
@@ -295,6 +314,7 @@ enum PostgresServerBenchmark {
         }
 
         func stop() {
+            if let replicaControl { _ = try? Self.spawn(replicaControl, ["stop", "-m", "fast"]) }
             _ = try? Self.spawn(control, ["stop", "-m", "fast"])
             try? FileManager.default.removeItem(atPath: (control as NSString).deletingLastPathComponent)
         }

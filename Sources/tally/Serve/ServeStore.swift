@@ -15,7 +15,10 @@ enum ServeStore {
                                            transferLimit: configuration.transferLimit)
         case .postgres(let url, let poolSize):
             return try PostgresCustomerStore(url: url, poolSize: poolSize, credits: configuration.credits,
-                                             transferLimit: configuration.transferLimit)
+                                             transferLimit: configuration.transferLimit,
+                                             replicas: configuration.store.replicas,
+                                             maxReplicaLagSeconds: configuration.store.maxReplicaLagSeconds,
+                                             preparedStatements: configuration.store.preparedStatements)
         }
     }
 }

@@ -22,14 +22,22 @@ final class PostgresCluster: Sendable {
     let control: String?
     /// The directory with `psql`, `pgbench`.
     let binaries: String
+    /// Its streaming replica's `postgres` database (`with-postgres.sh --replica`); nil when it has none.
+    let replicaURL: String?
+    /// Runs `pg_ctl` on the replica; nil for the shared cluster's (never stopped by a test) or none.
+    let replicaControl: String?
 
-    private init(url: String, control: String?, binaries: String) {
+    private init(url: String, control: String?, binaries: String, replicaURL: String? = nil,
+                 replicaControl: String? = nil) {
         self.url = url
         self.control = control
         self.binaries = binaries
+        self.replicaURL = replicaURL
+        self.replicaControl = replicaControl
     }
 
     deinit {
+        if let replicaControl { _ = try? Self.run(replicaControl, ["stop", "-m", "immediate"]) }
         if let control {
             _ = try? Self.run(control, ["stop", "-m", "immediate"])
             try? FileManager.default.removeItem(atPath: (control as NSString).deletingLastPathComponent)
@@ -52,16 +60,19 @@ final class PostgresCluster: Sendable {
             if environment["CI"] == "true" { throw Missing() }
             try Test.cancel("PostgreSQL (\(test)): TALLY_TEST_POSTGRES_URL is not set; run `make test` or scripts/with-postgres.sh")
         }
+        let replica = environment["TALLY_TEST_POSTGRES_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
         return PostgresCluster(url: url, control: nil,
-                               binaries: environment["TALLY_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin")
+                               binaries: environment["TALLY_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin",
+                               replicaURL: replica)
     }
 
     /// A cluster of this test's own (`scripts/with-postgres.sh --start`), stopped and deleted when released; when
     /// PostgreSQL is not available, as ``shared(for:)`` (the shared cluster's variable is what says it is).
-    static func startPrivate(for test: String = #function) throws -> PostgresCluster {
+    /// With `replica`, it has a streaming replica of its own (``replicaURL``, ``replicaControl``).
+    static func startPrivate(for test: String = #function, replica: Bool = false) throws -> PostgresCluster {
         _ = try shared(for: test)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/with-postgres.sh").path
-        let output = try run("/bin/bash", [script, "--start"])
+        let output = try run("/bin/bash", [script, "--start"] + (replica ? ["--replica"] : []))
         var values: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -70,7 +81,36 @@ final class PostgresCluster: Sendable {
         guard let url = values["TALLY_TEST_POSTGRES_URL"], let control = values["TALLY_TEST_POSTGRES_CTL"] else {
             throw HarnessError("with-postgres.sh --start printed no cluster: \(output)")
         }
-        return PostgresCluster(url: url, control: control, binaries: values["TALLY_TEST_POSTGRES_BIN"] ?? "")
+        if replica && values["TALLY_TEST_POSTGRES_REPLICA_URL"] == nil {
+            throw HarnessError("with-postgres.sh --start --replica printed no replica: \(output)")
+        }
+        return PostgresCluster(url: url, control: control, binaries: values["TALLY_TEST_POSTGRES_BIN"] ?? "",
+                               replicaURL: values["TALLY_TEST_POSTGRES_REPLICA_URL"],
+                               replicaControl: values["TALLY_TEST_POSTGRES_REPLICA_CTL"])
+    }
+
+    /// The URL of `database` (a URL ``createDatabase()`` gave) on the replica: the same database, replicated.
+    func onReplica(_ database: String) throws -> String {
+        guard let replicaURL, var components = URLComponents(string: replicaURL),
+              let path = URLComponents(string: database)?.path else {
+            throw HarnessError("this cluster has no replica (with-postgres.sh --replica)")
+        }
+        components.path = path
+        guard let url = components.string else { throw HarnessError("not a URL: \(replicaURL)") }
+        return url
+    }
+
+    /// Runs one SQL command with `psql` on the replica's `database` (its `postgres` database by default).
+    @discardableResult
+    func psqlOnReplica(_ sql: String, database: String? = nil) throws -> String {
+        try Self.run(binaries + "/psql", [try database.map(onReplica) ?? (replicaURL ?? ""), "-v", "ON_ERROR_STOP=1",
+                                          "-Atqc", sql])
+    }
+
+    /// `pg_ctl ARGUMENTS` on a private cluster's replica.
+    func replicaCtl(_ arguments: [String]) throws {
+        guard let replicaControl else { throw HarnessError("no replica of this test's own to stop") }
+        try Self.run(replicaControl, arguments)
     }
 
     /// Creates a fresh database and returns its URL.

@@ -18,6 +18,12 @@ struct ServerOptions: Sendable {
     var postgresURLEnv: String?
     /// `store.poolSize` with PostgreSQL.
     var poolSize = 8
+    /// `store.replicas` with PostgreSQL: the replicas' URLs.
+    var postgresReplicas: [String] = []
+    /// `store.maxReplicaLagSeconds`; nil leaves the default.
+    var maxReplicaLagSeconds: Double?
+    /// `store.preparedStatements`; nil leaves the default.
+    var preparedStatements: Bool?
     /// `store.cacheSeconds`; nil leaves the default.
     var cacheSeconds: Int?
     /// `transfersPerChainPerHour`; nil leaves the default.
@@ -55,6 +61,9 @@ struct ServerOptions: Sendable {
         if let postgresURLEnv {
             var store: [String: Any] = ["kind": "postgres", "urlEnv": postgresURLEnv, "poolSize": poolSize]
             if let cacheSeconds { store["cacheSeconds"] = cacheSeconds }
+            if !postgresReplicas.isEmpty { store["replicas"] = postgresReplicas }
+            if let maxReplicaLagSeconds { store["maxReplicaLagSeconds"] = maxReplicaLagSeconds }
+            if let preparedStatements { store["preparedStatements"] = preparedStatements }
             document["store"] = store
         }
         return document

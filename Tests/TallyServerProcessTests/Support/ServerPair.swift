@@ -15,12 +15,16 @@ final class ServerPair {
     private(set) var second: ServerProcess
     private(set) var secondClient: APIClient
 
-    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions()) throws {
+    /// With `replica`, both servers read from the cluster's streaming replica too (`store.replicas`); `through`
+    /// gives the URL the servers use for the new database's (a pooler's in front of it), when given.
+    init(cluster: PostgresCluster, options: ServerOptions = ServerOptions(), replica: Bool = false,
+         through: ((String) throws -> String)? = nil) throws {
         self.cluster = cluster
         database = try cluster.createDatabase()
         var options = options
         options.postgresURLEnv = Self.urlVariable
-        fixture = try ServerFixture(options, environment: [Self.urlVariable: database])
+        if replica { options.postgresReplicas = [try cluster.onReplica(database)] }
+        fixture = try ServerFixture(options, environment: [Self.urlVariable: try through?(database) ?? database])
         second = try ServerProcess(data: fixture.directory.appendingPathComponent("data-2"), config: fixture.configFile,
                                    environment: fixture.environment)
         secondClient = APIClient(port: second.port, keys: fixture.keys)

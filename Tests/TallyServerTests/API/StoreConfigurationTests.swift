@@ -58,4 +58,35 @@ struct StoreConfigurationTests {
                 == ["store.cacheSeconds: must be a whole number from 0 to 300"])
         #expect(problems(try load(#"{"kind":"sqlite","password":"x"}"#)).first?.hasPrefix("store.password: is not a known key") == true)
     }
+
+    @Test func replicasAreReadWithTheirLagBound() throws {
+        let store = try load(#"{"kind":"postgres","url":"postgresql://db1/tally","replicas":["postgresql://db2/tally","postgres://db3/tally"],"maxReplicaLagSeconds":2.5}"#).get().store
+        #expect(store.replicas == ["postgresql://db2/tally", "postgres://db3/tally"])
+        #expect(store.maxReplicaLagSeconds == 2.5)
+        #expect(store.cacheSeconds == 0)
+        let defaults = try load(#"{"kind":"postgres","url":"postgresql://db1/tally"}"#).get().store
+        #expect(defaults.replicas.isEmpty)
+        #expect(defaults.maxReplicaLagSeconds == StoreSettings.defaultMaxReplicaLagSeconds)
+    }
+
+    @Test func replicaMistakesAreNamedByPath() throws {
+        let primary = #""kind":"postgres","url":"postgresql://db1/tally""#
+        #expect(problems(try load(#"{"kind":"sqlite","replicas":["postgresql://db2/t"]}"#))
+                == [#"store.replicas: applies to "kind": "postgres" only"#])
+        #expect(problems(try load(#"{\#(primary),"replicas":"postgresql://db2/t"}"#)) == ["store.replicas: must be an array, not a string"])
+        #expect(problems(try load(#"{\#(primary),"replicas":["mysql://db2/t"]}"#)) == ["store.replicas[0]: must be a postgresql:// URL"])
+        #expect(problems(try load(#"{\#(primary),"replicas":["postgresql://db1/tally"]}"#))
+                == ["store.replicas[0]: is the primary's URL (store.url); a replica is another server"])
+        #expect(problems(try load(#"{\#(primary),"replicas":["postgresql://db2/t","postgresql://db2/t"]}"#))
+                == ["store.replicas[1]: lists the same replica twice"])
+        #expect(problems(try load(#"{\#(primary),"replicas":[""]}"#)) == ["store.replicas[0]: is empty"])
+        #expect(problems(try load(#"{\#(primary),"replicas":["postgresql://db2/t"],"cacheSeconds":5}"#)).first?
+                .hasPrefix("store.cacheSeconds: must be 0 with store.replicas") == true,
+                "a cached state could be older than another server's write a Tally-Read-After names")
+        #expect(problems(try load(#"{\#(primary),"maxReplicaLagSeconds":0}"#)) == ["store.maxReplicaLagSeconds: must be a number above 0"])
+        #expect(problems(try load(#"{\#(primary),"maxReplicaLagSeconds":3601}"#)) == ["store.maxReplicaLagSeconds: must be at most 3600"])
+        let many = (0...StoreSettings.maximumReplicas).map { #""postgresql://r\#($0)/t""# }.joined(separator: ",")
+        #expect(problems(try load(#"{\#(primary),"replicas":[\#(many)]}"#))
+                == ["store.replicas: lists \(StoreSettings.maximumReplicas + 1) replicas; at most \(StoreSettings.maximumReplicas)"])
+    }
 }
