@@ -205,7 +205,8 @@ try:
         if not older:
             break
         previous = driver.current_url
-        older[0].send_keys(Keys.ENTER)
+        # A script click: under load the page may still be laying out, and a key press then meets "not interactable".
+        driver.execute_script("arguments[0].scrollIntoView(); arguments[0].click();", older[0])
         wait.until(lambda d: d.current_url != previous)
         ready()
     check(seen == whole, "the pages of 3 are the whole list: %r vs %r" % (seen, whole))
