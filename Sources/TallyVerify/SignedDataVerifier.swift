@@ -90,7 +90,7 @@ public final class SignedDataVerifier: Sendable {
         }
         let envelope: DetectedPayloadEnvelope
         do {
-            envelope = try DetectedPayloadEnvelope.flatTransaction(bytes)
+            envelope = try DetectedPayloadEnvelope.flatTransaction(bytes) ?? DetectedPayloadEnvelope.flatNotification(bytes)
                 ?? PayloadDecoding.shared.decode(DetectedPayloadEnvelope.self, from: Data(bytes))
         } catch {
             return .failure(VerificationFailure(

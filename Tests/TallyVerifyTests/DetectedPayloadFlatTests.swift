@@ -59,6 +59,28 @@ import Testing
         #expect(declined > total / 2, "declined \(declined) of \(total)")
     }
 
+    /// A flat notification read in one pass (`DetectedPayloadEnvelope.flatNotification`) is what the `JSONDecoder`
+    /// envelope reads; one without a `notificationType` string is left to it.
+    @Test func theOnePassNotificationEnvelopeIsJSONDecodersEnvelope() throws {
+        let engaged = [
+            #"{"notificationType":"REFUND","notificationUUID":"u","version":"2.0","signedDate":1698148900001,"data":{"bundleId":"com.example","environment":"Sandbox","appAppleId":42,"signedTransactionInfo":"a.b.c"}}"#,
+            #"{"notificationType":"TEST","signedDate":0,"data":{}}"#,
+            #"{"notificationType":"DID_RENEW","subtype":"BILLING_RECOVERY","signedDate":5,"data":null}"#,
+        ]
+        for text in engaged {
+            let bytes = Array(text.utf8)
+            let flat = try #require(DetectedPayloadEnvelope.flatNotification(bytes), "\(text)")
+            let full = try JSONDecoder().decode(DetectedPayloadEnvelope.self, from: Data(bytes))
+            #expect(flat.claims == full.claims, "\(text)")
+            #expect(flat.kind == full.kind && flat.kind == .notification, "\(text)")
+            #expect(try flat.model.get() == full.model.get(), "\(text)")
+        }
+        for text in [#"{"signedDate":5,"data":{}}"#, #"{"notificationType":null,"signedDate":5}"#,
+                     #"{"notificationType":"TEST","signedDate":5,"transactionId":"1"}"#] {
+            #expect(DetectedPayloadEnvelope.flatNotification(Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
     /// Through the verifier: a signed flat transaction is detected as one and decodes as `verifyTransaction`
     /// decodes it; the same flat payload with a `notificationType` key added is not read as a transaction.
     @Test func signedPayloadsAreDetectedAsBefore() throws {

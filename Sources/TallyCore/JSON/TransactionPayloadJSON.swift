@@ -125,26 +125,26 @@ private struct SortedFields {
         }
     }
 
+    /// `"key":` in its sorted place (after the unknown fields sorting before it), then the value `write` writes.
+    private mutating func place(_ key: String, _ write: (inout JSONWriter) -> Void) {
+        if next < unknown.count { flush(before: key) }
+        writer.key(key)
+        write(&writer)
+    }
+
     /// `"key":"value"`, nothing when nil.
     mutating func put(_ key: String, _ value: String?) {
-        guard let value else { return }
-        if next < unknown.count { flush(before: key) }
-        writer.field(key, value)
+        if let value { place(key) { $0.string(value) } }
     }
 
     /// `"key":number`, nothing when nil.
     mutating func put(_ key: String, _ value: Int64?) {
-        guard let value else { return }
-        if next < unknown.count { flush(before: key) }
-        writer.key(key)
-        writer.integer(value)
+        if let value { place(key) { $0.integer(value) } }
     }
 
     /// `"key":true|false`, nothing when nil.
     mutating func put(_ key: String, _ value: Bool?) {
-        guard let value else { return }
-        if next < unknown.count { flush(before: key) }
-        writer.field(key, value)
+        if let value { place(key) { $0.bool(value) } }
     }
 
     /// `"key":milliseconds since 1970`, nothing when nil.

@@ -18,6 +18,17 @@ struct DetectedPayloadEnvelope: Decodable {
         return DetectedPayloadEnvelope(claims: claims, kind: .transaction, model: .success(.transaction(transaction)))
     }
 
+    /// A notification about a transaction, flat but for `data` (as Apple's are), read in one pass: the envelope
+    /// ``init(from:)`` gives for the same bytes, or nil when the bytes must go to it (another shape, or no
+    /// `notificationType` string, which alone makes the lenient reading detect a notification).
+    static func flatNotification(_ bytes: [UInt8]) -> DetectedPayloadEnvelope? {
+        guard let envelope = PayloadDecoding.flatNotificationEnvelope(bytes), envelope.claims.notificationType != nil,
+            case .success(let notification) = envelope.model
+        else { return nil }
+        return DetectedPayloadEnvelope(claims: envelope.claims, kind: .notification,
+                                       model: .success(.notification(notification)))
+    }
+
     private init(claims: SignedClaims, kind: SignedPayloadKind?, model: Result<SignedPayload, PayloadDecoding.ModelError>) {
         self.claims = claims
         self.kind = kind
