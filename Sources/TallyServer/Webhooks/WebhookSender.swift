@@ -50,7 +50,7 @@ public final class WebhookSender: Service {
         configuration.httpMaximumConnectionsPerHost = maxInFlight
         configuration.timeoutIntervalForRequest = settings.endpoints.map(\.timeoutSeconds).max() ?? 10
         configuration.timeoutIntervalForResource = configuration.timeoutIntervalForRequest
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: RefusingRedirects(), delegateQueue: nil)
     }
 
     /// Wakes the sender: a commit may have written events (``WebhookOutbox/routeWebhooks(_:committed:)``).
@@ -170,5 +170,14 @@ public final class WebhookSender: Service {
             event.entitlementIds = entitlements.filter { $0.value.contains(product) }.keys.sorted()
         }
         return event.json
+    }
+}
+
+/// Follows no redirect: a 3xx is the endpoint's answer (a failed attempt), so a signed event never goes to a URL
+/// the configuration does not name.
+private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }
