@@ -162,6 +162,19 @@ extension ServerProcessTests {
             #expect(hung.allSatisfy { $0.event["appUserId"] as? String == "hal" })
         }
 
+        @Test func aRedirectIsAFailedAttemptNotFollowed() async throws {
+            let receiver = try WebhookReceiver(redirectFirst: 1)
+            let fixture = try Self.fixture("sqlite", receiver)
+            var market = try fixture.market()
+            let (_, jws) = try market.buySigned("market.premium", account: "ned")
+            #expect(try await fixture.client.postTransaction(jws, for: "ned").status == 200)
+            try await receiver.waitForAccepted { $0.count == 1 }
+            let attempts = try receiver.attempts()
+            #expect(attempts.map(\.status) == [307, 200], "the 307 failed the attempt; the retry was delivered")
+            #expect(attempts.allSatisfy { $0.path == "/hooks" }, "never followed to /followed")
+            #expect(Set(attempts.map(\.id)).count == 1)
+        }
+
         /// The events' ids in the server's SQLite file, oldest first (read by another process while the server waits).
         static func storedEventIds(_ fixture: ServerFixture) throws -> [String] {
             let (status, output) = try runCommand("/usr/bin/env", ["python3", "-c", """

@@ -4,6 +4,7 @@ with a 500 (or never answers with --hang), then answers 200; every attempt becom
 
 usage: webhook_receiver.py SECRET LOG [--fail-first N] [--hang] [--hang-user ID]
 --hang-user ID: never answer the events of customer ID (others are answered).
+--redirect-first N: answer the first N attempts 307 to /followed (a sender must not follow).
 Prints "listening on PORT" once it accepts connections.
 """
 import base64
@@ -18,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 secret, log_path = sys.argv[1], sys.argv[2]
 fail_first = int(sys.argv[sys.argv.index("--fail-first") + 1]) if "--fail-first" in sys.argv else 0
 hang = "--hang" in sys.argv
+redirect_first = int(sys.argv[sys.argv.index("--redirect-first") + 1]) if "--redirect-first" in sys.argv else 0
 hang_user = sys.argv[sys.argv.index("--hang-user") + 1] if "--hang-user" in sys.argv else None
 key = base64.b64decode(secret[6:]) if secret.startswith("whsec_") else secret.encode()
 lock = threading.Lock()
@@ -58,13 +60,18 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(3600)
             return
         status = 500 if failing else 200
+        with lock:
+            if attempts <= redirect_first:
+                status = 307
         line = {"id": event_id, "timestamp": timestamp, "valid": verify(event_id, timestamp, signature, body),
-                "fresh": fresh, "status": status, "contentType": self.headers.get("Content-Type"),
+                "fresh": fresh, "status": status, "path": self.path, "contentType": self.headers.get("Content-Type"),
                 "body": body.decode("utf-8", "replace"), "event": parsed}
         with lock:
             with open(log_path, "a") as log:
                 log.write(json.dumps(line) + "\n")
         self.send_response(status)
+        if status == 307:
+            self.send_header("Location", "/followed")
         self.send_header("Content-Length", "0")
         self.end_headers()
 

@@ -50,13 +50,18 @@ public final class WebhookSender: Service {
         configuration.httpMaximumConnectionsPerHost = maxInFlight
         configuration.timeoutIntervalForRequest = settings.endpoints.map(\.timeoutSeconds).max() ?? 10
         configuration.timeoutIntervalForResource = configuration.timeoutIntervalForRequest
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: RefusingRedirects(), delegateQueue: nil)
     }
 
     /// Wakes the sender: a commit may have written events (``WebhookOutbox/routeWebhooks(_:committed:)``).
+    /// With every slot sending, a commit wakes nothing: the next finished send does.
     @Sendable public func wake() {
-        wakeup.signal()
+        if inFlight.withLock({ $0 }) < maxInFlight { wakeup.signal() }
     }
+
+    /// The least time between two rounds: under a stream of commits, rounds (each a claim on the store's writer)
+    /// come at most this often.
+    static let roundSpacingSeconds = 0.01
 
     /// Rounds until cancelled; then waits for the sends under way (each ends by its timeout).
     public func run() async throws {
@@ -70,7 +75,8 @@ public final class WebhookSender: Service {
             while true {
                 try Task.checkCancellation()
                 let wait = await queue.run { [self] _ in round() }
-                try await wakeup.wait(upTo: wait.nanosecondsForWaiting)
+                try await Task.sleep(nanoseconds: Self.roundSpacingSeconds.nanosecondsForWaiting)
+                try await wakeup.wait(upTo: max(0, wait - Self.roundSpacingSeconds).nanosecondsForWaiting)
             }
         } catch {
             while inFlight.withLock({ $0 }) > 0 { try? await Task.sleep(nanoseconds: 50_000_000) }
@@ -83,12 +89,14 @@ public final class WebhookSender: Service {
         let now = Date()
         do {
             let free = maxInFlight - inFlight.withLock { $0 }
-            if free > 0 {
-                let lease = (endpoints.values.map(\.timeoutSeconds).max() ?? 10) + 5
-                let claimed = try outbox.claimWebhookDeliveries(now: now, lease: lease, limit: free)
-                if let pause, pause == .afterCommit, let first = claimed.first { pause.hold("before sending \(first.eventId)") }
-                for delivery in claimed { start(delivery) }
-            }
+            // Every slot sending: nothing to claim until a send ends (which wakes the sender).
+            guard free > 0 else { return pollSeconds }
+            let lease = (endpoints.values.map(\.timeoutSeconds).max() ?? 10) + 5
+            let claimed = try outbox.claimWebhookDeliveries(now: now, lease: lease, limit: free)
+            if let pause, pause == .afterCommit, let first = claimed.first { pause.hold("before sending \(first.eventId)") }
+            for delivery in claimed { start(delivery) }
+            // Every free slot filled: more may be due, for when a send ends.
+            guard claimed.count < free else { return pollSeconds }
             guard let due = try outbox.nextWebhookDueDate() else { return pollSeconds }
             return min(pollSeconds, max(0.005, due.timeIntervalSinceNow))
         } catch {
@@ -170,5 +178,14 @@ public final class WebhookSender: Service {
             event.entitlementIds = entitlements.filter { $0.value.contains(product) }.keys.sorted()
         }
         return event.json
+    }
+}
+
+/// Follows no redirect: a 3xx is the endpoint's answer (a failed attempt), so a signed event never goes to a URL
+/// the configuration does not name.
+private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }

@@ -33,8 +33,10 @@ enum WebhookPostBenchmark {
         let silent = try SilentSocket()
         defer { silent.close() }
         var document = try JSONSerialization.jsonObject(with: Data(contentsOf: setup.config)) as? [String: Any] ?? [:]
+        // `TALLY_BENCH_WEBHOOK_EVENTS` (comma-separated, default `*`): `TEST` runs the sender with no event written.
+        let events = (ProcessInfo.processInfo.environment["TALLY_BENCH_WEBHOOK_EVENTS"] ?? "*").split(separator: ",").map(String.init)
         document["webhooks"] = [["url": "http://127.0.0.1:\(silent.port)/never", "secret": "bench-secret",
-                                 "events": ["*"], "timeoutSeconds": 10]]
+                                 "events": events, "timeoutSeconds": 10]]
         let hooked = setup.folder.appendingPathComponent("tally-server-webhooks.json")
         try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: hooked)
         let sides: [(name: String, config: URL)] = [("without webhooks", setup.config),

@@ -84,7 +84,8 @@ enum ServeWebhooks {
                  "appUserId": delivery.appUserId, "endpoint": delivery.endpoint, "state": delivery.state.rawValue,
                  "attempts": delivery.attempts, "createdAt": ISO8601Milliseconds.string(delivery.createdAt),
                  "nextAttemptAt": delivery.nextAttemptAt.map(ISO8601Milliseconds.string) ?? NSNull(),
-                 "lastStatus": delivery.lastStatus ?? NSNull(), "lastError": delivery.lastError ?? NSNull(),
+                 "lastStatus": delivery.lastStatus.map { $0 as Any } ?? NSNull(),
+                 "lastError": delivery.lastError.map { $0 as Any } ?? NSNull(),
                  "deliveredAt": delivery.deliveredAt.map(ISO8601Milliseconds.string) ?? NSNull()]
             }
             let summary: [String: Any] = ["deliveries": items, "pending": stats.pending, "failing": stats.failing,

@@ -19,6 +19,8 @@ final class WebhookReceiver {
         var event: [String: Any]
         /// Never answered (`hangUser`).
         var hung: Bool
+        /// The request's path.
+        var path: String
     }
 
     let port: Int
@@ -28,9 +30,10 @@ final class WebhookReceiver {
     private let stdout: OutputBuffer
 
     /// Starts a receiver checking signatures with `secret`, failing its first `failFirst` attempts with a 500, or
-    /// never answering (`hang`), or never answering the events of the customer `hangUser`.
+    /// never answering (`hang`), or never answering the events of the customer `hangUser`, or answering its first
+    /// `redirectFirst` attempts with a 307 to `/followed`.
     init(secret: String = "whsec_" + Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-         failFirst: Int = 0, hang: Bool = false, hangUser: String? = nil) throws {
+         failFirst: Int = 0, hang: Bool = false, hangUser: String? = nil, redirectFirst: Int = 0) throws {
         self.secret = secret
         log = FileManager.default.temporaryDirectory.appendingPathComponent("webhooks-\(UUID().uuidString).jsonl")
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -38,6 +41,7 @@ final class WebhookReceiver {
         process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent(
             "Tests/TallyServerProcessTests/webhook_receiver.py").path, secret, log.path, "--fail-first", String(failFirst)]
             + (hang ? ["--hang"] : []) + (hangUser.map { ["--hang-user", $0] } ?? [])
+            + ["--redirect-first", String(redirectFirst)]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError
@@ -76,7 +80,8 @@ final class WebhookReceiver {
             return Attempt(id: object["id"] as? String ?? "", valid: object["valid"] as? Bool ?? false,
                            fresh: object["fresh"] as? Bool ?? false, status: object["status"] as? Int ?? 0,
                            contentType: object["contentType"] as? String, body: object["body"] as? String ?? "",
-                           event: object["event"] as? [String: Any] ?? [:], hung: object["hung"] as? Bool ?? false)
+                           event: object["event"] as? [String: Any] ?? [:], hung: object["hung"] as? Bool ?? false,
+                           path: object["path"] as? String ?? "")
         }
     }
 
