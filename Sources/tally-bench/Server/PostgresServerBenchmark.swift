@@ -140,7 +140,7 @@ enum PostgresServerBenchmark {
     }
 
     /// wrk on both servers at once, each posting its own lines (`path<TAB>body`).
-    private static func both(_ wrk: Wrk, ports: [UInt16], folder: URL, name: String, lines: (Int) -> [String],
+    static func both(_ wrk: Wrk, ports: [UInt16], folder: URL, name: String, lines: (Int) -> [String],
                              headers: () -> [String]) throws -> Both {
         var files: [(script: URL, requests: URL)] = []
         for server in 0..<2 {
@@ -174,7 +174,7 @@ enum PostgresServerBenchmark {
     }
 
     /// Gives each spender 10,000,000 coins (one purchase of a million 10-coin packs) through the store itself.
-    private static func fund(setup: ServerBenchSetup, url: String) throws -> Double {
+    static func fund(setup: ServerBenchSetup, url: String) throws -> Double {
         let catalog = try Catalog(storeKitData: try Data(contentsOf: setup.folder.appendingPathComponent("Market.storekit")),
                                   fileName: "Market.storekit")
         let configuration = try AppConfiguration(
