@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// How far to move the sandbox clock: a count of seconds, minutes, hours, days, weeks, months or years.
 /// Days and longer are calendar units (Gregorian, UTC), so `1M` from Jan 31 lands on Feb 28/29.
@@ -56,21 +57,10 @@ public struct SandboxDuration: Sendable, Hashable, Codable, CustomStringConverti
         case .second: return date.addingTimeInterval(Double(value))
         case .minute: return date.addingTimeInterval(Double(value) * 60)
         case .hour: return date.addingTimeInterval(Double(value) * 3600)
-        case .day, .week, .month, .year:
-            var components = DateComponents()
-            switch unit {
-            case .day: components.day = value
-            case .week: components.day = 7 * value
-            case .month: components.month = value
-            default: components.year = value
-            }
-            return Self.calendar.date(byAdding: components, to: date) ?? date.addingTimeInterval(Double(value) * 86_400)
+        case .day: return SubscriptionDuration(value: value, unit: .day).advance(date)
+        case .week: return SubscriptionDuration(value: value, unit: .week).advance(date)
+        case .month: return SubscriptionDuration(value: value, unit: .month).advance(date)
+        case .year: return SubscriptionDuration(value: value, unit: .year).advance(date)
         }
     }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        return calendar
-    }()
 }

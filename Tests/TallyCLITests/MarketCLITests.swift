@@ -43,7 +43,7 @@ struct MarketCLITests {
         let later = try store.market("status")
         #expect(later.stdout.contains("Premium: UNLOCKED"))
         #expect(later.stdout.contains("Features: no-ads"))
-        #expect(try store.marketStatus()["entitlements"] as? [String] == ["no-ads", "premium"])
+        #expect(try Features.of(store.marketStatus()) == ["no-ads", "premium"])
     }
 
     @Test func restoreOnASecondDeviceBringsPremiumAndSubscriptionsButNotCoins() throws {
@@ -52,13 +52,13 @@ struct MarketCLITests {
             #expect(try store.market("buy", product).status == 0)
         }
         let before = try store.marketStatus("--device", "ipad")
-        #expect(before["entitlements"] as? [String] == [])
+        #expect(Features.of(before) == [])
         let restored = try store.market("restore", "--device", "ipad")
         #expect(restored.status == 0)
         #expect(restored.stdout.contains("Restored market.premium"))
         #expect(restored.stdout.contains("Restored market.pro.monthly"))
         let after = try store.marketStatus("--device", "ipad")
-        #expect((after["entitlements"] as? [String])?.contains("premium") == true)
+        #expect(Features.of(after)?.contains("premium") == true)
         #expect((after["subscriptions"] as? [[String: Any]])?.first?["productId"] as? String == "market.pro.monthly")
         #expect(coins(after) == 0)
         #expect(coins(try store.marketStatus()) == 10)
@@ -82,7 +82,7 @@ struct MarketCLITests {
         #expect(json["outcome"] as? String == "failed")
         #expect(json["errorCode"] as? String == "purchaseNotAllowed")
         #expect((json["error"] as? String)?.contains("not allowed") == true)
-        #expect(try store.marketStatus()["entitlements"] as? [String] == [])
+        #expect(try Features.of(store.marketStatus()) == [])
     }
 
     @Test func badInputIsAUsageErrorNamingTheProblem() throws {

@@ -60,7 +60,7 @@ struct MarketForgeryTests {
         #expect(restored.status == 0, "\(restored.stderr)")
         let json = try store.marketStatus()
         #expect((json["balances"] as? [String: Any])?["coins"] as? Int == 100)
-        #expect((json["entitlements"] as? [String])?.contains("premium") != true, "\(json)")
+        #expect(Features.of(json)?.contains("premium") != true, "\(json)")
         let again = try store.market("status")
         #expect(again.stdout.contains("Premium: LOCKED"))
         #expect(!again.stderr.contains("unverifiedTransaction"), "reported once; the forged lines are gone")

@@ -60,7 +60,7 @@ struct MarketRenewalForgeryTests {
         #expect(copies.contains { $0.hasPrefix("customer.journal.unverified-") })
 
         let json = try store.marketStatus()
-        #expect((json["entitlements"] as? [String])?.contains("pro") != true, "\(json)")
+        #expect(Features.of(json)?.contains("pro") != true, "\(json)")
         let subscription = try #require((json["subscriptions"] as? [[String: Any]])?.first)
         #expect(subscription["status"] as? String == "expired")
         let again = try store.market("status")

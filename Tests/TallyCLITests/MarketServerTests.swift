@@ -74,6 +74,27 @@ struct MarketServerTests {
         #expect(try await world.server.coins("shared") == 17)
     }
 
+    /// One customer JSON (TallyCore's `CustomerDocument`): `status --json` carries the server's `customer` object's
+    /// members as they are, `isActive` and `originalTransactionId` included, around the CLI's own members.
+    @Test func statusJSONCarriesTheServersCustomerObject() async throws {
+        let world = try World()
+        for product in ["market.premium", "market.coins.10", "market.pro.monthly"] {
+            let bought = try world.market("phone", ["buy", product])
+            #expect(bought.status == 0, "\(bought.stderr)")
+        }
+        let status = try world.market("phone", ["status", "--json"]).json()
+        let customer = try await world.server.customer("shared")
+        #expect(Set(customer.keys).subtracting(["appUserId"]).isSubset(of: Set(status.keys)), "\(status.keys)")
+        for key in customer.keys where key != "appUserId" {
+            let theirs = try JSONSerialization.data(withJSONObject: customer[key]!, options: [.sortedKeys])
+            let ours = try JSONSerialization.data(withJSONObject: status[key] ?? NSNull(), options: [.sortedKeys])
+            #expect(String(decoding: ours, as: UTF8.self) == String(decoding: theirs, as: UTF8.self), "\(key)")
+        }
+        #expect((status["subscriptions"] as? [[String: Any]])?.first?["originalTransactionId"] is String)
+        #expect(status["source"] as? String == "app")
+        #expect(status["device"] as? String == "phone")
+    }
+
     @Test func aRefundInTheSandboxReachesBothDevicesThroughTheServersNotifications() async throws {
         let world = try World()
         let appStore = try SandboxAPITests.Served(world.sandbox)

@@ -31,7 +31,7 @@ struct MarketStatusTests {
     @Test func downgradeScheduledOnAnotherDeviceShowsAsThePendingProduct() throws {
         let store = try MarketSandbox()
         #expect(try store.market("buy", "market.pro.monthly").status == 0)
-        #expect(subscriptions(try store.marketStatus()).first?["pendingProductId"] == nil)
+        #expect(subscriptions(try store.marketStatus()).first?["pendingProductId"] is NSNull, "the customer object writes null")
         let downgrade = try store.run("buy", "market.plus.monthly", "--device", "ipad")
         #expect(downgrade.status == 0, "\(downgrade.stderr)")
         let after = try #require(subscriptions(try store.marketStatus()).first)

@@ -25,7 +25,7 @@ struct SandboxCLITests {
         }
         let state = try store.run("state", "--json").json()
         #expect((state["balances"] as? [String: Any])?["coins"] as? Int == 20)
-        #expect(state["entitlements"] as? [String] == ["no-ads", "premium"])
+        #expect(Features.of(state) == ["no-ads", "premium"])
         #expect(state["nonConsumables"] as? [String] == ["market.premium"])
     }
 
@@ -74,7 +74,7 @@ struct SandboxCLITests {
         state = try store.run("state", "--json").json()
         subscription = try #require((state["subscriptions"] as? [[String: Any]])?.first)
         #expect(subscription["status"] as? String == "expired")
-        #expect((state["entitlements"] as? [String])?.contains("plus") == false)
+        #expect(Features.of(state)?.contains("plus") == false)
     }
 
     @Test func aCorruptStateFileIsNamedAndLeftAlone() throws {

@@ -149,7 +149,7 @@ struct SandboxReloadCLITests {
                 "\(refused.stderr)")
         #expect(try store.run("buy", "market.coins.500").status == 2, "the refused reload changed nothing")
         let state = try store.run("state", "--json").json()
-        #expect(state["entitlements"] as? [String] == ["no-ads"])
+        #expect(Features.of(state) == ["no-ads"])
     }
 
     @Test func changingTheTypeOfABoughtProductIsRefusedNamingBothTypes() throws {

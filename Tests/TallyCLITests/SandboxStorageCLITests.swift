@@ -52,7 +52,7 @@ struct SandboxStorageCLITests {
         #expect((history["transactions"] as? [[String: Any]])?.count == 2)
         #expect((history["now"] as? String)?.hasPrefix("2026-02-01T09:00:00") == true, "\(history["now"] ?? "")")
         let status = try store.marketStatus()
-        #expect((status["entitlements"] as? [String])?.contains("pro") == true, "\(status)")
+        #expect(Features.of(status)?.contains("pro") == true, "\(status)")
     }
 
     @Test func commandsOnOneAccountNeverReadAnotherAccountsRows() throws {

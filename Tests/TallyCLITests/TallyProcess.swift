@@ -86,3 +86,13 @@ struct CLITestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The features of a `state --json` / `status --json` object: its `entitlements` are the server's customer object's
+/// (`{"feature", "productIds", "expiresDate"}` each); nil when the member is not that.
+enum Features {
+    static func of(_ json: [String: Any]) -> [String]? {
+        guard let entitlements = json["entitlements"] as? [[String: Any]] else { return nil }
+        let features = entitlements.compactMap { $0["feature"] as? String }
+        return features.count == entitlements.count ? features : nil
+    }
+}

@@ -19,14 +19,30 @@ struct OwnershipDateArithmeticTests {
         return dates
     }()
 
+    /// Foundation's Gregorian `Calendar` in UTC: the oracle the one period arithmetic is held to.
+    static func calendarAdvance(_ date: Date, by period: SubscriptionDuration, count: Int) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var components = DateComponents()
+        switch period.unit {
+        case .day: components.day = period.value * count
+        case .week: components.day = 7 * period.value * count
+        case .month: components.month = period.value * count
+        case .year: components.year = period.value * count
+        }
+        return calendar.date(byAdding: components, to: date)!
+    }
+
     @Test(arguments: periods)
     func matchesFoundationCalendar(_ text: String) throws {
         let period = try SubscriptionDuration(iso8601: text)
         #expect(Self.dates.count == 208)
         for date in Self.dates {
-            let fast = UTCCalendar.advance(date, by: period)
-            let slow = period.advance(date)
-            #expect(abs(fast.timeIntervalSince(slow)) < 0.000_5, "\(text) after \(date)")
+            for count in [1, 2, 7] {
+                let fast = period.advance(date, by: count)
+                let slow = Self.calendarAdvance(date, by: period, count: count)
+                #expect(abs(fast.timeIntervalSince(slow)) < 0.000_5, "\(text) × \(count) after \(date)")
+            }
         }
     }
 
@@ -36,5 +52,7 @@ struct OwnershipDateArithmeticTests {
         #expect(UTCCalendar.advance(start, by: SubscriptionDuration(value: 2_000_000, unit: .year)) == .distantFuture)
         #expect(UTCCalendar.advance(Date(timeIntervalSince1970: .infinity), by: SubscriptionDuration(value: 1, unit: .day))
                 == .distantFuture)
+        #expect(SubscriptionDuration(value: 1, unit: .month).advance(start, by: Int.max) == .distantFuture)
+        #expect(SubscriptionDuration(value: Int.max, unit: .day).advance(start, by: 2) == .distantFuture)
     }
 }

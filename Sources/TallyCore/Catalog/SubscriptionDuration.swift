@@ -34,18 +34,13 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
     public var iso8601: String { "P\(value)\(unit.rawValue)" }
     public var description: String { iso8601 }
 
-    /// The date one period after `date`, on the Gregorian calendar in UTC (Jan 31 + P1M = Feb 28/29).
+    /// The date `count` periods after `date`, on the Gregorian calendar in UTC, the day of month clamped (Jan 31 +
+    /// P1M = Feb 28/29). The one period arithmetic of every module (``UTCCalendar``'s integer math, which Foundation's
+    /// `Calendar` checks in the tests); a period past about 83,000 years ends at `Date.distantFuture`.
     public func advance(_ date: Date, by count: Int = 1) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        var components = DateComponents()
-        switch unit {
-        case .day: components.day = value * count
-        case .week: components.day = 7 * value * count
-        case .month: components.month = value * count
-        case .year: components.year = value * count
-        }
-        return calendar.date(byAdding: components, to: date)!
+        let (total, overflow) = value.multipliedReportingOverflow(by: count)
+        guard !overflow else { return .distantFuture }
+        return UTCCalendar.advance(date, by: SubscriptionDuration(value: total, unit: unit))
     }
 
     public init(from decoder: Decoder) throws {

@@ -90,29 +90,36 @@ public struct CustomerDocument: Sendable, Decodable {
     public static func encode(appUserId: String, state: CustomerState) -> [UInt8] {
         JSONWriter.object { writer in
             writer.field("appUserId", appUserId)
-            writer.objects("entitlements", state.entitlements) { writer, entitlement in
-                writer.field("feature", entitlement.feature)
-                writer.field("productIds", entitlement.productIds)
-                writer.field("expiresDate", entitlement.expiresDate)
-            }
-            writer.field("nonConsumables", state.nonConsumables)
-            writer.objects("subscriptions", state.subscriptions) { writer, subscription in
-                writer.field("groupId", subscription.groupId)
-                writer.field("productId", subscription.productId)
-                writer.field("status", subscription.status.rawValue)
-                writer.field("expiresDate", subscription.expiresDate)
-                writer.field("gracePeriodExpiresDate", subscription.gracePeriodExpiresDate)
-                writer.field("willRenew", subscription.willRenew)
-                writer.field("pendingProductId", subscription.pendingProductId)
-                writer.field("originalTransactionId", subscription.originalTransactionId)
-            }
-            writer.objects("nonRenewing", state.nonRenewing) { writer, item in
-                writer.field("productId", item.productId)
-                writer.field("expiresDate", item.expiresDate)
-                writer.field("isActive", item.isActive)
-            }
-            writeNets(&writer, balances: state.balances, debts: state.debts)
+            writeMembers(of: state, into: &writer)
         }
+    }
+
+    /// The object's members after `appUserId` — entitlements, non-consumables, subscriptions, non-renewing
+    /// subscriptions, balances and debts, in that order — into the object `writer` is writing, so another object
+    /// (the CLI's `state --json`) carries the customer in this very form.
+    public static func writeMembers(of state: CustomerState, into writer: inout JSONWriter) {
+        writer.objects("entitlements", state.entitlements) { writer, entitlement in
+            writer.field("feature", entitlement.feature)
+            writer.field("productIds", entitlement.productIds)
+            writer.field("expiresDate", entitlement.expiresDate)
+        }
+        writer.field("nonConsumables", state.nonConsumables)
+        writer.objects("subscriptions", state.subscriptions) { writer, subscription in
+            writer.field("groupId", subscription.groupId)
+            writer.field("productId", subscription.productId)
+            writer.field("status", subscription.status.rawValue)
+            writer.field("expiresDate", subscription.expiresDate)
+            writer.field("gracePeriodExpiresDate", subscription.gracePeriodExpiresDate)
+            writer.field("willRenew", subscription.willRenew)
+            writer.field("pendingProductId", subscription.pendingProductId)
+            writer.field("originalTransactionId", subscription.originalTransactionId)
+        }
+        writer.objects("nonRenewing", state.nonRenewing) { writer, item in
+            writer.field("productId", item.productId)
+            writer.field("expiresDate", item.expiresDate)
+            writer.field("isActive", item.isActive)
+        }
+        writeNets(&writer, balances: state.balances, debts: state.debts)
     }
 
     /// `body` (an object ``encode(appUserId:state:)`` wrote) with other balances and debts: everything before

@@ -36,7 +36,7 @@ struct NonRenewingResolver {
         for position in kept {
             let bought = dates[position]
             let start = expiry.map { max($0, bought) } ?? bought
-            expiry = UTCCalendar.advance(start, by: duration)
+            expiry = duration.advance(start)
         }
         return expiry
     }

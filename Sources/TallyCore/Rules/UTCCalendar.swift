@@ -1,9 +1,9 @@
 import Foundation
 
 
-/// Gregorian calendar arithmetic in UTC with integer math only, for the hot paths of the rules
-/// (`Calendar` is far too slow to call once per transaction). Gives the same results as
-/// ``SubscriptionDuration/advance(_:by:)`` for dates after 1582.
+/// Gregorian calendar arithmetic in UTC with integer math only, behind ``SubscriptionDuration/advance(_:by:)``
+/// (`Calendar` is far too slow to call once per transaction, and one definition serves every module). The tests hold
+/// it to Foundation's `Calendar` (proleptic Gregorian: the same for dates after 1582).
 enum UTCCalendar {
     private static let secondsPerDay = 86_400.0
     /// Periods beyond this many months (about 83,000 years) end at `Date.distantFuture`.

@@ -6,7 +6,8 @@ import TallyStorage
 /// the columns and indexes of schema migration 3; an overview reads in one REPEATABLE READ snapshot.
 extension PostgresCustomerStore: DashboardStore {
     /// A live period of a subscription chain at `$1` (milliseconds): bought, not yet expired, not revoked by then,
-    /// not replaced by an upgrade (covered by `transactions_live`).
+    /// not replaced by an upgrade: TallyCore's `subscribed`, restated in SQL and held to it over random histories
+    /// (StoreDashboardTests, `theLiveCountIsTheCustomerStatesSubscribed`) (covered by `transactions_live`).
     static let livePeriod = """
         product_type = 'Auto-Renewable Subscription' AND expires_ms > $1::bigint AND purchase_ms <= $1::bigint
         AND (revocation_ms IS NULL OR revocation_ms > $1::bigint) AND NOT is_upgraded

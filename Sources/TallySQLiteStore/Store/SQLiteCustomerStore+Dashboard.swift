@@ -7,7 +7,8 @@ import TallySQLite
 /// migration 6 (expressions over the stored payload), each call in one read snapshot.
 extension SQLiteCustomerStore: DashboardStore {
     /// A live period of a subscription chain at `?1` (milliseconds): bought, not yet expired, not revoked by then,
-    /// not replaced by an upgrade (the generated columns of schema migration 6, covered by `transactions_live`).
+    /// not replaced by an upgrade: TallyCore's `subscribed`, restated in SQL and held to it over random histories
+    /// (StoreDashboardTests, `theLiveCountIsTheCustomerStatesSubscribed`) (the generated columns of schema migration 6, covered by `transactions_live`).
     static let livePeriod = """
         type = 'Auto-Renewable Subscription' AND expires_ms > ?1 AND purchase_ms <= ?1
         AND (revocation_ms IS NULL OR revocation_ms > ?1) AND is_upgraded = 0

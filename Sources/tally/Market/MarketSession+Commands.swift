@@ -65,7 +65,7 @@ extension MarketSession {
                                                   serverStateDate: await store.serverStateDate,
                                                   problem: await store.serverProblem.map(MarketStatus.Problem.init))
         }
-        Console.line(json ? try Output.json(view) : view.text)
+        Console.line(json ? try view.json() : view.text)
         return ExitCode.ok
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import Tally
 import TallyCore
 
-/// What `status` shows: `tally sandbox state --json`'s shape plus `"pending"` and `"canMakePayments"`, with
-/// `"source": "app"` (the sandbox's is `"appStore"`), and the labels for people.
-struct MarketStatus: Encodable {
+/// What `status` shows: `tally sandbox state --json`'s shape (the server's `customer` object, ``StateView``) with
+/// `"device"`, `"source": "app"` (the sandbox's is `"appStore"`), `"pending"`, `"canMakePayments"` and `"server"`;
+/// and the labels for people.
+struct MarketStatus {
     /// A purchase waiting for Ask to Buy approval.
     struct Pending: Encodable {
         var purchaseId: String
@@ -76,17 +77,14 @@ struct MarketStatus: Encodable {
         self.canMakePayments = canMakePayments
     }
 
-    private enum Keys: String, CodingKey { case pending, canMakePayments, server }
-
     /// What `source` says in `status --json`: the app's own customer file, where spends are.
     static let source = "app"
 
-    func encode(to encoder: any Encoder) throws {
-        try StateView(state, source: Self.source).encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(pending, forKey: .pending)
-        try container.encodeIfPresent(canMakePayments, forKey: .canMakePayments)
-        try container.encodeIfPresent(server, forKey: .server)
+    /// `status --json`'s object.
+    func json() throws -> String {
+        try StateView(state, source: Self.source).json(
+            leading: ["account": account, "device": device],
+            trailing: [("pending", pending), ("canMakePayments", canMakePayments), ("server", server)])
     }
 
     /// The line saying where the state shown comes from, with a server.

@@ -29,7 +29,7 @@ enum SandboxState {
         let sandbox = try context.load()
         let view = StateView(sandbox.state(account: context.account))
         if context.json {
-            try context.printJSON(view)
+            print(try view.json(leading: ["account": context.account]))
         } else {
             print(view.text(now: sandbox.now))
         }

@@ -1,85 +1,68 @@
 import Foundation
 import TallyCore
 
-/// A customer state as `state --json` prints it:
-/// `{"entitlements":[...],"nonConsumables":[...],"subscriptions":[...],"balances":{...},"debts":{...},"source":"appStore"}`.
-struct StateView: Encodable {
-    struct Subscription: Encodable {
-        var groupId: String
-        var productId: String
-        var status: SubscriptionState
-        var expiresDate: Date?
-        var gracePeriodExpiresDate: Date?
-        var willRenew: Bool
-        var pendingProductId: String?
-    }
-
-    struct NonRenewing: Encodable {
-        var productId: String
-        var expiresDate: Date
-        var active: Bool
-    }
-
-    struct Entitlement: Encodable {
-        var feature: String
-        var productIds: [String]
-        var expiresDate: Date?
-    }
-
-    var entitlements: [String]
-    var entitlementDetails: [Entitlement]
-    var nonConsumables: [String]
-    var subscriptions: [Subscription]
-    var nonRenewing: [NonRenewing]
-    var balances: [String: Decimal]
-    var debts: [String: Decimal]
+/// A customer state as `tally sandbox state --json` and `tally market status --json` print it: the server's
+/// `customer` object (TallyCore's `CustomerDocument`, one definition for the server, the engine and the CLI) with
+/// the CLI's own members around it — `account` first, then the customer's members (`entitlements`,
+/// `nonConsumables`, `subscriptions`, `nonRenewing` with `isActive`, `balances`, `debts`), then `source` and any
+/// command's extras.
+struct StateView {
+    let state: CustomerState
     /// Whose view: ``appStoreSource`` (the sandbox: purchases and refunds, no spends) or the app's.
-    var source: String
+    let source: String
 
     init(_ state: CustomerState, source: String = Self.appStoreSource) {
+        self.state = state
         self.source = source
-        entitlements = state.entitlements.map(\.feature)
-        entitlementDetails = state.entitlements.map {
-            Entitlement(feature: $0.feature, productIds: $0.productIds, expiresDate: $0.expiresDate)
-        }
-        nonConsumables = state.nonConsumables
-        subscriptions = state.subscriptions.map {
-            Subscription(groupId: $0.groupId, productId: $0.productId, status: $0.status, expiresDate: $0.expiresDate,
-                         gracePeriodExpiresDate: $0.gracePeriodExpiresDate, willRenew: $0.willRenew,
-                         pendingProductId: $0.pendingProductId)
-        }
-        nonRenewing = state.nonRenewing.map {
-            NonRenewing(productId: $0.productId, expiresDate: $0.expiresDate, active: $0.isActive)
-        }
-        balances = state.balances
-        debts = state.debts.filter { $0.value != 0 }
     }
 
     /// What `source` says in `state --json`: the App Store, which knows purchases and refunds but no spends.
     static let appStoreSource = "appStore"
+
+    /// The JSON object: `leading` string members, the customer's members, `source`, then `trailing` members, each
+    /// encoded by the CLI's encoder (a nil one is left out).
+    func json(leading: KeyValuePairs<String, String>, trailing: [(key: String, value: (any Encodable)?)] = [])
+        throws -> String
+    {
+        let encoder = Output.encoder(compact: true)
+        var extras: [(String, [UInt8])] = []
+        for (key, value) in trailing {
+            guard let value else { continue }
+            extras.append((key, Array(try encoder.encode(value))))
+        }
+        let bytes = JSONWriter.object { writer in
+            for (key, value) in leading { writer.field(key, value) }
+            CustomerDocument.writeMembers(of: state, into: &writer)
+            writer.field("source", source)
+            for (key, value) in extras { writer.field(key, raw: value) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// The state for people, as the App Store sees it.
     func text(now: Date) -> String {
         var lines = ["As of \(now.formatted(.iso8601))",
                      "App Store view (the sandbox): purchases and refunds only; spends made in the app are not "
                         + "known here ('tally market status' shows the app's balances)"]
-        lines.append("Entitlements: " + (entitlements.isEmpty ? "none" : entitlements.joined(separator: ", ")))
-        lines.append("Non-consumables: " + (nonConsumables.isEmpty ? "none" : nonConsumables.joined(separator: ", ")))
-        for sub in subscriptions {
+        let features = state.entitlements.map(\.feature)
+        lines.append("Entitlements: " + (features.isEmpty ? "none" : features.joined(separator: ", ")))
+        lines.append("Non-consumables: "
+            + (state.nonConsumables.isEmpty ? "none" : state.nonConsumables.joined(separator: ", ")))
+        for sub in state.subscriptions {
             let word = sub.status.isEntitled ? "until" : "since"
             let expiry = sub.expiresDate.map { " \(word) \($0.formatted(.iso8601))" } ?? ""
             let pending = sub.pendingProductId.map { ", then \($0)" } ?? ""
             lines.append("Subscription \(sub.groupId): \(sub.productId) \(sub.status.rawValue)\(expiry)"
                 + (sub.willRenew ? ", renews" : ", does not renew") + pending)
         }
-        for item in nonRenewing {
-            lines.append("\(item.productId): \(item.active ? "active" : "ended") until "
+        for item in state.nonRenewing {
+            lines.append("\(item.productId): \(item.isActive ? "active" : "ended") until "
                 + item.expiresDate.formatted(.iso8601))
         }
-        for (currency, amount) in balances.sorted(by: { $0.key < $1.key }) {
+        for (currency, amount) in state.balances.sorted(by: { $0.key < $1.key }) {
             lines.append("\(currency.uppercased()): \(amount) (purchased, net of refunds; before any spend in the app)")
         }
-        for (currency, amount) in debts.sorted(by: { $0.key < $1.key }) {
+        for (currency, amount) in state.debts.sorted(by: { $0.key < $1.key }) where amount != 0 {
             lines.append("\(currency.uppercased()) owed: \(amount)")
         }
         return lines.joined(separator: "\n")

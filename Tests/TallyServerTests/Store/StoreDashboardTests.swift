@@ -56,6 +56,40 @@ struct StoreDashboardTests {
         #expect(mrr.amounts.map(\.amount) == [Decimal(string: "1.99")!])
     }
 
+    /// "A live subscription" is TallyCore's rule; the stores' `livePeriod` SQL restates it and is held to it here: over
+    /// seeded random histories (renewals, refunds before and after now, upgraded periods, periods bought later,
+    /// gaps), the overview counts, per product, exactly the customers whose `CustomerState` says `subscribed`.
+    @Test(arguments: StoreKind.tested) func theLiveCountIsTheCustomerStatesSubscribed(_ kind: StoreKind) throws {
+        let (database, store) = try Self.open(kind)
+        defer { withExtendedLifetime(database) {} }
+        var random = SeededGenerator(seed: 0x7A11)
+        let now = F.day(120)
+        var subscribed = 0
+        for customer in 0..<150 {
+            let chain = "c\(customer)"
+            let first = Double(Int.random(in: 0...150, using: &random))
+            var transactions: [StoredTransaction] = []
+            var from = first
+            for period in 0..<Int.random(in: 1...4, using: &random) {
+                let revoked: Date? = Int.random(in: 0..<8, using: &random) == 0
+                    ? F.day(from + Double(Int.random(in: 0...40, using: &random))) : nil
+                let upgraded: Bool? = Int.random(in: 0..<10, using: &random) == 0 ? true : nil
+                transactions.append(Self.transaction("\(chain)-\(period)", original: chain, from: F.day(from),
+                                                     upgraded: upgraded, revokedAt: revoked))
+                from += Int.random(in: 0..<6, using: &random) == 0 ? 45 : 30  // now and then a lapse between periods
+            }
+            _ = try store.record(transactions, for: "u\(customer)", policy: .transfer, at: now)
+            let record = try store.customerState("u\(customer)")
+            let state = CustomerState(catalog: F.catalog, configuration: F.configuration, history: record.purchaseHistory,
+                                      nets: record.nets, at: now)
+            subscribed += state.subscriptions.filter { $0.status == .subscribed && $0.productId == "app.pro.month" }.count
+        }
+        #expect(subscribed > 20 && subscribed < 130, "the histories mix live and lapsed customers: \(subscribed)")
+        let overview = try store.dashboardOverview(days: DashboardDays(count: 7, endingAt: now), now: now)
+        #expect(overview.products.map(\.productId) == ["app.pro.month"])
+        #expect(overview.products.first?.active == subscribed)
+    }
+
     @Test(arguments: StoreKind.tested) func billingRetryAndGraceCountWhatTheCustomerStateSays(_ kind: StoreKind) throws {
         let (database, store) = try Self.open(kind)
         defer { withExtendedLifetime(database) {} }
