@@ -22,14 +22,7 @@ enum PostgresServerBenchmark {
 
     static func run() -> Bool {
         Report.header("server --store postgres")
-        guard let tally = BenchTools.tally() else {
-            Report.line("skipped: no tally executable beside tally-bench (swift build -c release --product tally)")
-            return true
-        }
-        guard let wrkPath = BenchTools.find("wrk") else {
-            Report.line("skipped: wrk is not installed (apt-get install wrk)")
-            return true
-        }
+        guard let (tally, wrkPath) = BenchTools.tallyAndWrk() else { return true }
         let environment = ProcessInfo.processInfo.environment
         let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-pg-\(UUID().uuidString)")
