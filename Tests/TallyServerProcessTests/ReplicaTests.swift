@@ -106,6 +106,14 @@ extension ServerProcessTests {
             #expect(after > before, "a read whose token the replica has replayed is the replica's (\(before) → \(after))")
             let history = JSONFields.items(try await clients[1].history("rio"), kind: "transaction")
             #expect(history.count == 40, "the history, read from the replica, has every purchase")
+            // The dashboard's snapshot reads (one REPEATABLE READ READ ONLY transaction each) run on the standby too.
+            let beforeDashboard = try await Self.metric(clients[1], #"tally_store_reads_total{node="replica0"}"#) ?? 0
+            for path in ["/v1/dashboard/overview", "/v1/dashboard/customers?q=rio", "/v1/dashboard/transactions"] {
+                let reply = try await clients[1].send("GET", path, key: clients[1].keys.secretKey)
+                #expect(reply.status == 200, "\(path): \(reply)")
+            }
+            let afterDashboard = try await Self.metric(clients[1], #"tally_store_reads_total{node="replica0"}"#) ?? 0
+            #expect(afterDashboard >= beforeDashboard + 3, "the dashboard's reads are the replica's")
         }
 
         /// A replica that applies commits 3 s late (`recovery_min_apply_delay`) but within the 30 s bound stays up and

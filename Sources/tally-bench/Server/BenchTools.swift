@@ -29,6 +29,20 @@ enum BenchTools {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
+    /// The `tally` executable beside this `tally-bench` and `wrk`'s path; nil (with the skip line printed) when either
+    /// is missing, so a server suite that needs both is skipped.
+    static func tallyAndWrk() -> (tally: URL, wrk: URL)? {
+        guard let tally = tally() else {
+            Report.line("skipped: no tally executable beside tally-bench (swift build -c release --product tally)")
+            return nil
+        }
+        guard let wrk = find("wrk") else {
+            Report.line("skipped: wrk is not installed (apt-get install wrk)")
+            return nil
+        }
+        return (tally, wrk)
+    }
+
     /// The package root (the folder holding `Package.swift`), from this file's path.
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

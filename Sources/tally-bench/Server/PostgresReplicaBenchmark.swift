@@ -8,14 +8,7 @@ import Foundation
 enum PostgresReplicaBenchmark {
     static func run() -> Bool {
         Report.header("server --store postgres --replica")
-        guard let tally = BenchTools.tally() else {
-            Report.line("skipped: no tally executable beside tally-bench (swift build -c release --product tally)")
-            return true
-        }
-        guard let wrkPath = BenchTools.find("wrk") else {
-            Report.line("skipped: wrk is not installed (apt-get install wrk)")
-            return true
-        }
+        guard let (tally, wrkPath) = BenchTools.tallyAndWrk() else { return true }
         let environment = ProcessInfo.processInfo.environment
         let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-pgr-\(UUID().uuidString)")
@@ -72,6 +65,30 @@ enum PostgresReplicaBenchmark {
                 Report.line(String(format: "  reads%@ vs pgbench -S on the replica: %.0f%% (no target)", name,
                                    100 * reads.rate / onReplica))
             }
+            // Writes with replicas answer with the primary's position (one more round trip each): spends through
+            // these servers, then through two without replicas on the same database, in the same run.
+            _ = try PostgresServerBenchmark.fund(setup: setup, url: database)
+            let spendCount = max(2_000, environment["TALLY_BENCH_SPENDS"].flatMap { Int($0) } ?? 3_000 * seconds)
+            let spendLines = { (prefix: String) in { (server: Int) in
+                (0..<spendCount).map { index in
+                    "/v1/customers/bench-spender-\(index % PostgresServerBenchmark.spenders)/currencies/coins/spend"
+                        + "\t{\"amount\":1,\"id\":\"\(prefix)\(server)-\(index)\"}"
+                }
+            } }
+            let spendHeaders = ["Authorization: \(setup.authorization)", "Content-Type: application/json"]
+            let withReplica = try PostgresServerBenchmark.both(wrk, ports: pair.ports, folder: folder, name: "spend-r",
+                                                               lines: spendLines("r")) { spendHeaders }
+            PostgresServerBenchmark.report("POST …/spend, servers with store.replicas (answers carry Tally-Read-After)",
+                                           withReplica)
+            pair.stop()
+            let plain = try PostgresServerBenchmark.Pair(tally: tally, setup: setup, folder: folder, name: "plain",
+                                                         url: database, cacheSeconds: 0)
+            defer { plain.stop() }
+            let without = try PostgresServerBenchmark.both(wrk, ports: plain.ports, folder: folder, name: "spend-p",
+                                                           lines: spendLines("p")) { spendHeaders }
+            PostgresServerBenchmark.report("POST …/spend, servers without replicas", without)
+            Report.line(String(format: "  spends with replicas vs without: %.0f%% (no target)",
+                               100 * withReplica.rate / without.rate))
             return true
         } catch {
             Report.line("could not run: \(error)")

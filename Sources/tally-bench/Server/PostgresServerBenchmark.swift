@@ -22,14 +22,7 @@ enum PostgresServerBenchmark {
 
     static func run() -> Bool {
         Report.header("server --store postgres")
-        guard let tally = BenchTools.tally() else {
-            Report.line("skipped: no tally executable beside tally-bench (swift build -c release --product tally)")
-            return true
-        }
-        guard let wrkPath = BenchTools.find("wrk") else {
-            Report.line("skipped: wrk is not installed (apt-get install wrk)")
-            return true
-        }
+        guard let (tally, wrkPath) = BenchTools.tallyAndWrk() else { return true }
         let environment = ProcessInfo.processInfo.environment
         let seconds = max(1, environment["TALLY_BENCH_SECONDS"].flatMap { Int($0) } ?? 10)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-bench-pg-\(UUID().uuidString)")
@@ -140,7 +133,7 @@ enum PostgresServerBenchmark {
     }
 
     /// wrk on both servers at once, each posting its own lines (`path<TAB>body`).
-    private static func both(_ wrk: Wrk, ports: [UInt16], folder: URL, name: String, lines: (Int) -> [String],
+    static func both(_ wrk: Wrk, ports: [UInt16], folder: URL, name: String, lines: (Int) -> [String],
                              headers: () -> [String]) throws -> Both {
         var files: [(script: URL, requests: URL)] = []
         for server in 0..<2 {
@@ -174,7 +167,7 @@ enum PostgresServerBenchmark {
     }
 
     /// Gives each spender 10,000,000 coins (one purchase of a million 10-coin packs) through the store itself.
-    private static func fund(setup: ServerBenchSetup, url: String) throws -> Double {
+    static func fund(setup: ServerBenchSetup, url: String) throws -> Double {
         let catalog = try Catalog(storeKitData: try Data(contentsOf: setup.folder.appendingPathComponent("Market.storekit")),
                                   fileName: "Market.storekit")
         let configuration = try AppConfiguration(
