@@ -35,7 +35,7 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
     public var description: String { iso8601 }
 
     /// The date `count` periods after `date`, on the Gregorian calendar in UTC, the day of month clamped (Jan 31 +
-    /// P1M = Feb 28/29). The one period arithmetic of every module (``UTCCalendar``'s integer math, which Foundation's
+    /// P1M = Feb 28/29). The one period arithmetic of every module (UTCCalendar's integer math, which Foundation's
     /// `Calendar` checks in the tests); a period past about 83,000 years ends at `Date.distantFuture`.
     public func advance(_ date: Date, by count: Int = 1) -> Date {
         let (total, overflow) = value.multipliedReportingOverflow(by: count)

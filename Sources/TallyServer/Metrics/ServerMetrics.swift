@@ -1,7 +1,7 @@
 import Foundation
 import TallyLocking
 
-/// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText(oldestPendingNotificationAge:cacheUsage:)``.
+/// Counters and a latency histogram, written out in Prometheus' text format by ``prometheusText(oldestPendingNotificationAge:cacheUsage:webhooks:)``.
 public final class ServerMetrics: Sendable {
     struct RequestKey: Hashable {
         var route: String

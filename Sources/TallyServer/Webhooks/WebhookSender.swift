@@ -7,7 +7,7 @@ import TallyLocking
 import TallyServices
 import TallyStorage
 
-/// Sends the outbox's deliveries (docs/webhooks.md), as a ``TallyServices/Service`` inside `tally serve`: a round
+/// Sends the outbox's deliveries (docs/webhooks.md), as a TallyServices' `Service` inside `tally serve`: a round
 /// claims what is due (oldest first, one per customer and endpoint, so each customer's events arrive in order),
 /// starts each POST without waiting for it, and waits until a commit, a finished send, or the next delivery's due
 /// time wakes it. Sends never run inside a request; a receiver that never answers costs its own deliveries a
@@ -53,7 +53,7 @@ public final class WebhookSender: Service {
         session = URLSession(configuration: configuration, delegate: RefusingRedirects(), delegateQueue: nil)
     }
 
-    /// Wakes the sender: a commit may have written events (``WebhookOutbox/routeWebhooks(_:committed:)``).
+    /// Wakes the sender: a commit may have written events (`WebhookOutbox.routeWebhooks(_:committed:)`).
     /// With every slot sending, a commit wakes nothing: the next finished send does.
     @Sendable public func wake() {
         if inFlight.withLock({ $0 }) < maxInFlight { wakeup.signal() }
